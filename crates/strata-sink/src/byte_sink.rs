@@ -1,0 +1,306 @@
+//! [`ByteSink`]: the append-only byte buffer every encoder writes into.
+//!
+//! The sink is a thin layer over `Vec<u8>` with little-endian puts and one
+//! batch primitive, [`ByteSink::reserved_region`], that grows the buffer once
+//! for a whole batch and hands out the new bytes as a plain slice. Encoders use
+//! it to write thousands of values with a single capacity check (the lesson of
+//! arrow-go's batched PLAIN `BYTE_ARRAY` encoder), and [`RegionWriter`] keeps
+//! the cursor arithmetic in one place.
+
+use arrow_buffer::Buffer;
+
+/// An append-only, growable byte buffer.
+///
+/// `clear` keeps the allocation so a sink can be reused page after page, and
+/// the finished bytes move into a `Vec<u8>` or an Arrow [`Buffer`] without a
+/// copy.
+///
+/// ```
+/// use strata_sink::ByteSink;
+///
+/// let mut sink = ByteSink::new();
+/// sink.put_u32_le(3);
+/// sink.extend_from_slice(b"abc");
+/// assert_eq!(sink.as_slice(), &[3, 0, 0, 0, b'a', b'b', b'c']);
+///
+/// // Batch path: one reservation, then direct writes.
+/// let mut region = sink.reserved_region(8);
+/// region.put_u32_le(1);
+/// region.put_slice(b"xyzw");
+/// assert_eq!(sink.len(), 15);
+/// ```
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ByteSink {
+    buf: Vec<u8>,
+}
+
+impl ByteSink {
+    /// An empty sink. It holds no heap memory until the first write.
+    pub const fn new() -> Self {
+        Self { buf: Vec::new() }
+    }
+
+    /// An empty sink with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self {
+            buf: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Make room for at least `additional` more bytes.
+    #[inline]
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
+    /// Number of bytes written.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether nothing has been written.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Bytes of heap memory held.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// Forget the contents but keep the allocation.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// Drop everything after the first `len` bytes.
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.buf.truncate(len);
+    }
+
+    /// The bytes written so far.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The bytes written so far, mutably (for patching a length prefix).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.buf
+    }
+
+    /// Append a byte slice.
+    #[inline]
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Append one byte.
+    #[inline]
+    pub fn put_u8(&mut self, v: u8) {
+        self.buf.push(v);
+    }
+
+    /// Append `n` copies of `byte`.
+    #[inline]
+    pub fn put_repeated(&mut self, byte: u8, n: usize) {
+        self.buf.resize(self.buf.len() + n, byte);
+    }
+
+    /// Append a little-endian `u16`.
+    #[inline]
+    pub fn put_u16_le(&mut self, v: u16) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `u32`.
+    #[inline]
+    pub fn put_u32_le(&mut self, v: u32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `u64`.
+    #[inline]
+    pub fn put_u64_le(&mut self, v: u64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `i32`.
+    #[inline]
+    pub fn put_i32_le(&mut self, v: i32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `i64`.
+    #[inline]
+    pub fn put_i64_le(&mut self, v: i64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `f32`.
+    #[inline]
+    pub fn put_f32_le(&mut self, v: f32) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append a little-endian `f64`.
+    #[inline]
+    pub fn put_f64_le(&mut self, v: f64) {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+    }
+
+    /// Append an unsigned LEB128 varint.
+    #[inline]
+    pub fn put_uleb128(&mut self, v: u64) {
+        let mut tmp = [0u8; crate::varint::MAX_VARINT_LEN_64];
+        let n = crate::varint::encode_uleb128(v, &mut tmp);
+        self.buf.extend_from_slice(&tmp[..n]);
+    }
+
+    /// Append a zigzag-encoded signed LEB128 varint.
+    #[inline]
+    pub fn put_zigzag(&mut self, v: i64) {
+        self.put_uleb128(crate::varint::zigzag_encode(v));
+    }
+
+    /// Grow the sink by exactly `n` bytes in one step and return a writer over
+    /// them.
+    ///
+    /// The new bytes start zeroed. Callers compute the encoded size of a whole
+    /// batch first, take the region, then write every value into it with no
+    /// capacity check per value. Bytes of the region that are not written stay
+    /// zero.
+    #[inline]
+    pub fn reserved_region(&mut self, n: usize) -> RegionWriter<'_> {
+        let start = self.buf.len();
+        self.buf.resize(start + n, 0);
+        RegionWriter {
+            out: &mut self.buf[start..],
+            pos: 0,
+        }
+    }
+
+    /// Borrow the underlying vector (for APIs that want `Vec<u8>`).
+    #[inline]
+    pub fn as_mut_vec(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Take the bytes, leaving the sink empty with no allocation.
+    #[inline]
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+
+    /// The bytes as a `Vec<u8>`, without copying.
+    #[inline]
+    pub fn into_vec(self) -> Vec<u8> {
+        self.buf
+    }
+
+    /// The bytes as an Arrow [`Buffer`], without copying.
+    #[inline]
+    pub fn into_buffer(self) -> Buffer {
+        Buffer::from_vec(self.buf)
+    }
+}
+
+impl From<Vec<u8>> for ByteSink {
+    fn from(buf: Vec<u8>) -> Self {
+        Self { buf }
+    }
+}
+
+impl From<ByteSink> for Vec<u8> {
+    fn from(sink: ByteSink) -> Self {
+        sink.buf
+    }
+}
+
+impl AsRef<[u8]> for ByteSink {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+impl std::io::Write for ByteSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(buf);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A cursor over a region of a [`ByteSink`] reserved by
+/// [`ByteSink::reserved_region`].
+///
+/// Writes past the end of the region are a caller bug: they panic in debug
+/// and release builds alike through slice indexing, never write out of
+/// bounds. Encoders size the region exactly, so this never happens on any
+/// input.
+#[derive(Debug)]
+pub struct RegionWriter<'a> {
+    out: &'a mut [u8],
+    pos: usize,
+}
+
+impl RegionWriter<'_> {
+    /// Bytes written into the region so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes of the region not yet written.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.out.len() - self.pos
+    }
+
+    /// Write a byte slice at the cursor.
+    #[inline]
+    pub fn put_slice(&mut self, bytes: &[u8]) {
+        let end = self.pos + bytes.len();
+        self.out[self.pos..end].copy_from_slice(bytes);
+        self.pos = end;
+    }
+
+    /// Write a little-endian `u32` at the cursor.
+    #[inline]
+    pub fn put_u32_le(&mut self, v: u32) {
+        self.put_slice(&v.to_le_bytes());
+    }
+
+    /// Write a length-prefixed byte string (`u32` little-endian length, then
+    /// the bytes): the PLAIN encoding of one `BYTE_ARRAY` value.
+    #[inline]
+    pub fn put_len_prefixed(&mut self, bytes: &[u8]) {
+        let end = self.pos + 4 + bytes.len();
+        let dst = &mut self.out[self.pos..end];
+        let (len_dst, payload_dst) = dst.split_at_mut(4);
+        len_dst.copy_from_slice(&(bytes.len() as u32).to_le_bytes());
+        payload_dst.copy_from_slice(bytes);
+        self.pos = end;
+    }
+
+    /// Skip `n` bytes, leaving them zero.
+    #[inline]
+    pub fn skip(&mut self, n: usize) {
+        assert!(n <= self.remaining(), "RegionWriter::skip past the region");
+        self.pos += n;
+    }
+}
