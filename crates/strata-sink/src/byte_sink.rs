@@ -186,6 +186,15 @@ impl ByteSink {
         }
     }
 
+    /// Grow the sink by `n` zeroed bytes and return them for direct writing
+    /// (for kernels that fill a slice, such as [`crate::bitpack::pack64`]).
+    #[inline]
+    pub fn append_zeroed(&mut self, n: usize) -> &mut [u8] {
+        let start = self.buf.len();
+        self.buf.resize(start + n, 0);
+        &mut self.buf[start..]
+    }
+
     /// Borrow the underlying vector (for APIs that want `Vec<u8>`).
     #[inline]
     pub fn as_mut_vec(&mut self) -> &mut Vec<u8> {
@@ -302,5 +311,105 @@ impl RegionWriter<'_> {
     pub fn skip(&mut self, n: usize) {
         assert!(n <= self.remaining(), "RegionWriter::skip past the region");
         self.pos += n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn new_sink_holds_no_heap() {
+        assert_eq!(ByteSink::new().capacity(), 0);
+    }
+
+    #[test]
+    fn little_endian_puts() {
+        let mut s = ByteSink::new();
+        s.put_u8(1);
+        s.put_u16_le(0x0302);
+        s.put_u32_le(0x0706_0504);
+        s.put_u64_le(0x0F0E_0D0C_0B0A_0908);
+        s.put_i32_le(-1);
+        s.put_i64_le(-2);
+        s.put_f32_le(1.0);
+        s.put_f64_le(-0.0);
+        let b = s.as_slice();
+        assert_eq!(&b[..15], &(1u8..=15).collect::<Vec<_>>()[..]);
+        assert_eq!(&b[15..19], &[0xFF; 4]);
+        assert_eq!(&b[19..27], &(-2i64).to_le_bytes());
+        assert_eq!(&b[27..31], &[0, 0, 0x80, 0x3F]);
+        assert_eq!(&b[31..39], &[0, 0, 0, 0, 0, 0, 0, 0x80]);
+    }
+
+    #[test]
+    fn clear_keeps_capacity() {
+        let mut s = ByteSink::with_capacity(64);
+        s.extend_from_slice(&[1; 40]);
+        let cap = s.capacity();
+        s.clear();
+        assert!(s.is_empty());
+        assert_eq!(s.capacity(), cap);
+    }
+
+    #[test]
+    fn conversions_do_not_copy() {
+        let mut s = ByteSink::new();
+        s.extend_from_slice(b"hello world");
+        let ptr = s.as_slice().as_ptr();
+        let v = s.clone().into_vec();
+        assert_eq!(v, b"hello world");
+        let buffer = s.into_buffer();
+        assert_eq!(buffer.as_ptr(), ptr);
+        assert_eq!(buffer.as_slice(), b"hello world");
+    }
+
+    #[test]
+    fn region_writes_exactly_what_was_reserved() {
+        let mut s = ByteSink::new();
+        s.put_u8(0xAA);
+        let values: [&[u8]; 3] = [b"ab", b"", b"xyz"];
+        let size: usize = values.iter().map(|v| 4 + v.len()).sum();
+        let mut region = s.reserved_region(size);
+        for v in values {
+            region.put_len_prefixed(v);
+        }
+        assert_eq!(region.remaining(), 0);
+        assert_eq!(
+            s.as_slice(),
+            &[
+                0xAA, 2, 0, 0, 0, b'a', b'b', 0, 0, 0, 0, 3, 0, 0, 0, b'x', b'y', b'z'
+            ]
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn region_matches_plain_appends(values in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 0..50)) {
+            let mut batch = ByteSink::new();
+            let size: usize = values.iter().map(|v| 4 + v.len()).sum();
+            let mut region = batch.reserved_region(size);
+            for v in &values {
+                region.put_len_prefixed(v);
+            }
+            let mut single = ByteSink::new();
+            for v in &values {
+                single.put_u32_le(v.len() as u32);
+                single.extend_from_slice(v);
+            }
+            prop_assert_eq!(batch.as_slice(), single.as_slice());
+        }
+
+        #[test]
+        fn varint_puts_decode(v: u64, z: i64) {
+            let mut s = ByteSink::new();
+            s.put_uleb128(v);
+            s.put_zigzag(z);
+            let (got, n) = crate::varint::decode_uleb128(s.as_slice()).unwrap();
+            prop_assert_eq!(got, v);
+            let (zz, _) = crate::varint::decode_uleb128(&s.as_slice()[n..]).unwrap();
+            prop_assert_eq!(crate::varint::zigzag_decode(zz), z);
+        }
     }
 }

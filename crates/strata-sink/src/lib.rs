@@ -18,11 +18,32 @@
 //! - Readers never panic on malformed input: they return `None` or a
 //!   [`SinkError`].
 //!
+//!
+//! ```
+//! use strata_sink::rle::{RleDecoder, RleEncoder};
+//!
+//! let mut enc = RleEncoder::new(3);
+//! for v in [1u64, 1, 1, 1, 1, 1, 1, 1, 1, 5, 6, 7] {
+//!     enc.put(v);
+//! }
+//! let bytes = enc.finish();
+//! let mut dec = RleDecoder::new(&bytes, 3).unwrap();
+//! let mut out = [0u32; 12];
+//! assert_eq!(dec.get_batch(&mut out).unwrap(), 12);
+//! assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 6, 7]);
+//! ```
 #![deny(missing_docs)]
+#![deny(unsafe_code)]
 
+pub mod bit_reader;
+pub mod bit_writer;
+pub mod bitpack;
 mod byte_sink;
 mod error;
+pub mod rle;
 pub mod varint;
 
+pub use bit_reader::BitReader;
+pub use bit_writer::BitWriter;
 pub use byte_sink::{ByteSink, RegionWriter};
 pub use error::{Result, SinkError};

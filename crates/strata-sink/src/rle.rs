@@ -1,0 +1,702 @@
+//! The RLE/bit-packed hybrid encoding (Parquet `Encodings.md`, "RLE").
+//!
+//! A stream is a sequence of runs, each starting with a ULEB128 header:
+//! - header with low bit 0: an RLE run of `header >> 1` copies of one value,
+//!   stored in `ceil(bit_width / 8)` little-endian bytes;
+//! - header with low bit 1: `header >> 1` groups of 8 values, bit-packed
+//!   LSB-first at `bit_width` bits each.
+//!
+//! [`RleEncoder`] buffers values in groups of 8 and switches to an RLE run as
+//! soon as a value repeats 8 times; otherwise values go out bit-packed in
+//! runs of up to 63 groups, so the run header fits one byte and can be patched
+//! in place once the run ends. [`RleDecoder`] fills long RLE runs with a
+//! single `fill`, unpacks bit-packed runs through the block kernels, and can
+//! gather dictionary values directly (`indices -> values`).
+//!
+//! Decoding never panics: truncated runs, headers past the end and indices
+//! outside the dictionary give a short count or a [`SinkError`].
+
+use crate::bit_reader::BitReader;
+use crate::bitpack::Unpacked;
+use crate::byte_sink::ByteSink;
+use crate::error::{Result, SinkError};
+use crate::varint;
+
+/// Largest number of 8-value groups in one bit-packed run, so that its header
+/// (`groups << 1 | 1`) fits one byte.
+const MAX_GROUPS_PER_RUN: usize = 63;
+
+/// Encodes `u64` values of a fixed bit width (0..=64) as RLE/bit-packed
+/// hybrid runs.
+///
+/// A new encoder holds no heap memory.
+///
+/// ```
+/// use strata_sink::rle::{RleDecoder, RleEncoder};
+///
+/// let mut enc = RleEncoder::new(1);
+/// for i in 0..100u64 {
+///     enc.put(u64::from(i < 90));
+/// }
+/// let bytes = enc.finish();
+/// let mut out = vec![0u8; 100];
+/// let mut dec = RleDecoder::new(&bytes, 1).unwrap();
+/// assert_eq!(dec.get_batch(&mut out).unwrap(), 100);
+/// assert_eq!(out.iter().filter(|&&v| v == 1).count(), 90);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RleEncoder {
+    bit_width: u32,
+    out: ByteSink,
+    /// Values waiting to be written as part of a bit-packed group.
+    buffered: [u64; 8],
+    num_buffered: usize,
+    /// The last value seen and how many times in a row it has repeated.
+    current: u64,
+    repeat_count: usize,
+    /// Values written (or buffered for writing) in the open bit-packed run.
+    literal_count: usize,
+    /// Position in `out` of the open bit-packed run's header byte.
+    literal_header: Option<usize>,
+}
+
+impl RleEncoder {
+    /// An encoder for values of `bit_width` bits (clamped to 64).
+    pub fn new(bit_width: u32) -> Self {
+        Self {
+            bit_width: bit_width.min(64),
+            out: ByteSink::new(),
+            buffered: [0; 8],
+            num_buffered: 0,
+            current: 0,
+            repeat_count: 0,
+            literal_count: 0,
+            literal_header: None,
+        }
+    }
+
+    /// The bit width values are encoded at.
+    pub fn bit_width(&self) -> u32 {
+        self.bit_width
+    }
+
+    /// Append one value. Bits above the bit width are dropped.
+    #[inline]
+    pub fn put(&mut self, value: u64) {
+        let value = if self.bit_width == 64 {
+            value
+        } else {
+            value & ((1u64 << self.bit_width) - 1)
+        };
+        if value == self.current && self.repeat_count > 0 {
+            self.repeat_count += 1;
+            if self.repeat_count > 8 {
+                // Inside an RLE run: nothing to buffer.
+                return;
+            }
+        } else {
+            if self.repeat_count >= 8 {
+                self.write_rle_run();
+            }
+            self.repeat_count = 1;
+            self.current = value;
+        }
+        self.buffered[self.num_buffered] = value;
+        self.num_buffered += 1;
+        if self.num_buffered == 8 {
+            self.flush_group();
+        }
+    }
+
+    /// Append the same value `n` times.
+    pub fn put_repeated(&mut self, value: u64, n: usize) {
+        let mut left = n;
+        // Fill up the current group, after which repeats are only counted.
+        while left > 0 && (self.repeat_count < 8 || value != self.current) {
+            self.put(value);
+            left -= 1;
+        }
+        self.repeat_count += left;
+    }
+
+    /// Append a slice of values.
+    pub fn put_slice<T: Unpacked>(&mut self, values: &[T]) {
+        for &v in values {
+            self.put(v.to_u64());
+        }
+    }
+
+    /// A full group of 8 buffered values: either it completed an RLE run, or
+    /// it is bit-packed into the open literal run.
+    fn flush_group(&mut self) {
+        if self.repeat_count >= 8 {
+            // All eight are the repeated value: they belong to the RLE run.
+            self.num_buffered = 0;
+            if self.literal_count > 0 {
+                self.close_literal_run();
+            }
+            return;
+        }
+        self.literal_count += self.num_buffered;
+        self.write_buffered_group();
+        if self.literal_count / 8 >= MAX_GROUPS_PER_RUN {
+            self.close_literal_run();
+        }
+        self.repeat_count = 0;
+    }
+
+    /// Bit-pack the buffered values (zero padded to 8) into the open run.
+    fn write_buffered_group(&mut self) {
+        if self.literal_header.is_none() {
+            self.literal_header = Some(self.out.len());
+            self.out.put_u8(0);
+        }
+        self.buffered[self.num_buffered..].fill(0);
+        let width = self.bit_width;
+        let region = self.out.append_zeroed(width as usize);
+        let mut acc: u128 = 0;
+        let mut acc_bits = 0u32;
+        let mut pos = 0usize;
+        for &v in &self.buffered {
+            acc |= u128::from(v) << acc_bits;
+            acc_bits += width;
+            while acc_bits >= 8 {
+                region[pos] = acc as u8;
+                pos += 1;
+                acc >>= 8;
+                acc_bits -= 8;
+            }
+        }
+        self.num_buffered = 0;
+    }
+
+    fn close_literal_run(&mut self) {
+        if let Some(at) = self.literal_header.take() {
+            let groups = self.literal_count.div_ceil(8);
+            self.out.as_mut_slice()[at] = ((groups << 1) | 1) as u8;
+        }
+        self.literal_count = 0;
+    }
+
+    fn write_rle_run(&mut self) {
+        self.out.put_uleb128((self.repeat_count as u64) << 1);
+        let value_bytes = self.bit_width.div_ceil(8) as usize;
+        self.out
+            .extend_from_slice(&self.current.to_le_bytes()[..value_bytes]);
+        self.num_buffered = 0;
+        self.repeat_count = 0;
+    }
+
+    /// Write out everything buffered, ending the open run.
+    fn finish_runs(&mut self) {
+        if self.literal_count == 0 && self.repeat_count == 0 && self.num_buffered == 0 {
+            return;
+        }
+        let all_repeat = self.literal_count == 0
+            && (self.repeat_count == self.num_buffered || self.num_buffered == 0);
+        if self.repeat_count > 0 && all_repeat {
+            self.write_rle_run();
+        } else {
+            if self.num_buffered > 0 {
+                self.literal_count += self.num_buffered;
+                self.write_buffered_group();
+            }
+            self.close_literal_run();
+            self.repeat_count = 0;
+        }
+    }
+
+    /// Bytes the encoded output would take if finished now (an upper bound).
+    pub fn estimated_len(&self) -> usize {
+        let pending_group = if self.num_buffered > 0 {
+            self.bit_width as usize + 1
+        } else {
+            0
+        };
+        let pending_run = if self.repeat_count > 8 {
+            varint::MAX_VARINT_LEN_64 + 8
+        } else {
+            0
+        };
+        self.out.len() + pending_group + pending_run
+    }
+
+    /// Heap bytes held.
+    pub fn heap_size(&self) -> usize {
+        self.out.capacity()
+    }
+
+    /// End all runs and append the encoded bytes to `sink`, leaving the
+    /// encoder empty (allocation kept) for the next page.
+    pub fn flush_into(&mut self, sink: &mut ByteSink) {
+        self.finish_runs();
+        sink.extend_from_slice(self.out.as_slice());
+        self.clear();
+    }
+
+    /// Forget everything, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.out.clear();
+        self.num_buffered = 0;
+        self.current = 0;
+        self.repeat_count = 0;
+        self.literal_count = 0;
+        self.literal_header = None;
+    }
+
+    /// End all runs and return the encoded bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.finish_runs();
+        self.out.into_vec()
+    }
+}
+
+/// The run being decoded.
+#[derive(Debug, Clone)]
+enum Run<'a> {
+    /// No run open; the next header comes next.
+    None,
+    /// `left` more copies of `value`.
+    Repeat { value: u64, left: usize },
+    /// `left` more bit-packed values read through `reader`.
+    Packed { reader: BitReader<'a>, left: usize },
+}
+
+/// Decodes an RLE/bit-packed hybrid stream of a fixed bit width.
+///
+/// ```
+/// use strata_sink::rle::RleDecoder;
+///
+/// // The spec's example: an RLE run of four 5s at bit width 3.
+/// let data = [0b0000_1000, 5];
+/// let mut dec = RleDecoder::new(&data, 3).unwrap();
+/// let mut out = [0u16; 6];
+/// assert_eq!(dec.get_batch(&mut out).unwrap(), 4);
+/// assert_eq!(&out[..4], &[5, 5, 5, 5]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RleDecoder<'a> {
+    data: &'a [u8],
+    pos: usize,
+    bit_width: u32,
+    run: Run<'a>,
+}
+
+impl<'a> RleDecoder<'a> {
+    /// A decoder over `data` for values of `bit_width` bits (0..=64).
+    pub fn new(data: &'a [u8], bit_width: u32) -> Result<Self> {
+        if bit_width > 64 {
+            return Err(SinkError::BitWidth {
+                width: bit_width,
+                max: 64,
+            });
+        }
+        Ok(Self {
+            data,
+            pos: 0,
+            bit_width,
+            run: Run::None,
+        })
+    }
+
+    /// The bit width values are decoded at.
+    pub fn bit_width(&self) -> u32 {
+        self.bit_width
+    }
+
+    /// Start the next run. Returns `false` at the end of the input.
+    fn next_run(&mut self) -> Result<bool> {
+        let Some(rest) = self.data.get(self.pos..) else {
+            return Ok(false);
+        };
+        if rest.is_empty() {
+            return Ok(false);
+        }
+        let (header, n) = varint::decode_uleb128(rest).map_err(|e| match e {
+            SinkError::UnexpectedEof { needed, .. } => SinkError::UnexpectedEof {
+                offset: self.pos,
+                needed,
+            },
+            other => other,
+        })?;
+        self.pos += n;
+        if header & 1 == 1 {
+            let groups = usize::try_from(header >> 1)
+                .map_err(|_| SinkError::MalformedRun("bit-packed group count overflows"))?;
+            let wanted_values = groups
+                .checked_mul(8)
+                .ok_or(SinkError::MalformedRun("bit-packed group count overflows"))?;
+            let wanted_bytes = groups
+                .checked_mul(self.bit_width as usize)
+                .ok_or(SinkError::MalformedRun("bit-packed run length overflows"))?;
+            // A last run may be cut short by the writer; keep what is there.
+            let available = wanted_bytes.min(self.data.len() - self.pos);
+            let bytes = &self.data[self.pos..self.pos + available];
+            self.pos += available;
+            let left = if self.bit_width == 0 {
+                wanted_values
+            } else {
+                wanted_values.min(available * 8 / self.bit_width as usize)
+            };
+            self.run = Run::Packed {
+                reader: BitReader::new(bytes),
+                left,
+            };
+        } else {
+            let left = usize::try_from(header >> 1)
+                .map_err(|_| SinkError::MalformedRun("RLE run length overflows"))?;
+            let value_bytes = self.bit_width.div_ceil(8) as usize;
+            let bytes = self.data.get(self.pos..self.pos + value_bytes).ok_or(
+                SinkError::UnexpectedEof {
+                    offset: self.pos,
+                    needed: value_bytes,
+                },
+            )?;
+            self.pos += value_bytes;
+            let mut word = [0u8; 8];
+            word[..value_bytes].copy_from_slice(bytes);
+            let value = u64::from_le_bytes(word);
+            if self.bit_width < 64 && value >> self.bit_width != 0 {
+                return Err(SinkError::MalformedRun(
+                    "RLE value wider than the bit width",
+                ));
+            }
+            self.run = Run::Repeat { value, left };
+        }
+        Ok(true)
+    }
+
+    /// Decode up to `out.len()` values; returns how many were decoded (fewer
+    /// only at the end of the input).
+    pub fn get_batch<T: Unpacked>(&mut self, out: &mut [T]) -> Result<usize> {
+        if self.bit_width > T::BITS {
+            return Err(SinkError::BitWidth {
+                width: self.bit_width,
+                max: T::BITS,
+            });
+        }
+        let mut filled = 0;
+        while filled < out.len() {
+            match &mut self.run {
+                Run::Repeat { value, left } if *left > 0 => {
+                    let n = (*left).min(out.len() - filled);
+                    out[filled..filled + n].fill(T::from_u64(*value));
+                    *left -= n;
+                    filled += n;
+                }
+                Run::Packed { reader, left } if *left > 0 => {
+                    let n = (*left).min(out.len() - filled);
+                    let got = reader.get_batch(&mut out[filled..filled + n], self.bit_width);
+                    *left -= n;
+                    filled += got;
+                    if got < n {
+                        return Err(SinkError::MalformedRun("bit-packed run ended early"));
+                    }
+                }
+                _ => {
+                    if !self.next_run()? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(filled)
+    }
+
+    /// Skip up to `n` values; returns how many were skipped.
+    pub fn skip(&mut self, n: usize) -> Result<usize> {
+        let mut skipped = 0;
+        while skipped < n {
+            match &mut self.run {
+                Run::Repeat { left, .. } if *left > 0 => {
+                    let k = (*left).min(n - skipped);
+                    *left -= k;
+                    skipped += k;
+                }
+                Run::Packed { reader, left } if *left > 0 => {
+                    let k = (*left).min(n - skipped);
+                    reader.skip(k, self.bit_width);
+                    *left -= k;
+                    skipped += k;
+                }
+                _ => {
+                    if !self.next_run()? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(skipped)
+    }
+
+    /// Decode up to `out.len()` dictionary indices and write
+    /// `dict[index]` for each into `out`. An index past the dictionary is an
+    /// error. Returns how many values were written.
+    pub fn get_batch_with_dict<V: Clone>(&mut self, dict: &[V], out: &mut [V]) -> Result<usize> {
+        let mut indices = [0u32; 256];
+        let mut filled = 0;
+        while filled < out.len() {
+            match &mut self.run {
+                Run::Repeat { value, left } if *left > 0 => {
+                    let n = (*left).min(out.len() - filled);
+                    let v = usize::try_from(*value)
+                        .ok()
+                        .and_then(|i| dict.get(i))
+                        .ok_or(SinkError::IndexOutOfRange {
+                            index: *value,
+                            len: dict.len(),
+                        })?;
+                    out[filled..filled + n].fill(v.clone());
+                    *left -= n;
+                    filled += n;
+                }
+                Run::Packed { reader, left } if *left > 0 => {
+                    if self.bit_width > 32 {
+                        return Err(SinkError::BitWidth {
+                            width: self.bit_width,
+                            max: 32,
+                        });
+                    }
+                    let n = (*left).min(out.len() - filled).min(indices.len());
+                    let got = reader.get_batch(&mut indices[..n], self.bit_width);
+                    if got < n {
+                        return Err(SinkError::MalformedRun("bit-packed run ended early"));
+                    }
+                    for (dst, &idx) in out[filled..filled + n].iter_mut().zip(&indices[..n]) {
+                        *dst = dict
+                            .get(idx as usize)
+                            .ok_or(SinkError::IndexOutOfRange {
+                                index: u64::from(idx),
+                                len: dict.len(),
+                            })?
+                            .clone();
+                    }
+                    *left -= n;
+                    filled += n;
+                }
+                _ => {
+                    if !self.next_run()? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(filled)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn decode_all(bytes: &[u8], width: u32, n: usize) -> Vec<u64> {
+        let mut dec = RleDecoder::new(bytes, width).unwrap();
+        let mut out = vec![0u64; n];
+        let got = dec.get_batch(&mut out).unwrap();
+        out.truncate(got);
+        out
+    }
+
+    #[test]
+    fn spec_bit_packed_example() {
+        // Encodings.md: values 0..7 at bit width 3, one group, header 0b11.
+        let mut enc = RleEncoder::new(3);
+        for v in 0..8 {
+            enc.put(v);
+        }
+        assert_eq!(
+            enc.finish(),
+            vec![0b0000_0011, 0b1000_1000, 0b1100_0110, 0b1111_1010]
+        );
+    }
+
+    #[test]
+    fn long_run_is_rle() {
+        let mut enc = RleEncoder::new(4);
+        for _ in 0..1000 {
+            enc.put(9);
+        }
+        // header: 1000 << 1 = 2000 = ULEB128 [0xD0, 0x0F]; value one byte.
+        assert_eq!(enc.finish(), vec![0xD0, 0x0F, 9]);
+    }
+
+    #[test]
+    fn put_repeated_matches_put() {
+        let mut a = RleEncoder::new(5);
+        let mut b = RleEncoder::new(5);
+        for (v, n) in [(3u64, 5usize), (7, 100), (7, 3), (1, 1), (2, 20)] {
+            a.put_repeated(v, n);
+            for _ in 0..n {
+                b.put(v);
+            }
+        }
+        assert_eq!(a.finish(), b.finish());
+    }
+
+    #[test]
+    fn width_zero() {
+        let mut enc = RleEncoder::new(0);
+        for _ in 0..50 {
+            enc.put(0);
+        }
+        let bytes = enc.finish();
+        assert_eq!(decode_all(&bytes, 0, 50), vec![0; 50]);
+    }
+
+    #[test]
+    fn new_encoder_has_no_heap() {
+        assert_eq!(RleEncoder::new(32).heap_size(), 0);
+    }
+
+    #[test]
+    fn dictionary_gather_and_bounds() {
+        let dict = ["a", "b", "c"];
+        let mut enc = RleEncoder::new(2);
+        for v in [0u64, 1, 2, 1, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1] {
+            enc.put(v);
+        }
+        let bytes = enc.finish();
+        let mut dec = RleDecoder::new(&bytes, 2).unwrap();
+        let mut out = [""; 16];
+        assert_eq!(dec.get_batch_with_dict(&dict, &mut out).unwrap(), 16);
+        assert_eq!(out[..6], ["a", "b", "c", "b", "a", "c"]);
+        assert_eq!(out[15], "b");
+        // Index 3 is past a dictionary of 3.
+        let mut enc = RleEncoder::new(2);
+        enc.put(3);
+        let bytes = enc.finish();
+        let mut dec = RleDecoder::new(&bytes, 2).unwrap();
+        assert!(matches!(
+            dec.get_batch_with_dict(&dict, &mut out),
+            Err(SinkError::IndexOutOfRange { index: 3, len: 3 })
+        ));
+    }
+
+    #[test]
+    fn malformed_inputs_error_or_stop() {
+        // RLE header with the value byte missing.
+        let mut dec = RleDecoder::new(&[0x04], 8).unwrap();
+        let mut out = [0u8; 4];
+        assert!(dec.get_batch(&mut out).is_err());
+        // Bit-packed run claiming 10 groups with 2 bytes present: the values
+        // that are there decode, then the stream ends.
+        let mut dec = RleDecoder::new(&[0x15, 0xFF, 0xFF], 8).unwrap();
+        let mut out = [0u8; 80];
+        assert_eq!(dec.get_batch(&mut out).unwrap(), 2);
+        // RLE value wider than the bit width.
+        let mut dec = RleDecoder::new(&[0x02, 0x09], 3).unwrap();
+        assert!(dec.get_batch(&mut out).is_err());
+        // Bit width larger than the output type.
+        let mut dec = RleDecoder::new(&[0x02, 0x01, 0x01], 9).unwrap();
+        assert!(dec.get_batch(&mut out).is_err());
+        // Unterminated varint header.
+        let mut dec = RleDecoder::new(&[0x80, 0x80], 1).unwrap();
+        assert!(dec.get_batch(&mut out).is_err());
+        assert!(RleDecoder::new(&[], 65).is_err());
+    }
+
+    /// Independent reference decoder: runs parsed with plain loops.
+    fn reference_decode(bytes: &[u8], width: u32) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let (header, n) = varint::decode_uleb128(&bytes[pos..]).unwrap();
+            pos += n;
+            if header & 1 == 0 {
+                let nbytes = width.div_ceil(8) as usize;
+                let mut v = 0u64;
+                for (i, b) in bytes[pos..pos + nbytes].iter().enumerate() {
+                    v |= u64::from(*b) << (8 * i);
+                }
+                pos += nbytes;
+                out.extend(std::iter::repeat_n(v, (header >> 1) as usize));
+            } else {
+                let count = (header >> 1) as usize * 8;
+                for i in 0..count {
+                    let mut v = 0u64;
+                    for b in 0..width as usize {
+                        let bit = i * width as usize + b;
+                        if bytes[pos + bit / 8] >> (bit % 8) & 1 == 1 {
+                            v |= 1 << b;
+                        }
+                    }
+                    out.push(v);
+                }
+                pos += (header >> 1) as usize * width as usize;
+            }
+        }
+        out
+    }
+
+    fn values_strategy() -> impl Strategy<Value = (u32, Vec<u64>)> {
+        (0u32..=64).prop_flat_map(|width| {
+            let max = if width == 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            let run = (0..=max, 1usize..40);
+            (Just(width), proptest::collection::vec(run, 0..40)).prop_map(|(w, runs)| {
+                let values = runs
+                    .into_iter()
+                    .flat_map(|(v, n)| std::iter::repeat_n(v, n))
+                    .collect();
+                (w, values)
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn round_trip_every_width((width, values) in values_strategy()) {
+            let mut enc = RleEncoder::new(width);
+            for &v in &values {
+                enc.put(v);
+            }
+            let bytes = enc.finish();
+            let reference = reference_decode(&bytes, width);
+            // Bit-packed runs pad the last group with zeros.
+            prop_assert!(reference.len() >= values.len());
+            prop_assert_eq!(&reference[..values.len()], &values[..]);
+            prop_assert_eq!(decode_all(&bytes, width, values.len()), values);
+        }
+
+        #[test]
+        fn batches_and_skips_agree((width, values) in values_strategy(), step in 1usize..50) {
+            let mut enc = RleEncoder::new(width);
+            for &v in &values {
+                enc.put(v);
+            }
+            let bytes = enc.finish();
+            let mut dec = RleDecoder::new(&bytes, width).unwrap();
+            let mut i = 0;
+            let mut toggle = false;
+            while i < values.len() {
+                let n = step.min(values.len() - i);
+                if toggle {
+                    prop_assert_eq!(dec.skip(n).unwrap(), n);
+                } else {
+                    let mut out = vec![0u64; n];
+                    prop_assert_eq!(dec.get_batch(&mut out).unwrap(), n);
+                    prop_assert_eq!(&out[..], &values[i..i + n]);
+                }
+                toggle = !toggle;
+                i += n;
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64), width in 0u32..=64) {
+            let mut dec = RleDecoder::new(&bytes, width).unwrap();
+            let mut out = vec![0u64; 1000];
+            let _ = dec.get_batch(&mut out);
+            let mut dec = RleDecoder::new(&bytes, width).unwrap();
+            let _ = dec.skip(1000);
+            let dict = [1u8, 2, 3];
+            let mut dec = RleDecoder::new(&bytes, width).unwrap();
+            let mut out = vec![0u8; 1000];
+            let _ = dec.get_batch_with_dict(&dict, &mut out);
+        }
+    }
+}
