@@ -1,0 +1,125 @@
+//! Bit unpacking and RLE/bit-packed hybrid decoding, strata against
+//! arrow-rs `parquet` on the same bytes, with memcpy of those bytes as the
+//! floor.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use strata_benches::data::{packed_values, rle_stream};
+
+const N: usize = 1 << 16;
+
+fn unpack(c: &mut Criterion) {
+    let mut group = c.benchmark_group("unpack_u32");
+    for width in [1u32, 2, 3, 5, 8, 12, 16, 20, 24, 31, 32] {
+        let data = packed_values(N, width, 7);
+        let bytes = bytes::Bytes::from(data.clone());
+        let mut out = vec![0u32; N];
+        group.throughput(Throughput::Elements(N as u64));
+        group.bench_function(format!("strata/w{width}"), |b| {
+            b.iter(|| {
+                let mut r = strata_sink::BitReader::new(black_box(&data));
+                black_box(r.get_batch(&mut out, width))
+            })
+        });
+        group.bench_function(format!("arrow-rs/w{width}"), |b| {
+            b.iter(|| {
+                let mut r = parquet::util::bit_util::BitReader::new(black_box(bytes.clone()));
+                black_box(r.get_batch(&mut out, width as usize))
+            })
+        });
+        let packed_len = N * width as usize / 8;
+        let mut dst = vec![0u8; packed_len];
+        group.bench_function(format!("memcpy/w{width}"), |b| {
+            b.iter(|| {
+                dst.copy_from_slice(black_box(&data[..packed_len]));
+                black_box(&dst);
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("unpack_u64");
+    for width in [7u32, 33, 48, 64] {
+        let data = packed_values(N, width, 11);
+        let bytes = bytes::Bytes::from(data.clone());
+        let mut out = vec![0u64; N];
+        group.throughput(Throughput::Elements(N as u64));
+        group.bench_function(format!("strata/w{width}"), |b| {
+            b.iter(|| {
+                let mut r = strata_sink::BitReader::new(black_box(&data));
+                black_box(r.get_batch(&mut out, width))
+            })
+        });
+        group.bench_function(format!("arrow-rs/w{width}"), |b| {
+            b.iter(|| {
+                let mut r = parquet::util::bit_util::BitReader::new(black_box(bytes.clone()));
+                black_box(r.get_batch(&mut out, width as usize))
+            })
+        });
+    }
+    group.finish();
+}
+
+fn rle_decode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rle_decode");
+    for width in [1u32, 3, 8, 17] {
+        let data = rle_stream(N, width, 3);
+        let bytes = bytes::Bytes::from(data.clone());
+        let mut out = vec![0u32; N];
+        group.throughput(Throughput::Elements(N as u64));
+        group.bench_function(format!("strata/w{width}"), |b| {
+            b.iter(|| {
+                let mut d = strata_sink::rle::RleDecoder::new(black_box(&data), width).unwrap();
+                black_box(d.get_batch(&mut out).unwrap())
+            })
+        });
+        group.bench_function(format!("arrow-rs/w{width}"), |b| {
+            b.iter(|| {
+                let mut d = parquet::encodings::rle::RleDecoder::new(width as u8);
+                d.set_data(black_box(bytes.clone())).unwrap();
+                black_box(d.get_batch(&mut out).unwrap())
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("rle_dict_gather");
+    for dict_len in [1_000usize, 100_000] {
+        let width = usize::BITS - (dict_len - 1).leading_zeros();
+        let data = rle_stream(N, width, 5);
+        // Keep indices inside the dictionary.
+        let mut indices = vec![0u32; N];
+        strata_sink::rle::RleDecoder::new(&data, width)
+            .unwrap()
+            .get_batch(&mut indices)
+            .unwrap();
+        let mut enc = strata_sink::rle::RleEncoder::new(width);
+        for i in &indices {
+            enc.put(u64::from(*i) % dict_len as u64);
+        }
+        let data = enc.finish();
+        let bytes = bytes::Bytes::from(data.clone());
+        let dict: Vec<i64> = (0..dict_len as i64).map(|i| i * 3).collect();
+        let mut out = vec![0i64; N];
+        group.throughput(Throughput::Elements(N as u64));
+        group.bench_function(format!("strata/dict{dict_len}"), |b| {
+            b.iter(|| {
+                let mut d = strata_sink::rle::RleDecoder::new(black_box(&data), width).unwrap();
+                black_box(d.get_batch_with_dict(&dict, &mut out).unwrap())
+            })
+        });
+        group.bench_function(format!("arrow-rs/dict{dict_len}"), |b| {
+            b.iter(|| {
+                let mut d = parquet::encodings::rle::RleDecoder::new(width as u8);
+                d.set_data(black_box(bytes.clone())).unwrap();
+                black_box(d.get_batch_with_dict(&dict, &mut out, N).unwrap())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, unpack, rle_decode);
+criterion_main!(benches);

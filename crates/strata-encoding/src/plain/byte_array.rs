@@ -1,0 +1,219 @@
+//! PLAIN for BYTE_ARRAY: each value as a 4-byte little-endian length and its
+//! bytes.
+
+use std::marker::PhantomData;
+
+use strata_sink::ByteSink;
+
+use crate::encoding::Encoding;
+use crate::error::{EncodingError, Result};
+use crate::plain::move_into;
+use crate::traits::{Decoder, Encoder};
+use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize};
+
+/// PLAIN encoder for byte arrays.
+///
+/// A batch is written with one size pass, one reservation of the sink
+/// ([`ByteSink::reserved_region`]) and direct length-prefixed writes: no
+/// capacity check per value. For the Arrow layout the size pass is `O(1)`.
+/// [`put_spaced`](Encoder::put_spaced) takes the same path once per run of
+/// present values.
+///
+/// ```
+/// use strata_encoding::{ByteArrayBatch, Encoder, PlainByteArrayEncoder};
+/// use strata_sink::ByteSink;
+///
+/// let mut enc = PlainByteArrayEncoder::new();
+/// enc.put(ByteArrayBatch::from_offsets(&[0i32, 2, 3], b"abc").unwrap()).unwrap();
+/// let mut page = ByteSink::new();
+/// enc.flush_into(&mut page).unwrap();
+/// assert_eq!(page.as_slice(), &[2, 0, 0, 0, b'a', b'b', 1, 0, 0, 0, b'c']);
+/// ```
+#[derive(Debug, Default)]
+pub struct PlainByteArrayEncoder {
+    buf: ByteSink,
+    count: usize,
+}
+
+impl PlainByteArrayEncoder {
+    /// A new encoder; no heap memory until the first value.
+    pub const fn new() -> Self {
+        Self {
+            buf: ByteSink::new(),
+            count: 0,
+        }
+    }
+}
+
+fn too_long(len: usize) -> EncodingError {
+    EncodingError::InvalidArgument(format!(
+        "byte array of {len} bytes does not fit a 4-byte length"
+    ))
+}
+
+impl Encoder<ByteArray> for PlainByteArrayEncoder {
+    fn put(&mut self, values: ByteArrayBatch<'_>) -> Result<()> {
+        let n = values.len();
+        let payload = values.total_bytes();
+        if payload > u32::MAX as usize {
+            // Only then can a single value be too long: check each one.
+            values.try_for_each_len(|len| {
+                if len > u32::MAX as usize {
+                    Err(too_long(len))
+                } else {
+                    Ok(())
+                }
+            })?;
+        }
+        let size = n
+            .checked_mul(4)
+            .and_then(|x| x.checked_add(payload))
+            .ok_or_else(|| EncodingError::InvalidArgument("batch too large".into()))?;
+        let mut region = self.buf.reserved_region(size);
+        values.try_for_each(|v| {
+            region.put_len_prefixed(v);
+            Ok(())
+        })?;
+        self.count += n;
+        Ok(())
+    }
+
+    fn flush_into(&mut self, page: &mut ByteSink) -> Result<()> {
+        move_into(&mut self.buf, page);
+        self.count = 0;
+        Ok(())
+    }
+
+    fn num_values(&self) -> usize {
+        self.count
+    }
+
+    fn estimated_size(&self) -> usize {
+        self.buf.len()
+    }
+
+    fn heap_size(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    fn encoding(&self) -> Encoding {
+        Encoding::Plain
+    }
+}
+
+/// PLAIN decoder for byte arrays, appending to a [`ByteArrayBuffer`] with
+/// offsets of type `O`.
+///
+/// Each value is bounds-checked against the page; `set_data` refuses a
+/// count whose 4-byte lengths alone would not fit.
+///
+/// ```
+/// use strata_encoding::{ByteArrayBuffer, Decoder, PlainByteArrayDecoder};
+///
+/// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
+/// let mut dec = PlainByteArrayDecoder::new();
+/// dec.set_data(&page, 2).unwrap();
+/// let mut out = ByteArrayBuffer::new();
+/// assert_eq!(dec.decode(&mut out, 10).unwrap(), 2);
+/// assert_eq!(out.value(0), Some(&b"hi"[..]));
+/// assert_eq!(out.value(1), Some(&b""[..]));
+/// ```
+#[derive(Debug)]
+pub struct PlainByteArrayDecoder<'a, O: OffsetSize = i32> {
+    data: &'a [u8],
+    pos: usize,
+    left: usize,
+    _offsets: PhantomData<fn() -> O>,
+}
+
+impl<O: OffsetSize> Default for PlainByteArrayDecoder<'_, O> {
+    fn default() -> Self {
+        Self {
+            data: &[],
+            pos: 0,
+            left: 0,
+            _offsets: PhantomData,
+        }
+    }
+}
+
+impl PlainByteArrayDecoder<'_, i32> {
+    /// A decoder with `i32` offsets and no page yet
+    /// (`PlainByteArrayDecoder::<i64>::default()` for 64-bit offsets).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl<'a, O: OffsetSize> PlainByteArrayDecoder<'a, O> {
+    /// Read the next value, or fail if the page is truncated.
+    #[inline]
+    fn next_value(&mut self) -> Result<&'a [u8]> {
+        let data = self.data;
+        let len_end = self.pos + 4;
+        let len_bytes = data
+            .get(self.pos..len_end)
+            .and_then(|b| b.first_chunk::<4>())
+            .ok_or(EncodingError::Truncated("byte array length"))?;
+        let len = u32::from_le_bytes(*len_bytes) as usize;
+        let value = data
+            .get(len_end..len_end.saturating_add(len))
+            .ok_or(EncodingError::Truncated("byte array value"))?;
+        self.pos = len_end + len;
+        Ok(value)
+    }
+}
+
+impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, O> {
+    fn set_data(&mut self, page: &'a [u8], num_values: usize) -> Result<()> {
+        // Every value takes at least its 4-byte length.
+        if num_values.checked_mul(4).is_none_or(|n| n > page.len()) {
+            self.data = &[];
+            self.left = 0;
+            return Err(EncodingError::InvalidValueCount {
+                requested: num_values,
+                available: page.len() / 4,
+            });
+        }
+        self.data = page;
+        self.pos = 0;
+        self.left = num_values;
+        Ok(())
+    }
+
+    fn values_left(&self) -> usize {
+        self.left
+    }
+
+    fn decode(&mut self, out: &mut ByteArrayBuffer<O>, max_values: usize) -> Result<usize> {
+        let n = max_values.min(self.left);
+        out.start();
+        if n == self.left {
+            // Decoding the rest of the page: its bytes bound the payload.
+            let rest = self.data.len() - self.pos;
+            out.reserve(n, rest.saturating_sub(4 * n));
+        } else {
+            out.reserve(n, 0);
+        }
+        for _ in 0..n {
+            let value = self.next_value()?;
+            self.left -= 1;
+            out.values_mut().extend_from_slice(value);
+            out.commit_value()?;
+        }
+        Ok(n)
+    }
+
+    fn skip(&mut self, n: usize) -> Result<usize> {
+        let n = n.min(self.left);
+        for _ in 0..n {
+            self.next_value()?;
+            self.left -= 1;
+        }
+        Ok(n)
+    }
+
+    fn encoding(&self) -> Encoding {
+        Encoding::Plain
+    }
+}

@@ -1,0 +1,922 @@
+//! The value types encoders take and decoders produce.
+//!
+//! Every Parquet physical type is named by a type implementing
+//! [`ValueType`]. A value type fixes two things:
+//!
+//! - [`ValueType::Batch`]: how a batch of values is handed to an encoder.
+//!   Fixed-width types (`bool`, `i32`, `i64`, [`Int96`], `f32`, `f64`) use a
+//!   plain slice; byte arrays use [`ByteArrayBatch`] (either `&[&[u8]]` or
+//!   the Arrow offsets + values layout); fixed-length byte arrays use
+//!   [`FixedLenBatch`] (a flat byte slice and a width).
+//! - [`ValueType::Out`]: where a decoder puts values. Fixed-width types
+//!   decode into a caller-provided slice; byte arrays append to a
+//!   [`ByteArrayBuffer`] (offsets + values, ready to become Arrow buffers
+//!   without a copy); fixed-length byte arrays append to a
+//!   [`FixedLenByteArrayBuffer`].
+
+use std::fmt::Debug;
+use std::marker::PhantomData;
+
+use crate::error::{EncodingError, Result};
+use crate::validity::get_bit;
+
+pub(crate) mod sealed {
+    /// Keeps the value-type traits closed: the encoders rely on the exact
+    /// set of implementations.
+    pub trait Sealed {}
+}
+
+/// A batch of values handed to an encoder: it knows its length and can be
+/// cut into sub-batches (used to encode the runs of present values of a
+/// spaced batch).
+pub trait ValueBatch: Copy {
+    /// Number of values (slots) in the batch.
+    fn len(&self) -> usize;
+
+    /// Whether the batch holds no values.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values `start..end`, or `None` if the range is out of bounds.
+    fn slice(&self, start: usize, end: usize) -> Option<Self>;
+}
+
+impl<T> ValueBatch for &[T] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+
+    #[inline]
+    fn slice(&self, start: usize, end: usize) -> Option<Self> {
+        self.get(start..end)
+    }
+}
+
+/// A place decoders write values into, with the null-spreading step of
+/// [`Decoder::decode_spaced`](crate::Decoder::decode_spaced).
+///
+/// Implemented for slices of fixed-width values, [`ByteArrayBuffer`] and
+/// [`FixedLenByteArrayBuffer`]; sealed.
+pub trait DecodeTarget: sealed::Sealed {
+    /// Prepare for a spaced decode of `num_slots` slots and return the mark
+    /// (the number of values already in the target) that
+    /// [`finish_spaced`](Self::finish_spaced) takes back.
+    fn begin_spaced(&mut self, num_slots: usize) -> Result<usize>;
+
+    /// Move the `num_present` values decoded densely after `mark` to the
+    /// slots whose validity bit is set, leaving empty (zero) values in the
+    /// others, so that the target holds `num_slots` new slots.
+    fn finish_spaced(
+        &mut self,
+        mark: usize,
+        num_present: usize,
+        num_slots: usize,
+        validity: &[u8],
+        validity_offset: usize,
+    ) -> Result<()>;
+}
+
+impl<T> sealed::Sealed for [T] {}
+
+impl<T: Copy + Default> DecodeTarget for [T] {
+    fn begin_spaced(&mut self, num_slots: usize) -> Result<usize> {
+        if self.len() < num_slots {
+            return Err(EncodingError::InvalidArgument(format!(
+                "output slice of {} values cannot hold {num_slots} slots",
+                self.len()
+            )));
+        }
+        Ok(0)
+    }
+
+    fn finish_spaced(
+        &mut self,
+        _mark: usize,
+        num_present: usize,
+        num_slots: usize,
+        validity: &[u8],
+        validity_offset: usize,
+    ) -> Result<()> {
+        let out = self
+            .get_mut(..num_slots)
+            .ok_or_else(|| EncodingError::InvalidArgument("output slice too short".into()))?;
+        let mut j = num_present;
+        for i in (0..num_slots).rev() {
+            if get_bit(validity, validity_offset + i) {
+                j = j.checked_sub(1).ok_or_else(too_many_present)?;
+                out[i] = out[j];
+            } else {
+                out[i] = T::default();
+            }
+        }
+        Ok(())
+    }
+}
+
+fn too_many_present() -> EncodingError {
+    EncodingError::InvalidArgument("validity bitmap has more set bits than present values".into())
+}
+
+/// A Parquet physical type, as seen by encoders and decoders.
+///
+/// Implemented for `bool` (BOOLEAN), `i32` (INT32), `i64` (INT64), [`Int96`]
+/// (INT96), `f32` (FLOAT), `f64` (DOUBLE), [`ByteArray`] (BYTE_ARRAY) and
+/// [`FixedLenByteArray`] (FIXED_LEN_BYTE_ARRAY). Sealed.
+pub trait ValueType: sealed::Sealed + 'static {
+    /// A borrowed batch of input values.
+    type Batch<'a>: ValueBatch;
+    /// Where decoded values go.
+    type Out: DecodeTarget + ?Sized;
+    /// The Parquet name of the physical type (`"INT64"`).
+    const NAME: &'static str;
+}
+
+/// Fixed-width numeric values stored as `WIDTH` little-endian bytes under
+/// PLAIN: `i32`, `i64`, [`Int96`], `f32`, `f64`.
+pub trait FixedWidthValue:
+    ValueType<Out = [Self]>
+    + for<'a> ValueType<Batch<'a> = &'a [Self]>
+    + Copy
+    + Default
+    + PartialEq
+    + Debug
+    + Send
+    + Sync
+{
+    /// Bytes per value.
+    const WIDTH: usize;
+
+    /// Write `values` as little-endian bytes into `out`, which holds exactly
+    /// `values.len() * WIDTH` bytes.
+    fn encode_plain(values: &[Self], out: &mut [u8]);
+
+    /// Read `out.len()` values from the little-endian `bytes`, which hold
+    /// exactly `out.len() * WIDTH` bytes.
+    fn decode_plain(bytes: &[u8], out: &mut [Self]);
+}
+
+macro_rules! numeric_value {
+    ($t:ty, $w:literal, $name:literal) => {
+        impl sealed::Sealed for $t {}
+
+        impl ValueType for $t {
+            type Batch<'a> = &'a [$t];
+            type Out = [$t];
+            const NAME: &'static str = $name;
+        }
+
+        impl FixedWidthValue for $t {
+            const WIDTH: usize = $w;
+
+            #[inline]
+            fn encode_plain(values: &[Self], out: &mut [u8]) {
+                let (chunks, _) = out.as_chunks_mut::<$w>();
+                for (c, v) in chunks.iter_mut().zip(values) {
+                    *c = v.to_le_bytes();
+                }
+            }
+
+            #[inline]
+            fn decode_plain(bytes: &[u8], out: &mut [Self]) {
+                let (chunks, _) = bytes.as_chunks::<$w>();
+                for (o, c) in out.iter_mut().zip(chunks) {
+                    *o = <$t>::from_le_bytes(*c);
+                }
+            }
+        }
+    };
+}
+
+numeric_value!(i32, 4, "INT32");
+numeric_value!(i64, 8, "INT64");
+numeric_value!(f32, 4, "FLOAT");
+numeric_value!(f64, 8, "DOUBLE");
+
+/// A deprecated INT96 value (legacy timestamps): three little-endian `u32`
+/// words, least significant first, stored as 12 bytes.
+///
+/// ```
+/// use strata_encoding::Int96;
+/// let v = Int96([1, 2, 3]);
+/// assert_eq!(v.0[2], 3);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct Int96(pub [u32; 3]);
+
+impl sealed::Sealed for Int96 {}
+
+impl ValueType for Int96 {
+    type Batch<'a> = &'a [Int96];
+    type Out = [Int96];
+    const NAME: &'static str = "INT96";
+}
+
+impl FixedWidthValue for Int96 {
+    const WIDTH: usize = 12;
+
+    #[inline]
+    fn encode_plain(values: &[Self], out: &mut [u8]) {
+        let (chunks, _) = out.as_chunks_mut::<12>();
+        for (c, v) in chunks.iter_mut().zip(values) {
+            c[0..4].copy_from_slice(&v.0[0].to_le_bytes());
+            c[4..8].copy_from_slice(&v.0[1].to_le_bytes());
+            c[8..12].copy_from_slice(&v.0[2].to_le_bytes());
+        }
+    }
+
+    #[inline]
+    fn decode_plain(bytes: &[u8], out: &mut [Self]) {
+        let (chunks, _) = bytes.as_chunks::<12>();
+        for (o, c) in out.iter_mut().zip(chunks) {
+            let (words, _) = c.as_chunks::<4>();
+            *o = Int96([
+                u32::from_le_bytes(words[0]),
+                u32::from_le_bytes(words[1]),
+                u32::from_le_bytes(words[2]),
+            ]);
+        }
+    }
+}
+
+impl sealed::Sealed for bool {}
+
+impl ValueType for bool {
+    type Batch<'a> = &'a [bool];
+    type Out = [bool];
+    const NAME: &'static str = "BOOLEAN";
+}
+
+/// Offset type of a [`ByteArrayBuffer`]: `i32` (Arrow `Binary`/`Utf8`) or
+/// `i64` (Arrow `LargeBinary`/`LargeUtf8`). Sealed.
+pub trait OffsetSize:
+    sealed::Sealed + Copy + Default + Ord + Debug + Send + Sync + 'static
+{
+    /// The zero offset.
+    const ZERO: Self;
+    /// A one-element offsets array `[0]`: the offsets of an empty buffer.
+    const EMPTY_OFFSETS: &'static [Self];
+
+    /// The offset as a `usize`. Offsets handled by this crate are never
+    /// negative.
+    fn as_usize(self) -> usize;
+
+    /// `v` as an offset, or `None` if it does not fit.
+    fn from_usize(v: usize) -> Option<Self>;
+
+    /// A validated [`ByteArrayBatch`] over Arrow-layout `offsets` and
+    /// `values` (see [`ByteArrayBatch::from_offsets`]).
+    fn batch<'a>(offsets: &'a [Self], values: &'a [u8]) -> Result<ByteArrayBatch<'a>>;
+}
+
+impl OffsetSize for i32 {
+    const ZERO: Self = 0;
+    const EMPTY_OFFSETS: &'static [Self] = &[0];
+
+    #[inline]
+    fn as_usize(self) -> usize {
+        self as u32 as usize
+    }
+
+    #[inline]
+    fn from_usize(v: usize) -> Option<Self> {
+        i32::try_from(v).ok()
+    }
+
+    fn batch<'a>(offsets: &'a [Self], values: &'a [u8]) -> Result<ByteArrayBatch<'a>> {
+        validate_offsets(offsets, values.len())?;
+        Ok(ByteArrayBatch {
+            repr: Repr::Offsets32(offsets, values),
+        })
+    }
+}
+
+impl OffsetSize for i64 {
+    const ZERO: Self = 0;
+    const EMPTY_OFFSETS: &'static [Self] = &[0];
+
+    #[inline]
+    fn as_usize(self) -> usize {
+        self as u64 as usize
+    }
+
+    #[inline]
+    fn from_usize(v: usize) -> Option<Self> {
+        i64::try_from(v).ok()
+    }
+
+    fn batch<'a>(offsets: &'a [Self], values: &'a [u8]) -> Result<ByteArrayBatch<'a>> {
+        validate_offsets(offsets, values.len())?;
+        Ok(ByteArrayBatch {
+            repr: Repr::Offsets64(offsets, values),
+        })
+    }
+}
+
+fn validate_offsets<O: OffsetSize>(offsets: &[O], values_len: usize) -> Result<()> {
+    let Some(&first) = offsets.first() else {
+        return Ok(());
+    };
+    if first < O::ZERO {
+        return Err(EncodingError::InvalidArgument(
+            "negative first offset".into(),
+        ));
+    }
+    if offsets.windows(2).any(|w| w[1] < w[0]) {
+        return Err(EncodingError::InvalidArgument("offsets decrease".into()));
+    }
+    let last = offsets.last().map_or(0, |o| o.as_usize());
+    if last > values_len {
+        return Err(EncodingError::InvalidArgument(format!(
+            "last offset {last} is past the {values_len} value bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// The BYTE_ARRAY physical type. `O` is the offset type of the
+/// [`ByteArrayBuffer`] decoders append to; encoders implement
+/// `Encoder<ByteArray>` and accept input with either offset width through
+/// [`ByteArrayBatch`].
+#[derive(Debug)]
+pub struct ByteArray<O: OffsetSize = i32>(PhantomData<fn() -> O>);
+
+impl<O: OffsetSize> sealed::Sealed for ByteArray<O> {}
+
+impl<O: OffsetSize> ValueType for ByteArray<O> {
+    type Batch<'a> = ByteArrayBatch<'a>;
+    type Out = ByteArrayBuffer<O>;
+    const NAME: &'static str = "BYTE_ARRAY";
+}
+
+/// The FIXED_LEN_BYTE_ARRAY physical type: every value has the same width.
+#[derive(Debug)]
+pub struct FixedLenByteArray(());
+
+impl sealed::Sealed for FixedLenByteArray {}
+
+impl ValueType for FixedLenByteArray {
+    type Batch<'a> = FixedLenBatch<'a>;
+    type Out = FixedLenByteArrayBuffer;
+    const NAME: &'static str = "FIXED_LEN_BYTE_ARRAY";
+}
+
+/// A borrowed batch of byte-array values: either a slice of slices or the
+/// Arrow layout (`offsets` of `len + 1` entries into one `values` buffer).
+///
+/// The Arrow layout is the fast path: its total size is known in O(1) and
+/// its bytes are contiguous.
+///
+/// ```
+/// use strata_encoding::ByteArrayBatch;
+///
+/// let a = ByteArrayBatch::from_slices(&[b"ab", b"", b"cde"]);
+/// let b = ByteArrayBatch::from_offsets(&[0i32, 2, 2, 5], b"abcde").unwrap();
+/// assert_eq!(a.len(), 3);
+/// assert_eq!(b.get(2), Some(&b"cde"[..]));
+/// assert_eq!(a.total_bytes(), b.total_bytes());
+/// assert!(ByteArrayBatch::from_offsets(&[0i32, 3, 2], b"abc").is_err());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ByteArrayBatch<'a> {
+    repr: Repr<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Repr<'a> {
+    Slices(&'a [&'a [u8]]),
+    Offsets32(&'a [i32], &'a [u8]),
+    Offsets64(&'a [i64], &'a [u8]),
+}
+
+/// Run `$body` with `$get` bound to a monomorphic per-index accessor.
+macro_rules! with_offsets {
+    ($offsets:expr, $values:expr, |$start:ident, $end:ident| $body:expr) => {{
+        let offsets = $offsets;
+        let values = $values;
+        for w in offsets.windows(2) {
+            let $start = w[0].as_usize();
+            let $end = w[1].as_usize();
+            let _ = &values;
+            $body
+        }
+    }};
+}
+
+impl<'a> ByteArrayBatch<'a> {
+    /// A batch over a slice of byte slices.
+    pub fn from_slices(values: &'a [&'a [u8]]) -> Self {
+        Self {
+            repr: Repr::Slices(values),
+        }
+    }
+
+    /// A batch over the Arrow layout: value `i` is
+    /// `values[offsets[i]..offsets[i + 1]]`.
+    ///
+    /// Checks once that the offsets start non-negative, never decrease and
+    /// stay within `values` (an `O(len)` scan), so encoders can then index
+    /// without failing. Empty `offsets` means an empty batch.
+    pub fn from_offsets<O: OffsetSize>(offsets: &'a [O], values: &'a [u8]) -> Result<Self> {
+        O::batch(offsets, values)
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self.repr {
+            Repr::Slices(s) => s.len(),
+            Repr::Offsets32(o, _) => o.len().saturating_sub(1),
+            Repr::Offsets64(o, _) => o.len().saturating_sub(1),
+        }
+    }
+
+    /// Whether the batch holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Sum of the value lengths in bytes (`O(1)` for the Arrow layout).
+    pub fn total_bytes(&self) -> usize {
+        match self.repr {
+            Repr::Slices(s) => s.iter().map(|v| v.len()).sum(),
+            Repr::Offsets32(o, _) => span(o),
+            Repr::Offsets64(o, _) => span(o),
+        }
+    }
+
+    /// Value `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        match self.repr {
+            Repr::Slices(s) => s.get(i).copied(),
+            Repr::Offsets32(o, v) => get_offset_value(o, v, i),
+            Repr::Offsets64(o, v) => get_offset_value(o, v, i),
+        }
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The bytes of all values back to back, when they are contiguous in
+    /// memory (the Arrow layout); `None` for a slice of slices.
+    pub(crate) fn contiguous_bytes(&self) -> Option<&'a [u8]> {
+        match self.repr {
+            Repr::Slices(_) => None,
+            Repr::Offsets32(o, v) => contiguous(o, v),
+            Repr::Offsets64(o, v) => contiguous(o, v),
+        }
+    }
+
+    /// Call `f` on every value, with a loop specialised per layout.
+    #[inline]
+    pub(crate) fn try_for_each(&self, mut f: impl FnMut(&'a [u8]) -> Result<()>) -> Result<()> {
+        match self.repr {
+            Repr::Slices(s) => {
+                for v in s {
+                    f(v)?;
+                }
+            }
+            Repr::Offsets32(o, v) => with_offsets!(o, v, |s, e| f(&v[s..e])?),
+            Repr::Offsets64(o, v) => with_offsets!(o, v, |s, e| f(&v[s..e])?),
+        }
+        Ok(())
+    }
+
+    /// Call `f` on every value length, with a loop specialised per layout.
+    #[inline]
+    pub(crate) fn try_for_each_len(&self, mut f: impl FnMut(usize) -> Result<()>) -> Result<()> {
+        match self.repr {
+            Repr::Slices(s) => {
+                for v in s {
+                    f(v.len())?;
+                }
+            }
+            Repr::Offsets32(o, v) => with_offsets!(o, v, |s, e| f(e - s)?),
+            Repr::Offsets64(o, v) => with_offsets!(o, v, |s, e| f(e - s)?),
+        }
+        Ok(())
+    }
+}
+
+fn span<O: OffsetSize>(o: &[O]) -> usize {
+    match (o.first(), o.last()) {
+        (Some(f), Some(l)) => l.as_usize() - f.as_usize(),
+        _ => 0,
+    }
+}
+
+fn contiguous<'a, O: OffsetSize>(o: &[O], v: &'a [u8]) -> Option<&'a [u8]> {
+    match (o.first(), o.last()) {
+        (Some(f), Some(l)) => v.get(f.as_usize()..l.as_usize()),
+        _ => Some(&[]),
+    }
+}
+
+fn get_offset_value<'a, O: OffsetSize>(o: &[O], v: &'a [u8], i: usize) -> Option<&'a [u8]> {
+    let s = o.get(i)?.as_usize();
+    let e = o.get(i.checked_add(1)?)?.as_usize();
+    v.get(s..e)
+}
+
+impl ValueBatch for ByteArrayBatch<'_> {
+    fn len(&self) -> usize {
+        ByteArrayBatch::len(self)
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Option<Self> {
+        if start > end || end > ByteArrayBatch::len(self) {
+            return None;
+        }
+        if start == end {
+            return Some(Self::from_slices(&[]));
+        }
+        let repr = match self.repr {
+            Repr::Slices(s) => Repr::Slices(s.get(start..end)?),
+            Repr::Offsets32(o, v) => Repr::Offsets32(o.get(start..=end)?, v),
+            Repr::Offsets64(o, v) => Repr::Offsets64(o.get(start..=end)?, v),
+        };
+        Some(Self { repr })
+    }
+}
+
+/// Decoded byte-array values in the Arrow layout: `offsets` (`len + 1`
+/// entries, starting at zero) into one `values` buffer.
+///
+/// Decoders append to it with no allocation per value; `into_parts` hands the
+/// two vectors to an Arrow layer without a copy. A new buffer holds no heap
+/// memory.
+///
+/// ```
+/// use strata_encoding::ByteArrayBuffer;
+///
+/// let mut buf = ByteArrayBuffer::<i32>::new();
+/// assert_eq!(buf.offsets(), &[0]);
+/// buf.push(b"hello").unwrap();
+/// buf.push(b"").unwrap();
+/// assert_eq!(buf.len(), 2);
+/// assert_eq!(buf.offsets(), &[0, 5, 5]);
+/// assert_eq!(buf.value(0), Some(&b"hello"[..]));
+/// let (offsets, values) = buf.into_parts();
+/// assert_eq!((offsets.len(), values.len()), (3, 5));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ByteArrayBuffer<O: OffsetSize = i32> {
+    offsets: Vec<O>,
+    values: Vec<u8>,
+}
+
+impl<O: OffsetSize> ByteArrayBuffer<O> {
+    /// An empty buffer; no heap memory until the first value.
+    pub const fn new() -> Self {
+        Self {
+            offsets: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    /// An empty buffer with room for `values` values of `bytes` bytes in all.
+    pub fn with_capacity(values: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(values.saturating_add(1));
+        offsets.push(O::ZERO);
+        Self {
+            offsets,
+            values: Vec::with_capacity(bytes),
+        }
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Whether the buffer holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The offsets: `len() + 1` entries, the first zero.
+    pub fn offsets(&self) -> &[O] {
+        if self.offsets.is_empty() {
+            O::EMPTY_OFFSETS
+        } else {
+            &self.offsets
+        }
+    }
+
+    /// All value bytes back to back.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// Value `i`, or `None` past the end.
+    pub fn value(&self, i: usize) -> Option<&[u8]> {
+        get_offset_value(&self.offsets, &self.values, i)
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        (0..self.len()).filter_map(|i| self.value(i))
+    }
+
+    /// Append one value.
+    pub fn push(&mut self, value: &[u8]) -> Result<()> {
+        self.start();
+        self.values.extend_from_slice(value);
+        self.commit_value()
+    }
+
+    /// Remove every value, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.offsets.clear();
+        self.values.clear();
+    }
+
+    /// The offsets (with the leading zero) and the values, without a copy.
+    pub fn into_parts(mut self) -> (Vec<O>, Vec<u8>) {
+        self.start();
+        (self.offsets, self.values)
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_size(&self) -> usize {
+        self.offsets.capacity() * std::mem::size_of::<O>() + self.values.capacity()
+    }
+
+    /// Make sure the leading zero offset is there.
+    #[inline]
+    pub(crate) fn start(&mut self) {
+        if self.offsets.is_empty() {
+            self.offsets.push(O::ZERO);
+        }
+    }
+
+    /// Reserve room for `values` more values and `bytes` more bytes.
+    #[inline]
+    pub(crate) fn reserve(&mut self, values: usize, bytes: usize) {
+        self.offsets.reserve(values);
+        self.values.reserve(bytes);
+    }
+
+    /// The value bytes, to append a value's bytes before
+    /// [`commit_value`](Self::commit_value).
+    #[inline]
+    pub(crate) fn values_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.values
+    }
+
+    /// End the current value at the current end of the value bytes.
+    /// [`start`](Self::start) must have been called.
+    #[inline]
+    pub(crate) fn commit_value(&mut self) -> Result<()> {
+        let end = self.values.len();
+        let off = O::from_usize(end).ok_or(EncodingError::OffsetOverflow(end))?;
+        self.offsets.push(off);
+        Ok(())
+    }
+
+    /// End a value at byte `end` of the value bytes (which the caller has
+    /// already appended). [`start`](Self::start) must have been called.
+    #[inline]
+    pub(crate) fn commit_end(&mut self, end: usize) -> Result<()> {
+        let off = O::from_usize(end).ok_or(EncodingError::OffsetOverflow(end))?;
+        self.offsets.push(off);
+        Ok(())
+    }
+}
+
+impl<O: OffsetSize> sealed::Sealed for ByteArrayBuffer<O> {}
+
+impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
+    fn begin_spaced(&mut self, num_slots: usize) -> Result<usize> {
+        self.start();
+        self.offsets.reserve(num_slots);
+        Ok(self.len())
+    }
+
+    fn finish_spaced(
+        &mut self,
+        mark: usize,
+        num_present: usize,
+        num_slots: usize,
+        validity: &[u8],
+        validity_offset: usize,
+    ) -> Result<()> {
+        if self.len() != mark + num_present {
+            return Err(EncodingError::InvalidArgument(
+                "byte array buffer changed during a spaced decode".into(),
+            ));
+        }
+        let end = self.offsets[mark + num_present];
+        self.offsets.resize(mark + num_slots + 1, end);
+        let offsets = &mut self.offsets[mark..];
+        let mut j = num_present;
+        for i in (0..num_slots).rev() {
+            if get_bit(validity, validity_offset + i) {
+                j = j.checked_sub(1).ok_or_else(too_many_present)?;
+                offsets[i] = offsets[j];
+            } else {
+                offsets[i] = offsets[i + 1];
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A borrowed batch of FIXED_LEN_BYTE_ARRAY values: `values` holds
+/// `len * width` bytes, value `i` at `i * width`.
+///
+/// ```
+/// use strata_encoding::FixedLenBatch;
+///
+/// let batch = FixedLenBatch::new(2, b"aabbcc").unwrap();
+/// assert_eq!(batch.len(), 3);
+/// assert_eq!(batch.get(1), Some(&b"bb"[..]));
+/// assert!(FixedLenBatch::new(4, b"abc").is_err());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct FixedLenBatch<'a> {
+    width: usize,
+    values: &'a [u8],
+}
+
+impl<'a> FixedLenBatch<'a> {
+    /// A batch of `values.len() / width` values. `width` must be positive
+    /// and divide `values.len()`.
+    pub fn new(width: usize, values: &'a [u8]) -> Result<Self> {
+        if width == 0 || !values.len().is_multiple_of(width) {
+            return Err(EncodingError::InvalidArgument(format!(
+                "{} bytes are not a whole number of {width}-byte values",
+                values.len()
+            )));
+        }
+        Ok(Self { width, values })
+    }
+
+    /// Bytes per value.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// All value bytes back to back.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.values
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.values.len() / self.width
+    }
+
+    /// Whether the batch holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Value `i`, or `None` past the end.
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let s = i.checked_mul(self.width)?;
+        self.values.get(s..s.checked_add(self.width)?)
+    }
+}
+
+impl ValueBatch for FixedLenBatch<'_> {
+    fn len(&self) -> usize {
+        FixedLenBatch::len(self)
+    }
+
+    fn slice(&self, start: usize, end: usize) -> Option<Self> {
+        let s = start.checked_mul(self.width)?;
+        let e = end.checked_mul(self.width)?;
+        Some(Self {
+            width: self.width,
+            values: self.values.get(s..e)?,
+        })
+    }
+}
+
+/// Decoded FIXED_LEN_BYTE_ARRAY values: `len * width` bytes back to back
+/// (the layout of Arrow's `FixedSizeBinary`). Null slots of a spaced decode
+/// are zero bytes.
+///
+/// ```
+/// use strata_encoding::FixedLenByteArrayBuffer;
+///
+/// let buf = FixedLenByteArrayBuffer::new(16);
+/// assert_eq!((buf.width(), buf.len()), (16, 0));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedLenByteArrayBuffer {
+    width: usize,
+    values: Vec<u8>,
+}
+
+impl FixedLenByteArrayBuffer {
+    /// An empty buffer of `width`-byte values; no heap memory until the first
+    /// value.
+    pub const fn new(width: usize) -> Self {
+        Self {
+            width,
+            values: Vec::new(),
+        }
+    }
+
+    /// Bytes per value.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.values.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// Whether the buffer holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// All value bytes back to back.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// Value `i`, or `None` past the end.
+    pub fn value(&self, i: usize) -> Option<&[u8]> {
+        let s = i.checked_mul(self.width)?;
+        self.values.get(s..s.checked_add(self.width)?)
+    }
+
+    /// Remove every value, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.values.clear();
+    }
+
+    /// The value bytes, without a copy.
+    pub fn into_vec(self) -> Vec<u8> {
+        self.values
+    }
+
+    /// Bytes of heap memory held.
+    pub fn heap_size(&self) -> usize {
+        self.values.capacity()
+    }
+
+    /// Fail unless the buffer holds values of `width` bytes.
+    pub(crate) fn check_width(&self, width: usize) -> Result<()> {
+        if self.width != width {
+            return Err(EncodingError::InvalidArgument(format!(
+                "output buffer holds {}-byte values, the decoder produces {width}-byte values",
+                self.width
+            )));
+        }
+        Ok(())
+    }
+
+    /// The value bytes, for decoders to append whole values to.
+    #[inline]
+    pub(crate) fn values_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.values
+    }
+}
+
+impl sealed::Sealed for FixedLenByteArrayBuffer {}
+
+impl DecodeTarget for FixedLenByteArrayBuffer {
+    fn begin_spaced(&mut self, num_slots: usize) -> Result<usize> {
+        self.values.reserve(num_slots.saturating_mul(self.width));
+        Ok(self.len())
+    }
+
+    fn finish_spaced(
+        &mut self,
+        mark: usize,
+        num_present: usize,
+        num_slots: usize,
+        validity: &[u8],
+        validity_offset: usize,
+    ) -> Result<()> {
+        let w = self.width;
+        if self.len() != mark + num_present {
+            return Err(EncodingError::InvalidArgument(
+                "fixed-length buffer changed during a spaced decode".into(),
+            ));
+        }
+        self.values.resize((mark + num_slots) * w, 0);
+        let vals = &mut self.values[mark * w..];
+        let mut j = num_present;
+        for i in (0..num_slots).rev() {
+            if get_bit(validity, validity_offset + i) {
+                j = j.checked_sub(1).ok_or_else(too_many_present)?;
+                if i != j {
+                    vals.copy_within(j * w..(j + 1) * w, i * w);
+                }
+            } else {
+                vals[i * w..(i + 1) * w].fill(0);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Idle encoders hold no heap memory (the lesson of arrow-rs's 1 MiB
+//! DELTA_BINARY_PACKED preallocation): checked both through `heap_size()`
+//! and with a counting global allocator.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use strata_encoding::{
+    ByteStreamSplitEncoder, DeltaBinaryPackedEncoder, DeltaByteArrayEncoder,
+    DeltaLengthByteArrayEncoder, Encoder, PlainByteArrayEncoder, PlainEncoder,
+};
+
+/// Counts heap bytes in use by the current thread (so the test harness's
+/// own threads do not disturb the measurement).
+struct Counting;
+
+thread_local! {
+    static IN_USE_BYTES: Cell<isize> = const { Cell::new(0) };
+}
+
+fn note(delta: isize) {
+    let _ = IN_USE_BYTES.try_with(|c| c.set(c.get() + delta));
+}
+
+fn in_use() -> isize {
+    IN_USE_BYTES.with(Cell::get)
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// counter is a plain thread-local cell that never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            note(layout.size() as isize);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(-(layout.size() as isize));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as the caller's.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            note(new_size as isize - layout.size() as isize);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const N: usize = 10_000;
+const ONE_MIB: isize = 1 << 20;
+
+/// Build `N` idle encoders into a vector whose own storage is allocated
+/// before measuring; return the heap the encoders themselves added.
+fn heap_of_idle<E>(make: impl Fn() -> E) -> (isize, Vec<E>) {
+    let mut encoders = Vec::with_capacity(N);
+    let before = in_use();
+    for _ in 0..N {
+        encoders.push(make());
+    }
+    let after = in_use();
+    (after - before, encoders)
+}
+
+#[test]
+fn idle_delta_binary_packed_encoders_hold_no_heap() {
+    let enc = DeltaBinaryPackedEncoder::<i64>::new();
+    assert_eq!(enc.heap_size(), 0);
+    let (heap, encoders) = heap_of_idle(DeltaBinaryPackedEncoder::<i64>::new);
+    assert!(heap < ONE_MIB, "{N} idle encoders hold {heap} heap bytes");
+    assert_eq!(heap, 0);
+    assert_eq!(encoders.iter().map(|e| e.heap_size()).sum::<usize>(), 0);
+
+    let (heap, _encoders) = heap_of_idle(DeltaBinaryPackedEncoder::<i32>::new);
+    assert_eq!(heap, 0);
+
+    // A custom layout allocates nothing either.
+    let (heap, _encoders) =
+        heap_of_idle(|| DeltaBinaryPackedEncoder::<i64>::with_layout(1024, 8).unwrap());
+    assert_eq!(heap, 0);
+}
+
+#[test]
+fn idle_delta_byte_array_encoders_hold_no_heap() {
+    let enc = DeltaByteArrayEncoder::new();
+    assert_eq!(enc.heap_size(), 0);
+    let (heap, encoders) = heap_of_idle(DeltaByteArrayEncoder::new);
+    assert!(heap < ONE_MIB, "{N} idle encoders hold {heap} heap bytes");
+    assert_eq!(heap, 0);
+    assert_eq!(encoders.iter().map(|e| e.heap_size()).sum::<usize>(), 0);
+
+    let (heap, _encoders) = heap_of_idle(DeltaLengthByteArrayEncoder::new);
+    assert_eq!(heap, 0);
+}
+
+#[test]
+fn other_idle_encoders_hold_no_heap() {
+    let (heap, _e) = heap_of_idle(PlainEncoder::<f64>::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(PlainByteArrayEncoder::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(ByteStreamSplitEncoder::<f32>::new);
+    assert_eq!(heap, 0);
+}
+
+#[test]
+fn delta_encoder_heap_is_lazy_bounded_and_reused() {
+    let mut enc = DeltaBinaryPackedEncoder::<i64>::new();
+    // The first value lives in the header: still nothing on the heap.
+    enc.put(&[42]).unwrap();
+    assert_eq!(enc.heap_size(), 0);
+    // The second starts the block scratch: one block of deltas, not 1 MiB.
+    enc.put(&[43]).unwrap();
+    let first = enc.heap_size();
+    assert!(first > 0 && first < 4096, "heap after two values: {first}");
+
+    // Pages of the same shape reuse the allocations.
+    let values: Vec<i64> = (0..10_000).map(|i| i * 7 % 1000).collect();
+    let mut page = strata_sink::ByteSink::new();
+    enc.put(&values).unwrap();
+    enc.flush_into(&mut page).unwrap();
+    let settled = enc.heap_size();
+    let before = in_use();
+    for _ in 0..5 {
+        page.clear();
+        enc.put(&values).unwrap();
+        enc.flush_into(&mut page).unwrap();
+    }
+    assert_eq!(enc.heap_size(), settled);
+    assert_eq!(in_use(), before);
+
+    // A used DELTA_BYTE_ARRAY encoder keeps its scratch for the next page
+    // and gives it all back when dropped.
+    let before = in_use();
+    let mut enc = DeltaByteArrayEncoder::new();
+    enc.put(strata_encoding::ByteArrayBatch::from_slices(&[
+        b"abc", b"abd",
+    ]))
+    .unwrap();
+    assert!(enc.heap_size() > 0);
+    drop(enc);
+    assert_eq!(in_use(), before);
+}

@@ -1,0 +1,296 @@
+//! Column chunk metadata: [`ColumnChunk`], [`ColumnMetaData`] and
+//! [`PageEncodingStats`].
+
+use super::{
+    ColumnCryptoMetaData, CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType,
+    SizeStatistics, Statistics, Type, required,
+};
+use crate::error::Result;
+use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+
+/// Number of pages of one type and encoding in a column chunk
+/// (`PageEncodingStats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PageEncodingStats {
+    /// Page type, field 1.
+    pub page_type: PageType,
+    /// Encoding of the pages, field 2.
+    pub encoding: Encoding,
+    /// Number of such pages, field 3.
+    pub count: i32,
+}
+
+impl ReadThrift for PageEncodingStats {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "PageEncodingStats";
+        let saved = r.begin_struct()?;
+        let (mut page_type, mut encoding, mut count) = (None, None, None);
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut page_type)?,
+                2 => r.read_into(f, &mut encoding)?,
+                3 => r.read_into(f, &mut count)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        Ok(Self {
+            page_type: required(page_type, NAME, "page_type")?,
+            encoding: required(encoding, NAME, "encoding")?,
+            count: required(count, NAME, "count")?,
+        })
+    }
+}
+
+impl WriteThrift for PageEncodingStats {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.field(1, &self.page_type);
+        w.field(2, &self.encoding);
+        w.i32_field(3, self.count);
+        w.end_struct(saved);
+    }
+}
+
+/// Metadata of one column chunk (`ColumnMetaData`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnMetaData {
+    /// Physical type, field 1.
+    pub physical_type: Type,
+    /// All encodings used in the chunk, field 2.
+    pub encodings: Vec<Encoding>,
+    /// Path of the leaf in the schema, field 3.
+    pub path_in_schema: Vec<String>,
+    /// Compression codec, field 4.
+    pub codec: CompressionCodec,
+    /// Number of values, including nulls, field 5.
+    pub num_values: i64,
+    /// Uncompressed size of all pages including headers, field 6.
+    pub total_uncompressed_size: i64,
+    /// Compressed size of all pages including headers, field 7.
+    pub total_compressed_size: i64,
+    /// Key/value metadata of the chunk, field 8.
+    pub key_value_metadata: Option<Vec<KeyValue>>,
+    /// File offset of the first data page, field 9.
+    pub data_page_offset: i64,
+    /// File offset of the index page, field 10.
+    pub index_page_offset: Option<i64>,
+    /// File offset of the dictionary page, field 11.
+    pub dictionary_page_offset: Option<i64>,
+    /// Chunk statistics, field 12.
+    pub statistics: Option<Statistics>,
+    /// Page counts per type and encoding, field 13.
+    pub encoding_stats: Option<Vec<PageEncodingStats>>,
+    /// File offset of the Bloom filter, field 14.
+    pub bloom_filter_offset: Option<i64>,
+    /// Size of the Bloom filter including its header, field 15.
+    pub bloom_filter_length: Option<i32>,
+    /// Size statistics, field 16.
+    pub size_statistics: Option<SizeStatistics>,
+    /// Geospatial statistics, field 17 (boxed: rare and large).
+    pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
+}
+
+impl ReadThrift for ColumnMetaData {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "ColumnMetaData";
+        let saved = r.begin_struct()?;
+        let mut physical_type = None;
+        let mut encodings = None;
+        let mut path_in_schema = None;
+        let mut codec = None;
+        let mut num_values = None;
+        let mut total_uncompressed_size = None;
+        let mut total_compressed_size = None;
+        let mut key_value_metadata = None;
+        let mut data_page_offset = None;
+        let mut index_page_offset = None;
+        let mut dictionary_page_offset = None;
+        let mut statistics = None;
+        let mut encoding_stats = None;
+        let mut bloom_filter_offset = None;
+        let mut bloom_filter_length = None;
+        let mut size_statistics = None;
+        let mut geospatial_statistics = None;
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut physical_type)?,
+                2 => r.read_into(f, &mut encodings)?,
+                3 => r.read_into(f, &mut path_in_schema)?,
+                4 => r.read_into(f, &mut codec)?,
+                5 => r.read_into(f, &mut num_values)?,
+                6 => r.read_into(f, &mut total_uncompressed_size)?,
+                7 => r.read_into(f, &mut total_compressed_size)?,
+                8 => r.read_into(f, &mut key_value_metadata)?,
+                9 => r.read_into(f, &mut data_page_offset)?,
+                10 => r.read_into(f, &mut index_page_offset)?,
+                11 => r.read_into(f, &mut dictionary_page_offset)?,
+                12 => r.read_into(f, &mut statistics)?,
+                13 => r.read_into(f, &mut encoding_stats)?,
+                14 => r.read_into(f, &mut bloom_filter_offset)?,
+                15 => r.read_into(f, &mut bloom_filter_length)?,
+                16 => r.read_into(f, &mut size_statistics)?,
+                17 => {
+                    let mut g: Option<GeospatialStatistics> = None;
+                    r.read_into(f, &mut g)?;
+                    geospatial_statistics = g.map(Box::new);
+                }
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        Ok(Self {
+            physical_type: required(physical_type, NAME, "type")?,
+            encodings: required(encodings, NAME, "encodings")?,
+            path_in_schema: required(path_in_schema, NAME, "path_in_schema")?,
+            codec: required(codec, NAME, "codec")?,
+            num_values: required(num_values, NAME, "num_values")?,
+            total_uncompressed_size: required(
+                total_uncompressed_size,
+                NAME,
+                "total_uncompressed_size",
+            )?,
+            total_compressed_size: required(total_compressed_size, NAME, "total_compressed_size")?,
+            key_value_metadata,
+            data_page_offset: required(data_page_offset, NAME, "data_page_offset")?,
+            index_page_offset,
+            dictionary_page_offset,
+            statistics,
+            encoding_stats,
+            bloom_filter_offset,
+            bloom_filter_length,
+            size_statistics,
+            geospatial_statistics,
+        })
+    }
+}
+
+impl WriteThrift for ColumnMetaData {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.field(1, &self.physical_type);
+        w.field(2, &self.encodings);
+        w.field(3, &self.path_in_schema);
+        w.field(4, &self.codec);
+        w.i64_field(5, self.num_values);
+        w.i64_field(6, self.total_uncompressed_size);
+        w.i64_field(7, self.total_compressed_size);
+        if let Some(v) = &self.key_value_metadata {
+            w.field(8, v);
+        }
+        w.i64_field(9, self.data_page_offset);
+        if let Some(v) = self.index_page_offset {
+            w.i64_field(10, v);
+        }
+        if let Some(v) = self.dictionary_page_offset {
+            w.i64_field(11, v);
+        }
+        if let Some(v) = &self.statistics {
+            w.field(12, v);
+        }
+        if let Some(v) = &self.encoding_stats {
+            w.field(13, v);
+        }
+        if let Some(v) = self.bloom_filter_offset {
+            w.i64_field(14, v);
+        }
+        if let Some(v) = self.bloom_filter_length {
+            w.i32_field(15, v);
+        }
+        if let Some(v) = &self.size_statistics {
+            w.field(16, v);
+        }
+        if let Some(v) = &self.geospatial_statistics {
+            w.field(17, v.as_ref());
+        }
+        w.end_struct(saved);
+    }
+}
+
+/// One column chunk of a row group (`ColumnChunk`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnChunk {
+    /// File holding the data if not this one, field 1 (summary files only).
+    pub file_path: Option<String>,
+    /// Deprecated offset of the metadata copy, field 2 (0 when absent).
+    pub file_offset: i64,
+    /// The chunk's metadata, field 3. Absent only in encrypted columns
+    /// whose metadata is in `encrypted_column_metadata`.
+    pub meta_data: Option<ColumnMetaData>,
+    /// File offset of the offset index, field 4.
+    pub offset_index_offset: Option<i64>,
+    /// Length of the offset index, field 5.
+    pub offset_index_length: Option<i32>,
+    /// File offset of the column index, field 6.
+    pub column_index_offset: Option<i64>,
+    /// Length of the column index, field 7.
+    pub column_index_length: Option<i32>,
+    /// Encryption metadata of an encrypted column, field 8.
+    pub crypto_metadata: Option<ColumnCryptoMetaData>,
+    /// Encrypted `ColumnMetaData`, field 9.
+    pub encrypted_column_metadata: Option<Vec<u8>>,
+}
+
+impl ReadThrift for ColumnChunk {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        let saved = r.begin_struct()?;
+        let mut c = Self::default();
+        let mut file_offset = None;
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut c.file_path)?,
+                2 => r.read_into(f, &mut file_offset)?,
+                3 => r.read_into(f, &mut c.meta_data)?,
+                4 => r.read_into(f, &mut c.offset_index_offset)?,
+                5 => r.read_into(f, &mut c.offset_index_length)?,
+                6 => r.read_into(f, &mut c.column_index_offset)?,
+                7 => r.read_into(f, &mut c.column_index_length)?,
+                8 => r.read_into(f, &mut c.crypto_metadata)?,
+                9 => r.read_into(f, &mut c.encrypted_column_metadata)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        // Required with a default of 0 in the specification.
+        c.file_offset = file_offset.unwrap_or(0);
+        Ok(c)
+    }
+}
+
+impl WriteThrift for ColumnChunk {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        if let Some(v) = &self.file_path {
+            w.binary_field(1, v.as_bytes());
+        }
+        w.i64_field(2, self.file_offset);
+        if let Some(v) = &self.meta_data {
+            w.field(3, v);
+        }
+        if let Some(v) = self.offset_index_offset {
+            w.i64_field(4, v);
+        }
+        if let Some(v) = self.offset_index_length {
+            w.i32_field(5, v);
+        }
+        if let Some(v) = self.column_index_offset {
+            w.i64_field(6, v);
+        }
+        if let Some(v) = self.column_index_length {
+            w.i32_field(7, v);
+        }
+        if let Some(v) = &self.crypto_metadata {
+            w.field(8, v);
+        }
+        if let Some(v) = &self.encrypted_column_metadata {
+            w.binary_field(9, v);
+        }
+        w.end_struct(saved);
+    }
+}

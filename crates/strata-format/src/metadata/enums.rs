@@ -1,0 +1,348 @@
+//! Parquet's Thrift enums.
+//!
+//! Two kinds:
+//! - *closed* enums ([`Type`], [`FieldRepetitionType`]) whose values a
+//!   reader must understand to read any data; an unknown value is an error;
+//! - *open* enums ([`Encoding`], [`CompressionCodec`], [`ConvertedType`],
+//!   [`PageType`], [`BoundaryOrder`], [`EdgeInterpolationAlgorithm`]) that
+//!   newer writers extend; an unknown value is kept as `Unknown(i32)` so the
+//!   footer still decodes and the upper layers decide what to do.
+
+use crate::error::{FormatError, Result};
+use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+
+/// Defines an open Thrift enum: a Rust enum with one variant per known value
+/// plus `Unknown(i32)`, conversions to and from `i32`, and Thrift
+/// read/write as an `i32`.
+macro_rules! open_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $value:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+            /// A value this version of strata does not know, kept as read.
+            Unknown(i32),
+        }
+
+        impl $name {
+            /// The enum for a Thrift value; unknown values become `Unknown`.
+            #[inline]
+            pub const fn from_i32(v: i32) -> Self {
+                match v {
+                    $( $value => Self::$variant, )+
+                    other => Self::Unknown(other),
+                }
+            }
+
+            /// The Thrift value of this enum.
+            #[inline]
+            pub const fn to_i32(self) -> i32 {
+                match self {
+                    $( Self::$variant => $value, )+
+                    Self::Unknown(v) => v,
+                }
+            }
+        }
+
+        impl From<i32> for $name {
+            fn from(v: i32) -> Self {
+                Self::from_i32(v)
+            }
+        }
+
+        impl ReadThrift for $name {
+            const WIRE_TYPE: FieldType = FieldType::I32;
+            #[inline]
+            fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+                Ok(Self::from_i32(r.read_i32()?))
+            }
+        }
+
+        impl WriteThrift for $name {
+            const WIRE_TYPE: FieldType = FieldType::I32;
+            #[inline]
+            fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+                w.write_i32(self.to_i32());
+            }
+        }
+    };
+}
+
+/// Physical storage type of a column (`Type` in parquet.thrift).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// 1-bit boolean.
+    Boolean,
+    /// 32-bit signed integer.
+    Int32,
+    /// 64-bit signed integer.
+    Int64,
+    /// 96-bit value (deprecated; legacy timestamps).
+    Int96,
+    /// IEEE 754 single precision.
+    Float,
+    /// IEEE 754 double precision.
+    Double,
+    /// Variable-length bytes.
+    ByteArray,
+    /// Fixed-length bytes; the length is `SchemaElement::type_length`.
+    FixedLenByteArray,
+}
+
+impl Type {
+    /// The physical type for a Thrift value, or an error for values the
+    /// specification does not define.
+    pub const fn try_from_i32(v: i32) -> Result<Self> {
+        Ok(match v {
+            0 => Self::Boolean,
+            1 => Self::Int32,
+            2 => Self::Int64,
+            3 => Self::Int96,
+            4 => Self::Float,
+            5 => Self::Double,
+            6 => Self::ByteArray,
+            7 => Self::FixedLenByteArray,
+            other => {
+                return Err(FormatError::InvalidValue {
+                    what: "physical type",
+                    value: other as i64,
+                });
+            }
+        })
+    }
+
+    /// The Thrift value.
+    pub const fn to_i32(self) -> i32 {
+        match self {
+            Self::Boolean => 0,
+            Self::Int32 => 1,
+            Self::Int64 => 2,
+            Self::Int96 => 3,
+            Self::Float => 4,
+            Self::Double => 5,
+            Self::ByteArray => 6,
+            Self::FixedLenByteArray => 7,
+        }
+    }
+}
+
+impl ReadThrift for Type {
+    const WIRE_TYPE: FieldType = FieldType::I32;
+    #[inline]
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Self::try_from_i32(r.read_i32()?)
+    }
+}
+
+impl WriteThrift for Type {
+    const WIRE_TYPE: FieldType = FieldType::I32;
+    #[inline]
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        w.write_i32(self.to_i32());
+    }
+}
+
+/// Repetition of a schema field (`FieldRepetitionType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FieldRepetitionType {
+    /// Exactly one value per parent.
+    Required,
+    /// Zero or one value per parent.
+    Optional,
+    /// Zero or more values per parent.
+    Repeated,
+    /// A fixed-size vector group (`VECTOR`, see LogicalTypes.md).
+    Vector,
+}
+
+impl FieldRepetitionType {
+    /// The repetition for a Thrift value, or an error for values the
+    /// specification does not define.
+    pub const fn try_from_i32(v: i32) -> Result<Self> {
+        Ok(match v {
+            0 => Self::Required,
+            1 => Self::Optional,
+            2 => Self::Repeated,
+            3 => Self::Vector,
+            other => {
+                return Err(FormatError::InvalidValue {
+                    what: "field repetition type",
+                    value: other as i64,
+                });
+            }
+        })
+    }
+
+    /// The Thrift value.
+    pub const fn to_i32(self) -> i32 {
+        match self {
+            Self::Required => 0,
+            Self::Optional => 1,
+            Self::Repeated => 2,
+            Self::Vector => 3,
+        }
+    }
+}
+
+impl ReadThrift for FieldRepetitionType {
+    const WIRE_TYPE: FieldType = FieldType::I32;
+    #[inline]
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Self::try_from_i32(r.read_i32()?)
+    }
+}
+
+impl WriteThrift for FieldRepetitionType {
+    const WIRE_TYPE: FieldType = FieldType::I32;
+    #[inline]
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        w.write_i32(self.to_i32());
+    }
+}
+
+open_enum! {
+    /// Legacy type annotation (`ConvertedType`), superseded by
+    /// [`LogicalType`](super::LogicalType) but still written for
+    /// compatibility.
+    pub enum ConvertedType {
+        /// UTF-8 string in a `BYTE_ARRAY`.
+        Utf8 = 0,
+        /// Map group.
+        Map = 1,
+        /// Key/value group of a map.
+        MapKeyValue = 2,
+        /// List group.
+        List = 3,
+        /// Enum in a `BYTE_ARRAY`.
+        Enum = 4,
+        /// Decimal; precision and scale are on the schema element.
+        Decimal = 5,
+        /// Days since the Unix epoch in `INT32`.
+        Date = 6,
+        /// Milliseconds since midnight in `INT32`.
+        TimeMillis = 7,
+        /// Microseconds since midnight in `INT64`.
+        TimeMicros = 8,
+        /// Milliseconds since the Unix epoch in `INT64`.
+        TimestampMillis = 9,
+        /// Microseconds since the Unix epoch in `INT64`.
+        TimestampMicros = 10,
+        /// Unsigned 8-bit integer.
+        Uint8 = 11,
+        /// Unsigned 16-bit integer.
+        Uint16 = 12,
+        /// Unsigned 32-bit integer.
+        Uint32 = 13,
+        /// Unsigned 64-bit integer.
+        Uint64 = 14,
+        /// Signed 8-bit integer.
+        Int8 = 15,
+        /// Signed 16-bit integer.
+        Int16 = 16,
+        /// Signed 32-bit integer.
+        Int32 = 17,
+        /// Signed 64-bit integer.
+        Int64 = 18,
+        /// JSON document.
+        Json = 19,
+        /// BSON document.
+        Bson = 20,
+        /// Months/days/milliseconds interval in `FIXED_LEN_BYTE_ARRAY(12)`.
+        Interval = 21,
+    }
+}
+
+open_enum! {
+    /// How the values (or levels) of a page are encoded (`Encoding`).
+    pub enum Encoding {
+        /// Values back to back.
+        Plain = 0,
+        /// Deprecated dictionary encoding (Parquet 1.0 name).
+        PlainDictionary = 2,
+        /// RLE / bit-packed hybrid.
+        Rle = 3,
+        /// Deprecated bit-packed levels.
+        BitPacked = 4,
+        /// Delta encoding for integers.
+        DeltaBinaryPacked = 5,
+        /// Delta-encoded lengths, then the bytes.
+        DeltaLengthByteArray = 6,
+        /// Incremental (prefix) encoding of byte arrays.
+        DeltaByteArray = 7,
+        /// Dictionary indices in RLE / bit-packed hybrid.
+        RleDictionary = 8,
+        /// Bytes of fixed-width values split into streams.
+        ByteStreamSplit = 9,
+        /// Adaptive Lossless floating-Point encoding.
+        Alp = 10,
+    }
+}
+
+open_enum! {
+    /// Compression codec of a column chunk's pages (`CompressionCodec`).
+    pub enum CompressionCodec {
+        /// No compression.
+        Uncompressed = 0,
+        /// Snappy.
+        Snappy = 1,
+        /// Gzip (deflate with gzip framing).
+        Gzip = 2,
+        /// LZO.
+        Lzo = 3,
+        /// Brotli.
+        Brotli = 4,
+        /// Deprecated Hadoop-framed LZ4.
+        Lz4 = 5,
+        /// Zstandard.
+        Zstd = 6,
+        /// LZ4 block format without framing.
+        Lz4Raw = 7,
+    }
+}
+
+open_enum! {
+    /// Kind of page (`PageType`).
+    pub enum PageType {
+        /// Version 1 data page.
+        DataPage = 0,
+        /// Index page (unused).
+        IndexPage = 1,
+        /// Dictionary page.
+        DictionaryPage = 2,
+        /// Version 2 data page.
+        DataPageV2 = 3,
+    }
+}
+
+open_enum! {
+    /// Ordering of the page bounds in a column index (`BoundaryOrder`).
+    pub enum BoundaryOrder {
+        /// No particular order.
+        Unordered = 0,
+        /// Ascending.
+        Ascending = 1,
+        /// Descending.
+        Descending = 2,
+    }
+}
+
+open_enum! {
+    /// Edge interpolation of the `GEOGRAPHY` logical type.
+    pub enum EdgeInterpolationAlgorithm {
+        /// Spherical edges.
+        Spherical = 0,
+        /// Vincenty's formulae.
+        Vincenty = 1,
+        /// Thomas' formulae.
+        Thomas = 2,
+        /// Andoyer's formulae.
+        Andoyer = 3,
+        /// Karney's algorithm.
+        Karney = 4,
+    }
+}

@@ -1,0 +1,222 @@
+//! [`FileMetaData`], [`KeyValue`] and [`ColumnOrder`].
+
+use super::{EncryptionAlgorithm, RowGroup, SchemaElement, required};
+use crate::error::Result;
+use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+
+/// A key/value metadata pair (`KeyValue`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct KeyValue {
+    /// Key, field 1.
+    pub key: String,
+    /// Value, field 2 (may be absent).
+    pub value: Option<String>,
+}
+
+impl ReadThrift for KeyValue {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "KeyValue";
+        let saved = r.begin_struct()?;
+        let mut key = None;
+        let mut value = None;
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut key)?,
+                2 => r.read_into(f, &mut value)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        Ok(Self {
+            key: required(key, NAME, "key")?,
+            value,
+        })
+    }
+}
+
+impl WriteThrift for KeyValue {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.binary_field(1, self.key.as_bytes());
+        if let Some(v) = &self.value {
+            w.binary_field(2, v.as_bytes());
+        }
+        w.end_struct(saved);
+    }
+}
+
+/// The order used for a column's `min_value`/`max_value` (`ColumnOrder`
+/// union).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColumnOrder {
+    /// Order defined by the logical or physical type (`TYPE_ORDER`, id 1).
+    TypeDefinedOrder,
+    /// IEEE 754 total order for floating point (`IEEE_754_TOTAL_ORDER`,
+    /// id 2).
+    Ieee754TotalOrder,
+    /// Chronological order of INT96 timestamps (`INT96_TIMESTAMP_ORDER`,
+    /// id 3).
+    Int96TimestampOrder,
+    /// An order this version does not know, by field id; statistics under
+    /// it should be ignored.
+    Unknown(i16),
+}
+
+impl ReadThrift for ColumnOrder {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "ColumnOrder";
+        let saved = r.begin_struct()?;
+        let mut out = None;
+        while let Some(f) = r.next_field()? {
+            if out.is_some() || f.ty != FieldType::Struct {
+                // A union carries one struct member; ignore anything else.
+                r.skip(f.ty)?;
+                continue;
+            }
+            let v = match f.id {
+                1 => {
+                    r.skip(FieldType::Struct)?;
+                    Self::TypeDefinedOrder
+                }
+                2 => {
+                    r.skip(FieldType::Struct)?;
+                    Self::Ieee754TotalOrder
+                }
+                3 => {
+                    r.skip(FieldType::Struct)?;
+                    Self::Int96TimestampOrder
+                }
+                id => {
+                    r.skip(f.ty)?;
+                    Self::Unknown(id)
+                }
+            };
+            out = Some(v);
+        }
+        r.end_struct(saved);
+        required(out, NAME, "member")
+    }
+}
+
+impl WriteThrift for ColumnOrder {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        match *self {
+            Self::TypeDefinedOrder => w.empty_struct_field(1),
+            Self::Ieee754TotalOrder => w.empty_struct_field(2),
+            Self::Int96TimestampOrder => w.empty_struct_field(3),
+            Self::Unknown(id) => w.empty_struct_field(id),
+        }
+        w.end_struct(saved);
+    }
+}
+
+/// The file footer (`FileMetaData`).
+///
+/// ```
+/// use strata_format::metadata::{FieldRepetitionType, FileMetaData, SchemaElement, Type};
+/// use strata_format::thrift::{decode, encode_to_vec};
+///
+/// let meta = FileMetaData {
+///     version: 1,
+///     schema: vec![
+///         SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+///         SchemaElement {
+///             name: "id".into(),
+///             physical_type: Some(Type::Int64),
+///             repetition_type: Some(FieldRepetitionType::Required),
+///             ..Default::default()
+///         },
+///     ],
+///     num_rows: 0,
+///     ..Default::default()
+/// };
+/// let bytes = encode_to_vec(&meta);
+/// assert_eq!(decode::<FileMetaData>(&bytes).unwrap(), meta);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileMetaData {
+    /// Format version (1 or 2), field 1.
+    pub version: i32,
+    /// Flattened schema, root first, field 2.
+    pub schema: Vec<SchemaElement>,
+    /// Number of rows in the file, field 3.
+    pub num_rows: i64,
+    /// Row groups, field 4.
+    pub row_groups: Vec<RowGroup>,
+    /// Key/value metadata, field 5.
+    pub key_value_metadata: Option<Vec<KeyValue>>,
+    /// Application that wrote the file, field 6.
+    pub created_by: Option<String>,
+    /// Order of `min_value`/`max_value` per leaf column, field 7.
+    pub column_orders: Option<Vec<ColumnOrder>>,
+    /// Encryption algorithm of a file with a plaintext footer and encrypted
+    /// columns, field 8.
+    pub encryption_algorithm: Option<EncryptionAlgorithm>,
+    /// Key metadata for the footer signature, field 9.
+    pub footer_signing_key_metadata: Option<Vec<u8>>,
+}
+
+impl ReadThrift for FileMetaData {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "FileMetaData";
+        let saved = r.begin_struct()?;
+        let mut version = None;
+        let mut schema = None;
+        let mut num_rows = None;
+        let mut row_groups = None;
+        let mut m = Self::default();
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut version)?,
+                2 => r.read_into(f, &mut schema)?,
+                3 => r.read_into(f, &mut num_rows)?,
+                4 => r.read_into(f, &mut row_groups)?,
+                5 => r.read_into(f, &mut m.key_value_metadata)?,
+                6 => r.read_into(f, &mut m.created_by)?,
+                7 => r.read_into(f, &mut m.column_orders)?,
+                8 => r.read_into(f, &mut m.encryption_algorithm)?,
+                9 => r.read_into(f, &mut m.footer_signing_key_metadata)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        m.version = required(version, NAME, "version")?;
+        m.schema = required(schema, NAME, "schema")?;
+        m.num_rows = required(num_rows, NAME, "num_rows")?;
+        m.row_groups = required(row_groups, NAME, "row_groups")?;
+        Ok(m)
+    }
+}
+
+impl WriteThrift for FileMetaData {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.i32_field(1, self.version);
+        w.field(2, &self.schema);
+        w.i64_field(3, self.num_rows);
+        w.field(4, &self.row_groups);
+        if let Some(v) = &self.key_value_metadata {
+            w.field(5, v);
+        }
+        if let Some(v) = &self.created_by {
+            w.binary_field(6, v.as_bytes());
+        }
+        if let Some(v) = &self.column_orders {
+            w.field(7, v);
+        }
+        if let Some(v) = &self.encryption_algorithm {
+            w.field(8, v);
+        }
+        if let Some(v) = &self.footer_signing_key_metadata {
+            w.binary_field(9, v);
+        }
+        w.end_struct(saved);
+    }
+}

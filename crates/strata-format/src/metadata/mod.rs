@@ -1,0 +1,53 @@
+//! The Parquet metadata model: Rust types for the structs, unions and enums
+//! of `parquet.thrift`, each with a hand-written compact-protocol reader and
+//! writer.
+//!
+//! Field names follow the specification in `snake_case`; a few are renamed
+//! where the spec's name is a Rust keyword or unclear (`type` becomes
+//! `physical_type` or `page_type`). Optional Thrift fields are `Option`s;
+//! required fields are plain values and their absence is a
+//! [`FormatError::MissingField`]. Unknown fields are skipped.
+
+mod bloom;
+mod column;
+mod encryption;
+mod enums;
+mod file;
+mod index;
+mod logical_type;
+mod page_header;
+mod row_group;
+mod schema_element;
+mod statistics;
+
+pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
+pub use column::{ColumnChunk, ColumnMetaData, PageEncodingStats};
+pub use encryption::{
+    AesGcmCtrV1, AesGcmV1, ColumnCryptoMetaData, EncryptionAlgorithm, EncryptionWithColumnKey,
+    FileCryptoMetaData,
+};
+pub use enums::{
+    BoundaryOrder, CompressionCodec, ConvertedType, EdgeInterpolationAlgorithm, Encoding,
+    FieldRepetitionType, PageType, Type,
+};
+pub use file::{ColumnOrder, FileMetaData, KeyValue};
+pub use index::{ColumnIndex, OffsetIndex, PageLocation};
+pub use logical_type::{LogicalType, TimeUnit};
+pub use page_header::{
+    DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,
+};
+pub use row_group::{RowGroup, SortingColumn};
+pub use schema_element::SchemaElement;
+pub use statistics::{BoundingBox, GeospatialStatistics, SizeStatistics, Statistics};
+
+use crate::error::{FormatError, Result};
+
+/// The value of a required field, or [`FormatError::MissingField`].
+#[inline]
+pub(crate) fn required<T>(
+    v: Option<T>,
+    struct_name: &'static str,
+    field: &'static str,
+) -> Result<T> {
+    v.ok_or(FormatError::MissingField { struct_name, field })
+}

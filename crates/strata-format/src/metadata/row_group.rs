@@ -1,0 +1,121 @@
+//! [`RowGroup`] and [`SortingColumn`].
+
+use super::{ColumnChunk, required};
+use crate::error::Result;
+use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+
+/// Sort order of one column within a row group (`SortingColumn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SortingColumn {
+    /// Index of the leaf column, field 1.
+    pub column_idx: i32,
+    /// Whether the order is descending, field 2.
+    pub descending: bool,
+    /// Whether nulls come first, field 3.
+    pub nulls_first: bool,
+}
+
+impl ReadThrift for SortingColumn {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "SortingColumn";
+        let saved = r.begin_struct()?;
+        let (mut column_idx, mut descending, mut nulls_first) = (None, None, None);
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut column_idx)?,
+                2 => r.bool_into(f, &mut descending)?,
+                3 => r.bool_into(f, &mut nulls_first)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        Ok(Self {
+            column_idx: required(column_idx, NAME, "column_idx")?,
+            descending: required(descending, NAME, "descending")?,
+            nulls_first: required(nulls_first, NAME, "nulls_first")?,
+        })
+    }
+}
+
+impl WriteThrift for SortingColumn {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.i32_field(1, self.column_idx);
+        w.bool_field(2, self.descending);
+        w.bool_field(3, self.nulls_first);
+        w.end_struct(saved);
+    }
+}
+
+/// One row group (`RowGroup`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RowGroup {
+    /// Column chunks in schema leaf order, field 1.
+    pub columns: Vec<ColumnChunk>,
+    /// Uncompressed size of all column data, field 2.
+    pub total_byte_size: i64,
+    /// Number of rows, field 3.
+    pub num_rows: i64,
+    /// Sort order of the rows, field 4.
+    pub sorting_columns: Option<Vec<SortingColumn>>,
+    /// File offset of the first page, field 5.
+    pub file_offset: Option<i64>,
+    /// Compressed size of all column data, field 6.
+    pub total_compressed_size: Option<i64>,
+    /// Ordinal of the row group in the file, field 7.
+    pub ordinal: Option<i16>,
+}
+
+impl ReadThrift for RowGroup {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        const NAME: &str = "RowGroup";
+        let saved = r.begin_struct()?;
+        let mut columns = None;
+        let mut total_byte_size = None;
+        let mut num_rows = None;
+        let mut g = Self::default();
+        while let Some(f) = r.next_field()? {
+            match f.id {
+                1 => r.read_into(f, &mut columns)?,
+                2 => r.read_into(f, &mut total_byte_size)?,
+                3 => r.read_into(f, &mut num_rows)?,
+                4 => r.read_into(f, &mut g.sorting_columns)?,
+                5 => r.read_into(f, &mut g.file_offset)?,
+                6 => r.read_into(f, &mut g.total_compressed_size)?,
+                7 => r.read_into(f, &mut g.ordinal)?,
+                _ => r.skip(f.ty)?,
+            }
+        }
+        r.end_struct(saved);
+        g.columns = required(columns, NAME, "columns")?;
+        g.total_byte_size = required(total_byte_size, NAME, "total_byte_size")?;
+        g.num_rows = required(num_rows, NAME, "num_rows")?;
+        Ok(g)
+    }
+}
+
+impl WriteThrift for RowGroup {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        let saved = w.begin_struct();
+        w.field(1, &self.columns);
+        w.i64_field(2, self.total_byte_size);
+        w.i64_field(3, self.num_rows);
+        if let Some(v) = &self.sorting_columns {
+            w.field(4, v);
+        }
+        if let Some(v) = self.file_offset {
+            w.i64_field(5, v);
+        }
+        if let Some(v) = self.total_compressed_size {
+            w.i64_field(6, v);
+        }
+        if let Some(v) = self.ordinal {
+            w.i16_field(7, v);
+        }
+        w.end_struct(saved);
+    }
+}

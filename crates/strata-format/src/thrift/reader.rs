@@ -1,0 +1,431 @@
+//! [`CompactReader`]: decoding the Thrift compact protocol from a slice.
+
+use super::{FieldHeader, FieldType, MAX_DEPTH, ReadThrift};
+use crate::error::{FormatError, Result};
+use strata_sink::SinkError;
+use strata_sink::varint::{decode_uleb128, zigzag_decode};
+
+/// A cursor over compact-protocol bytes.
+///
+/// It keeps the position, the current struct nesting depth and the last
+/// field id of the struct being read (field ids are delta-encoded). Every
+/// read checks bounds and returns [`FormatError`] instead of panicking.
+///
+/// Reading a struct by hand:
+///
+/// ```
+/// use strata_format::thrift::{CompactReader, FieldType};
+///
+/// // struct { 1: i32 = 7, 3: bool = true }, then stop
+/// let bytes = [0x15, 14, 0x21, 0x00];
+/// let mut r = CompactReader::new(&bytes);
+/// let saved = r.begin_struct().unwrap();
+/// let mut seen = Vec::new();
+/// while let Some(f) = r.next_field().unwrap() {
+///     match f.id {
+///         1 => seen.push(format!("a={}", r.read_i32().unwrap())),
+///         3 => seen.push(format!("b={}", f.ty == FieldType::BoolTrue)),
+///         _ => r.skip(f.ty).unwrap(),
+///     }
+/// }
+/// r.end_struct(saved);
+/// assert_eq!(seen, ["a=7", "b=true"]);
+/// assert_eq!(r.position(), 4);
+/// ```
+#[derive(Debug, Clone)]
+pub struct CompactReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    depth: usize,
+    last_field_id: i16,
+}
+
+/// State saved by [`CompactReader::begin_struct`] and restored by
+/// [`CompactReader::end_struct`].
+#[derive(Debug, Clone, Copy)]
+#[must_use = "pass it to end_struct"]
+pub struct StructState {
+    last_field_id: i16,
+}
+
+impl<'a> CompactReader<'a> {
+    /// A reader at the start of `data`.
+    #[inline]
+    pub const fn new(data: &'a [u8]) -> Self {
+        Self {
+            data,
+            pos: 0,
+            depth: 0,
+            last_field_id: 0,
+        }
+    }
+
+    /// Bytes consumed so far.
+    #[inline]
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not yet consumed.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
+    #[inline]
+    fn eof(&self, needed: usize) -> FormatError {
+        FormatError::Eof {
+            offset: self.pos,
+            needed,
+        }
+    }
+
+    #[inline]
+    fn invalid(&self, reason: &'static str) -> FormatError {
+        FormatError::InvalidThrift {
+            offset: self.pos,
+            reason,
+        }
+    }
+
+    /// Read one raw byte.
+    #[inline]
+    pub fn read_byte(&mut self) -> Result<u8> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof(1)),
+        }
+    }
+
+    /// Take the next `n` bytes as a slice of the input.
+    #[inline]
+    pub fn read_slice(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self.pos.checked_add(n).ok_or_else(|| self.eof(n))?;
+        match self.data.get(self.pos..end) {
+            Some(s) => {
+                self.pos = end;
+                Ok(s)
+            }
+            None => Err(self.eof(end - self.data.len().min(end))),
+        }
+    }
+
+    /// Read an unsigned LEB128 varint.
+    #[inline]
+    pub fn read_varint(&mut self) -> Result<u64> {
+        // Fast path: most varints in metadata (field ids, small counts,
+        // enum values) fit in one byte.
+        if let Some(&b) = self.data.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
+        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+        match decode_uleb128(rest) {
+            Ok((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            Err(SinkError::UnexpectedEof { needed, .. }) => Err(FormatError::Eof {
+                offset: self.data.len(),
+                needed,
+            }),
+            Err(_) => Err(self.invalid("varint longer than 10 bytes or overflowing 64 bits")),
+        }
+    }
+
+    /// Read an `i8` (one raw byte).
+    #[inline]
+    pub fn read_i8(&mut self) -> Result<i8> {
+        Ok(self.read_byte()? as i8)
+    }
+
+    /// Read an `i16` (zigzag varint), rejecting out-of-range values.
+    #[inline]
+    pub fn read_i16(&mut self) -> Result<i16> {
+        let start = self.pos;
+        let v = zigzag_decode(self.read_varint()?);
+        i16::try_from(v).map_err(|_| FormatError::InvalidThrift {
+            offset: start,
+            reason: "i16 value out of range",
+        })
+    }
+
+    /// Read an `i32` (zigzag varint), rejecting out-of-range values.
+    #[inline]
+    pub fn read_i32(&mut self) -> Result<i32> {
+        let start = self.pos;
+        let v = zigzag_decode(self.read_varint()?);
+        i32::try_from(v).map_err(|_| FormatError::InvalidThrift {
+            offset: start,
+            reason: "i32 value out of range",
+        })
+    }
+
+    /// Read an `i64` (zigzag varint).
+    #[inline]
+    pub fn read_i64(&mut self) -> Result<i64> {
+        Ok(zigzag_decode(self.read_varint()?))
+    }
+
+    /// Read a `double` (8 bytes little-endian).
+    #[inline]
+    pub fn read_double(&mut self) -> Result<f64> {
+        let s = self.read_slice(8)?;
+        let mut b = [0u8; 8];
+        b.copy_from_slice(s);
+        Ok(f64::from_le_bytes(b))
+    }
+
+    /// Read a boolean list element (one byte: 1 is true, 0 or 2 false).
+    #[inline]
+    pub fn read_bool_element(&mut self) -> Result<bool> {
+        match self.read_byte()? {
+            1 => Ok(true),
+            0 | 2 => Ok(false),
+            _ => Err(FormatError::InvalidThrift {
+                offset: self.pos - 1,
+                reason: "boolean element is not 0, 1 or 2",
+            }),
+        }
+    }
+
+    /// Read a length-prefixed byte string, borrowed from the input.
+    #[inline]
+    pub fn read_binary(&mut self) -> Result<&'a [u8]> {
+        let len = self.read_varint()?;
+        let len = usize::try_from(len).map_err(|_| self.eof(usize::MAX))?;
+        self.read_slice(len)
+    }
+
+    /// Read a length-prefixed UTF-8 string into an owned `String`.
+    #[inline]
+    pub fn read_string(&mut self) -> Result<String> {
+        let start = self.pos;
+        let bytes = self.read_binary()?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(_) => Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "string is not valid UTF-8",
+            }),
+        }
+    }
+
+    /// Enter a struct: check the depth limit and start a fresh field-id
+    /// sequence. Pair with [`end_struct`](Self::end_struct).
+    #[inline]
+    pub fn begin_struct(&mut self) -> Result<StructState> {
+        self.enter()?;
+        let saved = StructState {
+            last_field_id: self.last_field_id,
+        };
+        self.last_field_id = 0;
+        Ok(saved)
+    }
+
+    /// Leave a struct entered with [`begin_struct`](Self::begin_struct),
+    /// after [`next_field`](Self::next_field) returned `None`.
+    #[inline]
+    pub fn end_struct(&mut self, saved: StructState) {
+        self.depth = self.depth.saturating_sub(1);
+        self.last_field_id = saved.last_field_id;
+    }
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(FormatError::DepthLimit {
+                limit: MAX_DEPTH,
+                offset: self.pos,
+            });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Read the next field header of the current struct, or `None` at its
+    /// stop byte.
+    #[inline]
+    pub fn next_field(&mut self) -> Result<Option<FieldHeader>> {
+        let b = self.read_byte()?;
+        if b == 0 {
+            return Ok(None);
+        }
+        let ty = match FieldType::from_nibble(b & 0x0F) {
+            Some(t) => t,
+            None => {
+                return Err(FormatError::InvalidThrift {
+                    offset: self.pos - 1,
+                    reason: "unknown field wire type",
+                });
+            }
+        };
+        let delta = b >> 4;
+        let id = if delta != 0 {
+            self.last_field_id
+                .checked_add(i16::from(delta))
+                .ok_or_else(|| self.invalid("field id overflows i16"))?
+        } else {
+            self.read_i16()?
+        };
+        self.last_field_id = id;
+        Ok(Some(FieldHeader { id, ty }))
+    }
+
+    /// Read field `f` into `slot` if its wire type is `T`'s; otherwise skip
+    /// it like an unknown field (the Thrift specification allows either;
+    /// some old writers reused field ids with other types).
+    #[inline]
+    pub fn read_into<T: ReadThrift>(&mut self, f: FieldHeader, slot: &mut Option<T>) -> Result<()> {
+        if f.ty.same_kind(T::WIRE_TYPE) {
+            *slot = Some(T::read_thrift(self)?);
+            Ok(())
+        } else {
+            self.skip(f.ty)
+        }
+    }
+
+    /// Store the value of a boolean field in `slot` (the value lives in the
+    /// header's type nibble). A non-boolean field with this id is skipped.
+    #[inline]
+    pub fn bool_into(&mut self, f: FieldHeader, slot: &mut Option<bool>) -> Result<()> {
+        match f.ty {
+            FieldType::BoolTrue => *slot = Some(true),
+            FieldType::BoolFalse => *slot = Some(false),
+            other => self.skip(other)?,
+        }
+        Ok(())
+    }
+
+    /// Read a list or set header: element type and element count. The count
+    /// is checked against the remaining bytes, using the element type's
+    /// smallest encoding, so callers may allocate that many elements.
+    #[inline]
+    pub fn read_list_header(&mut self) -> Result<(FieldType, usize)> {
+        let start = self.pos;
+        let b = self.read_byte()?;
+        let elem = FieldType::from_nibble(b & 0x0F).ok_or(FormatError::InvalidThrift {
+            offset: start,
+            reason: "unknown list element type",
+        })?;
+        let short = usize::from(b >> 4);
+        let n = if short != 15 {
+            short
+        } else {
+            let n = self.read_varint()?;
+            if n > i32::MAX as u64 {
+                return Err(FormatError::InvalidThrift {
+                    offset: start,
+                    reason: "list size exceeds i32::MAX",
+                });
+            }
+            n as usize
+        };
+        let need = n.saturating_mul(elem.min_encoded_len());
+        if need > self.remaining() {
+            return Err(FormatError::Eof {
+                offset: self.pos,
+                needed: need - self.remaining(),
+            });
+        }
+        Ok((elem, n))
+    }
+
+    /// Read a list of `T`.
+    pub fn read_list<T: ReadThrift>(&mut self) -> Result<Vec<T>> {
+        let start = self.pos;
+        let (elem, n) = self.read_list_header()?;
+        if !elem.same_kind(T::WIRE_TYPE) {
+            return Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "list element type does not match the schema",
+            });
+        }
+        self.enter()?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(T::read_thrift(self)?);
+        }
+        self.depth -= 1;
+        Ok(out)
+    }
+
+    /// Skip one value of wire type `ty` (for unknown fields), honouring the
+    /// depth limit.
+    pub fn skip(&mut self, ty: FieldType) -> Result<()> {
+        match ty {
+            // A boolean field's value is in its header; nothing follows.
+            FieldType::BoolTrue | FieldType::BoolFalse => Ok(()),
+            FieldType::I8 => self.read_byte().map(drop),
+            FieldType::I16 | FieldType::I32 | FieldType::I64 => self.read_varint().map(drop),
+            FieldType::Double => self.read_slice(8).map(drop),
+            FieldType::Uuid => self.read_slice(16).map(drop),
+            FieldType::Binary => self.read_binary().map(drop),
+            FieldType::List | FieldType::Set => {
+                let (elem, n) = self.read_list_header()?;
+                self.enter()?;
+                for _ in 0..n {
+                    self.skip_element(elem)?;
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            FieldType::Map => {
+                let start = self.pos;
+                let n = self.read_varint()?;
+                if n == 0 {
+                    return Ok(());
+                }
+                let kv = self.read_byte()?;
+                let (k, v) = match (
+                    FieldType::from_nibble(kv >> 4),
+                    FieldType::from_nibble(kv & 0x0F),
+                ) {
+                    (Some(k), Some(v)) => (k, v),
+                    _ => {
+                        return Err(FormatError::InvalidThrift {
+                            offset: start,
+                            reason: "unknown map key or value type",
+                        });
+                    }
+                };
+                let per = k.min_encoded_len() + v.min_encoded_len();
+                if n > i32::MAX as u64 || (n as usize).saturating_mul(per) > self.remaining() {
+                    return Err(FormatError::Eof {
+                        offset: self.pos,
+                        needed: (n as usize).saturating_mul(per),
+                    });
+                }
+                self.enter()?;
+                for _ in 0..n {
+                    self.skip_element(k)?;
+                    self.skip_element(v)?;
+                }
+                self.depth -= 1;
+                Ok(())
+            }
+            FieldType::Struct => {
+                let saved = self.begin_struct()?;
+                while let Some(f) = self.next_field()? {
+                    self.skip(f.ty)?;
+                }
+                self.end_struct(saved);
+                Ok(())
+            }
+        }
+    }
+
+    /// Skip one container element: like [`skip`](Self::skip), except that
+    /// booleans take a byte.
+    fn skip_element(&mut self, ty: FieldType) -> Result<()> {
+        match ty {
+            FieldType::BoolTrue | FieldType::BoolFalse => self.read_byte().map(drop),
+            other => self.skip(other),
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! Every metadata struct, fully populated, survives encode then decode.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::fmt::Debug;
+
+use strata_format::metadata::*;
+use strata_format::thrift::{ReadThrift, WriteThrift, decode_prefix, encode_to_vec};
+
+/// Encode, decode, compare, and check that decoding consumed exactly the
+/// encoded bytes and that a re-encode is byte-identical.
+fn round_trip<T: ReadThrift + WriteThrift + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let bytes = encode_to_vec(v);
+    let (back, used) = decode_prefix::<T>(&bytes).unwrap();
+    assert_eq!(&back, v);
+    assert_eq!(used, bytes.len());
+    assert_eq!(encode_to_vec(&back), bytes);
+    // Any truncation is an error.
+    for n in [0, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            decode_prefix::<T>(&bytes[..n]).is_err(),
+            "prefix {n} of {v:?}"
+        );
+    }
+    bytes
+}
+
+fn statistics() -> Statistics {
+    Statistics {
+        max: Some(vec![9, 9]),
+        min: Some(vec![0]),
+        null_count: Some(3),
+        distinct_count: Some(-7),
+        max_value: Some(b"zz".to_vec()),
+        min_value: Some(Vec::new()),
+        is_max_value_exact: Some(false),
+        is_min_value_exact: Some(true),
+        nan_count: Some(i64::MAX),
+    }
+}
+
+fn column_meta_data() -> ColumnMetaData {
+    ColumnMetaData {
+        physical_type: Type::ByteArray,
+        encodings: vec![
+            Encoding::Plain,
+            Encoding::Rle,
+            Encoding::RleDictionary,
+            Encoding::ByteStreamSplit,
+            Encoding::Alp,
+            Encoding::Unknown(42),
+        ],
+        path_in_schema: vec!["a".into(), "list".into(), "element".into()],
+        codec: CompressionCodec::Lz4Raw,
+        num_values: 1_000_000,
+        total_uncompressed_size: 1 << 40,
+        total_compressed_size: 1 << 33,
+        key_value_metadata: Some(vec![
+            KeyValue {
+                key: "k".into(),
+                value: Some("v".into()),
+            },
+            KeyValue {
+                key: "no value".into(),
+                value: None,
+            },
+        ]),
+        data_page_offset: 4,
+        index_page_offset: Some(5),
+        dictionary_page_offset: Some(6),
+        statistics: Some(statistics()),
+        encoding_stats: Some(vec![
+            PageEncodingStats {
+                page_type: PageType::DictionaryPage,
+                encoding: Encoding::Plain,
+                count: 1,
+            },
+            PageEncodingStats {
+                page_type: PageType::DataPageV2,
+                encoding: Encoding::RleDictionary,
+                count: 20,
+            },
+        ]),
+        bloom_filter_offset: Some(123_456),
+        bloom_filter_length: Some(2048),
+        size_statistics: Some(SizeStatistics {
+            unencoded_byte_array_data_bytes: Some(77),
+            repetition_level_histogram: Some(vec![1, 2, 3]),
+            definition_level_histogram: Some(vec![4, 5, 6, 7]),
+        }),
+        geospatial_statistics: Some(Box::new(GeospatialStatistics {
+            bbox: Some(BoundingBox {
+                xmin: -180.0,
+                xmax: 180.0,
+                ymin: -90.0,
+                ymax: 90.0,
+                zmin: Some(-1.5),
+                zmax: Some(1.5),
+                mmin: Some(0.0),
+                mmax: Some(f64::MAX),
+            }),
+            geospatial_types: Some(vec![1, 3, 1001]),
+        })),
+    }
+}
+
+fn column_chunk() -> ColumnChunk {
+    ColumnChunk {
+        file_path: Some("other.parquet".into()),
+        file_offset: 99,
+        meta_data: Some(column_meta_data()),
+        offset_index_offset: Some(1000),
+        offset_index_length: Some(50),
+        column_index_offset: Some(2000),
+        column_index_length: Some(60),
+        crypto_metadata: Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
+            EncryptionWithColumnKey {
+                path_in_schema: vec!["a".into(), "b".into()],
+                key_metadata: Some(b"kc1".to_vec()),
+            },
+        )),
+        encrypted_column_metadata: Some(vec![0xDE, 0xAD]),
+    }
+}
+
+fn schema_elements() -> Vec<SchemaElement> {
+    vec![
+        SchemaElement {
+            name: "schema".into(),
+            num_children: Some(2),
+            ..Default::default()
+        },
+        SchemaElement {
+            physical_type: Some(Type::FixedLenByteArray),
+            type_length: Some(16),
+            repetition_type: Some(FieldRepetitionType::Optional),
+            name: "d".into(),
+            num_children: None,
+            converted_type: Some(ConvertedType::Decimal),
+            scale: Some(2),
+            precision: Some(30),
+            field_id: Some(7),
+            logical_type: Some(LogicalType::Decimal {
+                scale: 2,
+                precision: 30,
+            }),
+            vector_length: Some(4),
+        },
+        SchemaElement {
+            physical_type: Some(Type::Int32),
+            repetition_type: Some(FieldRepetitionType::Vector),
+            name: "ünïcode".into(),
+            converted_type: Some(ConvertedType::Unknown(99)),
+            ..Default::default()
+        },
+    ]
+}
+
+fn file_metadata() -> FileMetaData {
+    FileMetaData {
+        version: 2,
+        schema: schema_elements(),
+        num_rows: 12345,
+        row_groups: vec![
+            RowGroup {
+                columns: vec![column_chunk(), ColumnChunk::default()],
+                total_byte_size: 1 << 20,
+                num_rows: 12345,
+                sorting_columns: Some(vec![SortingColumn {
+                    column_idx: 1,
+                    descending: true,
+                    nulls_first: false,
+                }]),
+                file_offset: Some(4),
+                total_compressed_size: Some(1 << 19),
+                ordinal: Some(-2),
+            },
+            RowGroup::default(),
+        ],
+        key_value_metadata: Some(vec![KeyValue {
+            key: "ARROW:schema".into(),
+            value: Some("....".into()),
+        }]),
+        created_by: Some("strata version 0.1.0".into()),
+        column_orders: Some(vec![
+            ColumnOrder::TypeDefinedOrder,
+            ColumnOrder::Ieee754TotalOrder,
+            ColumnOrder::Int96TimestampOrder,
+            ColumnOrder::Unknown(9),
+        ]),
+        encryption_algorithm: Some(EncryptionAlgorithm::AesGcmCtrV1(AesGcmCtrV1 {
+            aad_prefix: Some(b"tester".to_vec()),
+            aad_file_unique: Some(vec![1, 2, 3]),
+            supply_aad_prefix: Some(true),
+        })),
+        footer_signing_key_metadata: Some(b"kf".to_vec()),
+    }
+}
+
+#[test]
+fn file_metadata_round_trips() {
+    round_trip(&file_metadata());
+    round_trip(&FileMetaData::default());
+}
+
+#[test]
+fn row_group_and_column_structs_round_trip() {
+    for rg in &file_metadata().row_groups {
+        round_trip(rg);
+    }
+    round_trip(&column_chunk());
+    round_trip(&ColumnChunk::default());
+    round_trip(&column_meta_data());
+    round_trip(&PageEncodingStats {
+        page_type: PageType::IndexPage,
+        encoding: Encoding::DeltaByteArray,
+        count: i32::MIN,
+    });
+    round_trip(&SortingColumn {
+        column_idx: i32::MAX,
+        descending: false,
+        nulls_first: true,
+    });
+    round_trip(&KeyValue {
+        key: String::new(),
+        value: Some(String::new()),
+    });
+}
+
+#[test]
+fn schema_elements_round_trip() {
+    for e in schema_elements() {
+        round_trip(&e);
+    }
+}
+
+#[test]
+fn statistics_round_trip() {
+    round_trip(&statistics());
+    round_trip(&Statistics::default());
+    round_trip(&column_meta_data().size_statistics.unwrap());
+    round_trip(column_meta_data().geospatial_statistics.unwrap().as_ref());
+    round_trip(&SizeStatistics::default());
+    round_trip(&GeospatialStatistics::default());
+}
+
+#[test]
+fn every_logical_type_round_trips() {
+    let units = [
+        TimeUnit::Millis,
+        TimeUnit::Micros,
+        TimeUnit::Nanos,
+        TimeUnit::Unknown(4),
+    ];
+    let mut all = vec![
+        LogicalType::String,
+        LogicalType::Map,
+        LogicalType::List,
+        LogicalType::Enum,
+        LogicalType::Decimal {
+            scale: 0,
+            precision: 38,
+        },
+        LogicalType::Date,
+        LogicalType::Integer {
+            bit_width: 8,
+            is_signed: false,
+        },
+        LogicalType::Integer {
+            bit_width: 64,
+            is_signed: true,
+        },
+        LogicalType::Null,
+        LogicalType::Json,
+        LogicalType::Bson,
+        LogicalType::Uuid,
+        LogicalType::Float16,
+        LogicalType::Variant {
+            specification_version: Some(1),
+        },
+        LogicalType::Variant {
+            specification_version: None,
+        },
+        LogicalType::Geometry { crs: None },
+        LogicalType::Geometry {
+            crs: Some("srid:5070".into()),
+        },
+        LogicalType::Geography {
+            crs: Some("OGC:CRS84".into()),
+            algorithm: Some(EdgeInterpolationAlgorithm::Karney),
+        },
+        LogicalType::Geography {
+            crs: None,
+            algorithm: None,
+        },
+        LogicalType::Vector,
+        LogicalType::Unknown(9),
+        LogicalType::Unknown(1000),
+    ];
+    for unit in units {
+        for utc in [true, false] {
+            all.push(LogicalType::Time {
+                is_adjusted_to_utc: utc,
+                unit,
+            });
+            all.push(LogicalType::Timestamp {
+                is_adjusted_to_utc: utc,
+                unit,
+            });
+        }
+        round_trip(&unit);
+    }
+    for lt in &all {
+        round_trip(lt);
+    }
+}
+
+#[test]
+fn page_headers_round_trip() {
+    let v1 = PageHeader {
+        page_type: PageType::DataPage,
+        uncompressed_page_size: 100,
+        compressed_page_size: 80,
+        crc: Some(-123_456),
+        data_page_header: Some(DataPageHeader {
+            num_values: 10,
+            encoding: Encoding::DeltaBinaryPacked,
+            definition_level_encoding: Encoding::Rle,
+            repetition_level_encoding: Encoding::BitPacked,
+            statistics: Some(statistics()),
+        }),
+        index_page_header: Some(IndexPageHeader),
+        dictionary_page_header: Some(DictionaryPageHeader {
+            num_values: 3,
+            encoding: Encoding::PlainDictionary,
+            is_sorted: Some(true),
+        }),
+        data_page_header_v2: Some(DataPageHeaderV2 {
+            num_values: 10,
+            num_nulls: 2,
+            num_rows: 5,
+            encoding: Encoding::DeltaLengthByteArray,
+            definition_levels_byte_length: 4,
+            repetition_levels_byte_length: 3,
+            is_compressed: Some(false),
+            statistics: Some(Statistics::default()),
+        }),
+    };
+    round_trip(&v1);
+    round_trip(v1.data_page_header.as_ref().unwrap());
+    round_trip(v1.dictionary_page_header.as_ref().unwrap());
+    let v2 = v1.data_page_header_v2.clone().unwrap();
+    assert!(!v2.values_compressed());
+    round_trip(&v2);
+    let default_compressed = DataPageHeaderV2 {
+        is_compressed: None,
+        statistics: None,
+        ..v2
+    };
+    assert!(default_compressed.values_compressed());
+    round_trip(&default_compressed);
+    round_trip(&IndexPageHeader);
+}
+
+#[test]
+fn page_index_round_trips() {
+    round_trip(&ColumnIndex {
+        null_pages: vec![false, true, false],
+        min_values: vec![b"a".to_vec(), Vec::new(), b"m".to_vec()],
+        max_values: vec![b"f".to_vec(), Vec::new(), b"z".to_vec()],
+        boundary_order: BoundaryOrder::Ascending,
+        null_counts: Some(vec![0, 10, 1]),
+        repetition_level_histograms: Some(vec![1, 2, 3, 4, 5, 6]),
+        definition_level_histograms: Some(vec![6, 5, 4, 3, 2, 1]),
+        nan_counts: Some(vec![0, 0, 0]),
+    });
+    round_trip(&ColumnIndex {
+        null_pages: Vec::new(),
+        min_values: Vec::new(),
+        max_values: Vec::new(),
+        boundary_order: BoundaryOrder::Unknown(5),
+        null_counts: None,
+        repetition_level_histograms: None,
+        definition_level_histograms: None,
+        nan_counts: None,
+    });
+    let locations: Vec<_> = (0..40)
+        .map(|i| PageLocation {
+            offset: 4 + i * 1000,
+            compressed_page_size: 1000,
+            first_row_index: i * 100,
+        })
+        .collect();
+    round_trip(&locations[3]);
+    round_trip(&OffsetIndex {
+        page_locations: locations,
+        unencoded_byte_array_data_bytes: Some(vec![7; 40]),
+    });
+    round_trip(&OffsetIndex::default());
+}
+
+#[test]
+fn bloom_filter_header_round_trips() {
+    round_trip(&BloomFilterHeader {
+        num_bytes: 1024,
+        algorithm: BloomFilterAlgorithm::Block,
+        hash: BloomFilterHash::XxHash,
+        compression: BloomFilterCompression::Uncompressed,
+    });
+    round_trip(&BloomFilterHeader {
+        num_bytes: 0,
+        algorithm: BloomFilterAlgorithm::Unknown(2),
+        hash: BloomFilterHash::Unknown(3),
+        compression: BloomFilterCompression::Unknown(4),
+    });
+}
+
+#[test]
+fn encryption_structs_round_trip() {
+    let gcm = AesGcmV1 {
+        aad_prefix: None,
+        aad_file_unique: Some(vec![9; 8]),
+        supply_aad_prefix: Some(false),
+    };
+    round_trip(&EncryptionAlgorithm::AesGcmV1(gcm.clone()));
+    round_trip(&EncryptionAlgorithm::AesGcmCtrV1(AesGcmCtrV1::default()));
+    round_trip(&EncryptionAlgorithm::Unknown(3));
+    round_trip(&FileCryptoMetaData {
+        encryption_algorithm: EncryptionAlgorithm::AesGcmV1(gcm),
+        key_metadata: Some(b"kf".to_vec()),
+    });
+    round_trip(&ColumnCryptoMetaData::EncryptionWithFooterKey);
+    round_trip(&ColumnCryptoMetaData::EncryptionWithColumnKey(
+        EncryptionWithColumnKey::default(),
+    ));
+    round_trip(&ColumnCryptoMetaData::Unknown(3));
+}
+
+#[test]
+fn enums_convert_both_ways() {
+    for v in -1..30 {
+        assert_eq!(Encoding::from_i32(v).to_i32(), v);
+        assert_eq!(CompressionCodec::from_i32(v).to_i32(), v);
+        assert_eq!(ConvertedType::from_i32(v).to_i32(), v);
+        assert_eq!(PageType::from_i32(v).to_i32(), v);
+        assert_eq!(BoundaryOrder::from_i32(v).to_i32(), v);
+        assert_eq!(EdgeInterpolationAlgorithm::from_i32(v).to_i32(), v);
+        match Type::try_from_i32(v) {
+            Ok(t) => assert_eq!(t.to_i32(), v),
+            Err(_) => assert!(!(0..=7).contains(&v)),
+        }
+        match FieldRepetitionType::try_from_i32(v) {
+            Ok(t) => assert_eq!(t.to_i32(), v),
+            Err(_) => assert!(!(0..=3).contains(&v)),
+        }
+    }
+    assert_eq!(CompressionCodec::from_i32(7), CompressionCodec::Lz4Raw);
+    assert_eq!(Encoding::from_i32(1), Encoding::Unknown(1));
+    assert_eq!(ConvertedType::from_i32(21), ConvertedType::Interval);
+    assert!(Type::try_from_i32(8).is_err());
+    assert!(FieldRepetitionType::try_from_i32(4).is_err());
+}
