@@ -8,9 +8,19 @@ use std::fmt;
 /// This crate implements [`Plain`](Encoding::Plain),
 /// [`ByteStreamSplit`](Encoding::ByteStreamSplit),
 /// [`DeltaBinaryPacked`](Encoding::DeltaBinaryPacked),
-/// [`DeltaLengthByteArray`](Encoding::DeltaLengthByteArray) and
-/// [`DeltaByteArray`](Encoding::DeltaByteArray); the others are listed so a
-/// file layer can name every id it meets.
+/// [`DeltaLengthByteArray`](Encoding::DeltaLengthByteArray),
+/// [`DeltaByteArray`](Encoding::DeltaByteArray),
+/// [`RleDictionary`](Encoding::RleDictionary) and
+/// [`PlainDictionary`](Encoding::PlainDictionary) (the same data page
+/// format: [`DictEncoder`](crate::DictEncoder) /
+/// [`DictDecoder`](crate::DictDecoder)), [`Rle`](Encoding::Rle) for
+/// booleans ([`RleBooleanEncoder`](crate::RleBooleanEncoder) /
+/// [`RleBooleanDecoder`](crate::RleBooleanDecoder)) and for levels
+/// ([`LevelEncoder`](crate::LevelEncoder) /
+/// [`LevelDecoder`](crate::LevelDecoder)), and the deprecated
+/// [`BitPacked`](Encoding::BitPacked) for levels (decode only). Only
+/// [`Alp`](Encoding::Alp) is listed without an implementation, so a file
+/// layer can name every id it meets.
 ///
 /// ```
 /// use strata_encoding::Encoding;
@@ -24,7 +34,8 @@ use std::fmt;
 pub enum Encoding {
     /// `PLAIN` (0): values back to back; booleans bit-packed LSB first.
     Plain,
-    /// `PLAIN_DICTIONARY` (2): deprecated spelling of dictionary encoding.
+    /// `PLAIN_DICTIONARY` (2): deprecated spelling of dictionary encoding;
+    /// its data pages are read exactly as `RLE_DICTIONARY` pages.
     PlainDictionary,
     /// `RLE` (3): the RLE/bit-packed hybrid (levels, booleans).
     Rle,

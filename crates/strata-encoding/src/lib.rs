@@ -16,6 +16,29 @@
 //! values layout so an Arrow layer can adopt the vectors without a copy, and
 //! encode fastest from that same layout.
 //!
+//! ## Encodings
+//!
+//! | Encoding | Types | Encoder / decoder |
+//! |---|---|---|
+//! | PLAIN | all | [`PlainEncoder`], [`PlainBooleanEncoder`], [`PlainByteArrayEncoder`], [`PlainFixedLenByteArrayEncoder`] and their decoders |
+//! | RLE_DICTIONARY, PLAIN_DICTIONARY | all but BOOLEAN | [`DictEncoder`] / [`DictDecoder`] |
+//! | RLE | BOOLEAN | [`RleBooleanEncoder`] / [`RleBooleanDecoder`] |
+//! | RLE, BIT_PACKED (decode only) | levels | [`LevelEncoder`] / [`LevelDecoder`] |
+//! | BYTE_STREAM_SPLIT | FLOAT, DOUBLE, INT32, INT64, FIXED_LEN_BYTE_ARRAY | [`ByteStreamSplitEncoder`], [`ByteStreamSplitFixedLenEncoder`] and their decoders |
+//! | DELTA_BINARY_PACKED | INT32, INT64 | [`DeltaBinaryPackedEncoder`] / [`DeltaBinaryPackedDecoder`] |
+//! | DELTA_LENGTH_BYTE_ARRAY | BYTE_ARRAY | [`DeltaLengthByteArrayEncoder`] / [`DeltaLengthByteArrayDecoder`] |
+//! | DELTA_BYTE_ARRAY | BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY | [`DeltaByteArrayEncoder`], [`DeltaByteArrayFixedLenEncoder`] and their decoders |
+//!
+//! Dictionary encoding splits a column chunk in two: the encoder builds the
+//! dictionary across all data pages ([`DictEncoder::write_dict_page`] writes
+//! it once), and the decoder decodes it once per chunk
+//! ([`DictDecoder::set_dict`]) into an `Arc` every batch can share (hand the
+//! indices out with [`DictDecoder::decode_indices`] for an Arrow
+//! `DictionaryArray`). Levels are not values: [`LevelEncoder`] and
+//! [`LevelDecoder`] work on `i16` slices directly, and
+//! [`def_levels_to_validity`] turns a leaf's definition levels into a
+//! validity bitmap and null count in one pass.
+//!
 //! ## Data flow
 //!
 //! Writing: `put` / `put_spaced` buffer encoded values inside the encoder;
@@ -47,6 +70,8 @@
 //!   value count wherever the encoding makes that knowable (PLAIN fixed width
 //!   needs `num_values * width` bytes; delta headers must be well formed and
 //!   announce exactly `num_values`), and every read is bounds-checked.
+//! - **One dictionary per column chunk.** A dictionary page is decoded once
+//!   and shared through an `Arc`; every index is checked against it.
 //! - **Errors, never panics.** Malformed input yields an [`EncodingError`];
 //!   decoders never allocate more than the page or the caller's request can
 //!   justify.
@@ -96,9 +121,12 @@ mod byte_stream_split;
 mod delta_binary_packed;
 mod delta_byte_array;
 mod delta_length_byte_array;
+mod dictionary;
 mod encoding;
 mod error;
+mod levels;
 mod plain;
+mod rle_boolean;
 mod traits;
 mod types;
 mod validity;
@@ -113,12 +141,15 @@ pub use delta_byte_array::{
     DeltaByteArrayFixedLenEncoder,
 };
 pub use delta_length_byte_array::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
+pub use dictionary::{DictDecoder, DictEncoder, DictKey, DictValue};
 pub use encoding::Encoding;
 pub use error::{EncodingError, Result};
+pub use levels::{LevelDecoder, LevelEncoder, def_levels_to_validity};
 pub use plain::{
     PlainBooleanDecoder, PlainBooleanEncoder, PlainByteArrayDecoder, PlainByteArrayEncoder,
     PlainDecoder, PlainEncoder, PlainFixedLenByteArrayDecoder, PlainFixedLenByteArrayEncoder,
 };
+pub use rle_boolean::{RleBooleanDecoder, RleBooleanEncoder};
 pub use strata_sink::ByteSink;
 pub use traits::{Decoder, Encoder};
 pub use types::{

@@ -7,8 +7,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use strata_encoding::{
-    ByteStreamSplitEncoder, DeltaBinaryPackedEncoder, DeltaByteArrayEncoder,
-    DeltaLengthByteArrayEncoder, Encoder, PlainByteArrayEncoder, PlainEncoder,
+    ByteArray, ByteStreamSplitEncoder, DeltaBinaryPackedEncoder, DeltaByteArrayEncoder,
+    DeltaLengthByteArrayEncoder, DictEncoder, Encoder, FixedLenByteArray, Int96, LevelEncoder,
+    PlainByteArrayEncoder, PlainEncoder, RleBooleanEncoder,
 };
 
 /// Counts heap bytes in use by the current thread (so the test harness's
@@ -149,6 +150,59 @@ fn delta_encoder_heap_is_lazy_bounded_and_reused() {
     ]))
     .unwrap();
     assert!(enc.heap_size() > 0);
+    drop(enc);
+    assert_eq!(in_use(), before);
+}
+
+#[test]
+fn idle_dictionary_encoders_hold_no_heap() {
+    assert_eq!(DictEncoder::<ByteArray>::new().heap_size(), 0);
+    let (heap, encoders) = heap_of_idle(DictEncoder::<ByteArray>::new);
+    assert_eq!(
+        heap, 0,
+        "{N} idle byte-array dictionary encoders hold {heap} bytes"
+    );
+    assert_eq!(encoders.iter().map(|e| e.heap_size()).sum::<usize>(), 0);
+    let (heap, _e) = heap_of_idle(DictEncoder::<ByteArray<i64>>::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(DictEncoder::<i32>::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(DictEncoder::<f64>::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(DictEncoder::<Int96>::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(|| DictEncoder::<FixedLenByteArray>::new(16).unwrap());
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(RleBooleanEncoder::new);
+    assert_eq!(heap, 0);
+    let (heap, _e) = heap_of_idle(|| LevelEncoder::new(3).unwrap());
+    assert_eq!(heap, 0);
+}
+
+#[test]
+fn dictionary_encoder_heap_is_reused_and_returned() {
+    let values: Vec<&[u8]> = (0..5000)
+        .map(|i| [&b"alpha"[..], b"beta", b"gamma"][i % 3])
+        .collect();
+    let batch = strata_encoding::ByteArrayBatch::from_slices(&values);
+    let mut enc = DictEncoder::<ByteArray>::new();
+    let mut page = strata_sink::ByteSink::new();
+    enc.put(batch).unwrap();
+    enc.flush_into(&mut page).unwrap();
+    let settled = enc.heap_size();
+    assert!(settled > 0);
+    // Further pages of the same shape allocate nothing.
+    let before = in_use();
+    for _ in 0..5 {
+        page.clear();
+        enc.put(batch).unwrap();
+        enc.flush_into(&mut page).unwrap();
+    }
+    assert_eq!(in_use(), before);
+    assert_eq!(enc.heap_size(), settled);
+    drop(enc);
+    let before = in_use();
+    let enc = DictEncoder::<ByteArray>::new();
     drop(enc);
     assert_eq!(in_use(), before);
 }

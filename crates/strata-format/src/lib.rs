@@ -79,3 +79,5 @@ pub mod thrift;
 pub use error::{FormatError, Result};
 pub use metadata::{BloomFilterHeader, ColumnIndex, FileMetaData, OffsetIndex, PageHeader};
 pub use schema::{ColumnDescriptor, ColumnPath, SchemaDescriptor, SchemaNode};
+/// Re-exported: the inline small vectors used in the metadata model.
+pub use smallvec;

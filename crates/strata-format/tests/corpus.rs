@@ -136,7 +136,7 @@ fn every_data_footer_parses_and_round_trips() {
             assert_eq!(rg.columns.len(), schema.num_columns(), "{display}");
             for (chunk, col) in rg.columns.iter().zip(schema.columns()) {
                 if let Some(md) = &chunk.meta_data {
-                    assert_eq!(md.path_in_schema, col.path.parts(), "{display}");
+                    assert_eq!(&md.path_in_schema[..], col.path.parts(), "{display}");
                     assert_eq!(md.physical_type, col.physical_type, "{display}");
                 }
             }

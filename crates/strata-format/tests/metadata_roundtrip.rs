@@ -26,12 +26,12 @@ fn round_trip<T: ReadThrift + WriteThrift + PartialEq + Debug>(v: &T) -> Vec<u8>
 
 fn statistics() -> Statistics {
     Statistics {
-        max: Some(vec![9, 9]),
-        min: Some(vec![0]),
+        max: Some(vec![9, 9].into()),
+        min: Some(vec![0].into()),
         null_count: Some(3),
         distinct_count: Some(-7),
-        max_value: Some(b"zz".to_vec()),
-        min_value: Some(Vec::new()),
+        max_value: Some(b"zz".to_vec().into()),
+        min_value: Some(Vec::new().into()),
         is_max_value_exact: Some(false),
         is_min_value_exact: Some(true),
         nan_count: Some(i64::MAX),
@@ -48,8 +48,9 @@ fn column_meta_data() -> ColumnMetaData {
             Encoding::ByteStreamSplit,
             Encoding::Alp,
             Encoding::Unknown(42),
-        ],
-        path_in_schema: vec!["a".into(), "list".into(), "element".into()],
+        ]
+        .into(),
+        path_in_schema: vec!["a".into(), "list".into(), "element".into()].into(),
         codec: CompressionCodec::Lz4Raw,
         num_values: 1_000_000,
         total_uncompressed_size: 1 << 40,
@@ -68,18 +69,21 @@ fn column_meta_data() -> ColumnMetaData {
         index_page_offset: Some(5),
         dictionary_page_offset: Some(6),
         statistics: Some(statistics()),
-        encoding_stats: Some(vec![
-            PageEncodingStats {
-                page_type: PageType::DictionaryPage,
-                encoding: Encoding::Plain,
-                count: 1,
-            },
-            PageEncodingStats {
-                page_type: PageType::DataPageV2,
-                encoding: Encoding::RleDictionary,
-                count: 20,
-            },
-        ]),
+        encoding_stats: Some(
+            vec![
+                PageEncodingStats {
+                    page_type: PageType::DictionaryPage,
+                    encoding: Encoding::Plain,
+                    count: 1,
+                },
+                PageEncodingStats {
+                    page_type: PageType::DataPageV2,
+                    encoding: Encoding::RleDictionary,
+                    count: 20,
+                },
+            ]
+            .into(),
+        ),
         bloom_filter_offset: Some(123_456),
         bloom_filter_length: Some(2048),
         size_statistics: Some(SizeStatistics {
@@ -458,4 +462,53 @@ fn enums_convert_both_ways() {
     assert_eq!(ConvertedType::from_i32(21), ConvertedType::Interval);
     assert!(Type::try_from_i32(8).is_err());
     assert!(FieldRepetitionType::try_from_i32(4).is_err());
+}
+
+/// A footer repeats each column's path in every row group; the decoder shares
+/// one decoded path per column across row groups, and only when the encoded
+/// bytes are identical.
+#[test]
+fn column_paths_are_shared_across_row_groups_only_when_equal() {
+    let chunk = |path: &[&str]| ColumnChunk {
+        meta_data: Some(ColumnMetaData {
+            path_in_schema: path
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .into(),
+            ..column_meta_data()
+        }),
+        ..Default::default()
+    };
+    let group = |paths: [&[&str]; 2]| RowGroup {
+        columns: vec![chunk(paths[0]), chunk(paths[1])],
+        num_rows: 1,
+        ..Default::default()
+    };
+    let metadata = FileMetaData {
+        row_groups: vec![
+            group([&["a"], &["b", "c"]]),
+            group([&["a"], &["b", "c"]]),
+            // A different path at position 0, then the old one again.
+            group([&["x", "y"], &["b", "c"]]),
+            group([&["a"], &["b", "c"]]),
+        ],
+        ..file_metadata()
+    };
+    let bytes = round_trip(&metadata);
+    let decoded =
+        FileMetaData::read_thrift(&mut strata_format::thrift::CompactReader::new(&bytes)).unwrap();
+    let path = |g: usize, c: usize| {
+        decoded.row_groups[g].columns[c]
+            .meta_data
+            .as_ref()
+            .unwrap()
+            .path_in_schema
+            .clone()
+    };
+    assert!(std::sync::Arc::ptr_eq(&path(0, 0), &path(1, 0)));
+    assert!(std::sync::Arc::ptr_eq(&path(0, 1), &path(3, 1)));
+    assert_eq!(&path(2, 0)[..], ["x".to_string(), "y".to_string()]);
+    assert!(!std::sync::Arc::ptr_eq(&path(1, 0), &path(2, 0)));
+    assert_eq!(&path(3, 0)[..], ["a".to_string()]);
 }

@@ -196,7 +196,7 @@ fn unknown_fields_of_every_type_are_skipped() {
     w.field(
         11,
         &Statistics {
-            min: Some(vec![1]),
+            min: Some(vec![1].into()),
             ..Default::default()
         },
     );

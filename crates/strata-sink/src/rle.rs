@@ -213,7 +213,9 @@ impl RleEncoder {
         } else {
             0
         };
-        let pending_run = if self.repeat_count > 8 {
+        // A group that completed an RLE run has been taken out of the buffer:
+        // the run (header and value) is still to be written.
+        let pending_run = if self.repeat_count >= 8 {
             varint::MAX_VARINT_LEN_64 + 8
         } else {
             0
@@ -660,6 +662,16 @@ mod tests {
             prop_assert!(reference.len() >= values.len());
             prop_assert_eq!(&reference[..values.len()], &values[..]);
             prop_assert_eq!(decode_all(&bytes, width, values.len()), values);
+        }
+
+        #[test]
+        fn estimated_len_is_an_upper_bound((width, values) in values_strategy(), cut in 0usize..400) {
+            let mut enc = RleEncoder::new(width);
+            for &v in values.iter().take(cut) {
+                enc.put(v);
+            }
+            let estimate = enc.estimated_len();
+            prop_assert!(enc.finish().len() <= estimate);
         }
 
         #[test]

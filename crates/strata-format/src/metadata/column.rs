@@ -5,7 +5,11 @@ use super::{
     ColumnCryptoMetaData, CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType,
     SizeStatistics, Statistics, Type, required,
 };
-use crate::error::Result;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use crate::error::{FormatError, Result};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
 /// Number of pages of one type and encoding in a column chunk
@@ -60,9 +64,12 @@ pub struct ColumnMetaData {
     /// Physical type, field 1.
     pub physical_type: Type,
     /// All encodings used in the chunk, field 2.
-    pub encodings: Vec<Encoding>,
+    pub encodings: SmallVec<[Encoding; 4]>,
     /// Path of the leaf in the schema, field 3.
-    pub path_in_schema: Vec<String>,
+    ///
+    /// Shared: the chunks of one column in every row group usually hold the
+    /// same `Arc`.
+    pub path_in_schema: Arc<[String]>,
     /// Compression codec, field 4.
     pub codec: CompressionCodec,
     /// Number of values, including nulls, field 5.
@@ -82,7 +89,7 @@ pub struct ColumnMetaData {
     /// Chunk statistics, field 12.
     pub statistics: Option<Statistics>,
     /// Page counts per type and encoding, field 13.
-    pub encoding_stats: Option<Vec<PageEncodingStats>>,
+    pub encoding_stats: Option<SmallVec<[PageEncodingStats; 3]>>,
     /// File offset of the Bloom filter, field 14.
     pub bloom_filter_offset: Option<i64>,
     /// Size of the Bloom filter including its header, field 15.
@@ -93,78 +100,137 @@ pub struct ColumnMetaData {
     pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
 }
 
-impl ReadThrift for ColumnMetaData {
-    const WIRE_TYPE: FieldType = FieldType::Struct;
-    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+impl ColumnMetaData {
+    /// A value to decode into: required fields hold neutral values until the
+    /// decoder overwrites them.
+    fn decode_target(r: &mut CompactReader<'_>) -> Self {
+        Self {
+            physical_type: Type::Boolean,
+            encodings: SmallVec::new(),
+            path_in_schema: r.empty_path(),
+            codec: CompressionCodec::Uncompressed,
+            num_values: 0,
+            total_uncompressed_size: 0,
+            total_compressed_size: 0,
+            key_value_metadata: None,
+            data_page_offset: 0,
+            index_page_offset: None,
+            dictionary_page_offset: None,
+            statistics: None,
+            encoding_stats: None,
+            bloom_filter_offset: None,
+            bloom_filter_length: None,
+            size_statistics: None,
+            geospatial_statistics: None,
+        }
+    }
+
+    /// Decode a `ColumnMetaData` struct into `self`, field by field.
+    ///
+    /// Column metadata is the bulk of a footer (one per column per row
+    /// group) and this struct is large, so it is decoded where it will live
+    /// rather than assembled on the stack and moved through `Result`s.
+    pub(crate) fn read_in_place(&mut self, r: &mut CompactReader<'_>) -> Result<()> {
         const NAME: &str = "ColumnMetaData";
+        const TYPE: u32 = 1;
+        const ENCODINGS: u32 = 1 << 1;
+        const PATH: u32 = 1 << 2;
+        const CODEC: u32 = 1 << 3;
+        const NUM_VALUES: u32 = 1 << 4;
+        const UNCOMPRESSED: u32 = 1 << 5;
+        const COMPRESSED: u32 = 1 << 6;
+        const DATA_PAGE: u32 = 1 << 7;
+        let mut seen = 0u32;
         let saved = r.begin_struct()?;
-        let mut physical_type = None;
-        let mut encodings = None;
-        let mut path_in_schema = None;
-        let mut codec = None;
-        let mut num_values = None;
-        let mut total_uncompressed_size = None;
-        let mut total_compressed_size = None;
-        let mut key_value_metadata = None;
-        let mut data_page_offset = None;
-        let mut index_page_offset = None;
-        let mut dictionary_page_offset = None;
-        let mut statistics = None;
-        let mut encoding_stats = None;
-        let mut bloom_filter_offset = None;
-        let mut bloom_filter_length = None;
-        let mut size_statistics = None;
-        let mut geospatial_statistics = None;
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut physical_type)?,
-                2 => r.read_into(f, &mut encodings)?,
-                3 => r.read_into(f, &mut path_in_schema)?,
-                4 => r.read_into(f, &mut codec)?,
-                5 => r.read_into(f, &mut num_values)?,
-                6 => r.read_into(f, &mut total_uncompressed_size)?,
-                7 => r.read_into(f, &mut total_compressed_size)?,
-                8 => r.read_into(f, &mut key_value_metadata)?,
-                9 => r.read_into(f, &mut data_page_offset)?,
-                10 => r.read_into(f, &mut index_page_offset)?,
-                11 => r.read_into(f, &mut dictionary_page_offset)?,
-                12 => r.read_into(f, &mut statistics)?,
-                13 => r.read_into(f, &mut encoding_stats)?,
-                14 => r.read_into(f, &mut bloom_filter_offset)?,
-                15 => r.read_into(f, &mut bloom_filter_length)?,
-                16 => r.read_into(f, &mut size_statistics)?,
+                1 => {
+                    if r.read_field(f, &mut self.physical_type)? {
+                        seen |= TYPE;
+                    }
+                }
+                2 => {
+                    if r.read_field(f, &mut self.encodings)? {
+                        seen |= ENCODINGS;
+                    }
+                }
+                3 if f.ty.same_kind(FieldType::List) => {
+                    self.path_in_schema = r.read_path_in_schema()?;
+                    seen |= PATH;
+                }
+                4 => {
+                    if r.read_field(f, &mut self.codec)? {
+                        seen |= CODEC;
+                    }
+                }
+                5 => {
+                    if r.read_field(f, &mut self.num_values)? {
+                        seen |= NUM_VALUES;
+                    }
+                }
+                6 => {
+                    if r.read_field(f, &mut self.total_uncompressed_size)? {
+                        seen |= UNCOMPRESSED;
+                    }
+                }
+                7 => {
+                    if r.read_field(f, &mut self.total_compressed_size)? {
+                        seen |= COMPRESSED;
+                    }
+                }
+                8 => r.read_into(f, &mut self.key_value_metadata)?,
+                9 => {
+                    if r.read_field(f, &mut self.data_page_offset)? {
+                        seen |= DATA_PAGE;
+                    }
+                }
+                10 => r.read_into(f, &mut self.index_page_offset)?,
+                11 => r.read_into(f, &mut self.dictionary_page_offset)?,
+                12 if f.ty.same_kind(FieldType::Struct) => {
+                    self.statistics
+                        .insert(Statistics::default())
+                        .read_in_place(r)?;
+                }
+                13 => r.read_into(f, &mut self.encoding_stats)?,
+                14 => r.read_into(f, &mut self.bloom_filter_offset)?,
+                15 => r.read_into(f, &mut self.bloom_filter_length)?,
+                16 => r.read_into(f, &mut self.size_statistics)?,
                 17 => {
                     let mut g: Option<GeospatialStatistics> = None;
                     r.read_into(f, &mut g)?;
-                    geospatial_statistics = g.map(Box::new);
+                    self.geospatial_statistics = g.map(Box::new);
                 }
                 _ => r.skip(f.ty)?,
             }
         }
         r.end_struct(saved);
-        Ok(Self {
-            physical_type: required(physical_type, NAME, "type")?,
-            encodings: required(encodings, NAME, "encodings")?,
-            path_in_schema: required(path_in_schema, NAME, "path_in_schema")?,
-            codec: required(codec, NAME, "codec")?,
-            num_values: required(num_values, NAME, "num_values")?,
-            total_uncompressed_size: required(
-                total_uncompressed_size,
-                NAME,
-                "total_uncompressed_size",
-            )?,
-            total_compressed_size: required(total_compressed_size, NAME, "total_compressed_size")?,
-            key_value_metadata,
-            data_page_offset: required(data_page_offset, NAME, "data_page_offset")?,
-            index_page_offset,
-            dictionary_page_offset,
-            statistics,
-            encoding_stats,
-            bloom_filter_offset,
-            bloom_filter_length,
-            size_statistics,
-            geospatial_statistics,
-        })
+        for (bit, field) in [
+            (TYPE, "type"),
+            (ENCODINGS, "encodings"),
+            (PATH, "path_in_schema"),
+            (CODEC, "codec"),
+            (NUM_VALUES, "num_values"),
+            (UNCOMPRESSED, "total_uncompressed_size"),
+            (COMPRESSED, "total_compressed_size"),
+            (DATA_PAGE, "data_page_offset"),
+        ] {
+            if seen & bit == 0 {
+                return Err(FormatError::MissingField {
+                    struct_name: NAME,
+                    field,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ReadThrift for ColumnMetaData {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        let mut m = Self::decode_target(r);
+        m.read_in_place(r)?;
+        Ok(m)
     }
 }
 
@@ -174,7 +240,7 @@ impl WriteThrift for ColumnMetaData {
         let saved = w.begin_struct();
         w.field(1, &self.physical_type);
         w.field(2, &self.encodings);
-        w.field(3, &self.path_in_schema);
+        w.field(3, &self.path_in_schema[..]);
         w.field(4, &self.codec);
         w.i64_field(5, self.num_values);
         w.i64_field(6, self.total_uncompressed_size);
@@ -235,29 +301,42 @@ pub struct ColumnChunk {
     pub encrypted_column_metadata: Option<Vec<u8>>,
 }
 
-impl ReadThrift for ColumnChunk {
-    const WIRE_TYPE: FieldType = FieldType::Struct;
-    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+impl ColumnChunk {
+    /// Decode a `ColumnChunk` struct into `self` (which must be default),
+    /// with its metadata decoded in place too.
+    pub(crate) fn read_in_place(&mut self, r: &mut CompactReader<'_>) -> Result<()> {
         let saved = r.begin_struct()?;
-        let mut c = Self::default();
-        let mut file_offset = None;
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut c.file_path)?,
-                2 => r.read_into(f, &mut file_offset)?,
-                3 => r.read_into(f, &mut c.meta_data)?,
-                4 => r.read_into(f, &mut c.offset_index_offset)?,
-                5 => r.read_into(f, &mut c.offset_index_length)?,
-                6 => r.read_into(f, &mut c.column_index_offset)?,
-                7 => r.read_into(f, &mut c.column_index_length)?,
-                8 => r.read_into(f, &mut c.crypto_metadata)?,
-                9 => r.read_into(f, &mut c.encrypted_column_metadata)?,
+                1 => r.read_into(f, &mut self.file_path)?,
+                // Required, with a default of 0 in the specification.
+                2 => {
+                    r.read_field(f, &mut self.file_offset)?;
+                }
+                3 if f.ty.same_kind(FieldType::Struct) => {
+                    self.meta_data
+                        .insert(ColumnMetaData::decode_target(r))
+                        .read_in_place(r)?;
+                }
+                4 => r.read_into(f, &mut self.offset_index_offset)?,
+                5 => r.read_into(f, &mut self.offset_index_length)?,
+                6 => r.read_into(f, &mut self.column_index_offset)?,
+                7 => r.read_into(f, &mut self.column_index_length)?,
+                8 => r.read_into(f, &mut self.crypto_metadata)?,
+                9 => r.read_into(f, &mut self.encrypted_column_metadata)?,
                 _ => r.skip(f.ty)?,
             }
         }
         r.end_struct(saved);
-        // Required with a default of 0 in the specification.
-        c.file_offset = file_offset.unwrap_or(0);
+        Ok(())
+    }
+}
+
+impl ReadThrift for ColumnChunk {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        let mut c = Self::default();
+        c.read_in_place(r)?;
         Ok(c)
     }
 }

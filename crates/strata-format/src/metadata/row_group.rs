@@ -77,9 +77,12 @@ impl ReadThrift for RowGroup {
         let mut total_byte_size = None;
         let mut num_rows = None;
         let mut g = Self::default();
+        r.start_row_group();
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut columns)?,
+                1 if f.ty.same_kind(FieldType::List) => {
+                    columns = Some(r.read_list_in_place(ColumnChunk::read_in_place)?);
+                }
                 2 => r.read_into(f, &mut total_byte_size)?,
                 3 => r.read_into(f, &mut num_rows)?,
                 4 => r.read_into(f, &mut g.sorting_columns)?,

@@ -5,26 +5,32 @@ use super::required;
 use crate::error::Result;
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
+/// A statistics value (min or max) in its plain encoding. Values of up to
+/// 16 bytes (every fixed-width type, short strings) are held inline, without
+/// a heap allocation.
+pub type StatValue = smallvec::SmallVec<[u8; 16]>;
+
 /// Statistics of a column chunk or a page (`Statistics`). All fields are
 /// optional.
 ///
 /// Bounds are PLAIN-encoded values without a length prefix for byte arrays.
 /// `min`/`max` are the deprecated signed-order bounds; `min_value` /
 /// `max_value` follow the column's [`ColumnOrder`](super::ColumnOrder).
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Statistics {
     /// Deprecated maximum (signed comparison), field 1.
-    pub max: Option<Vec<u8>>,
+    pub max: Option<StatValue>,
     /// Deprecated minimum (signed comparison), field 2.
-    pub min: Option<Vec<u8>>,
+    pub min: Option<StatValue>,
     /// Number of nulls, field 3. Absent is not the same as zero.
     pub null_count: Option<i64>,
     /// Number of distinct values, field 4.
     pub distinct_count: Option<i64>,
     /// Upper bound under the column order, field 5.
-    pub max_value: Option<Vec<u8>>,
+    pub max_value: Option<StatValue>,
     /// Lower bound under the column order, field 6.
-    pub min_value: Option<Vec<u8>>,
+    pub min_value: Option<StatValue>,
     /// Whether `max_value` is the actual maximum, field 7.
     pub is_max_value_exact: Option<bool>,
     /// Whether `min_value` is the actual minimum, field 8.
@@ -33,26 +39,34 @@ pub struct Statistics {
     pub nan_count: Option<i64>,
 }
 
-impl ReadThrift for Statistics {
-    const WIRE_TYPE: FieldType = FieldType::Struct;
-    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+impl Statistics {
+    /// Decode a `Statistics` struct into `self` (which must be default).
+    pub(crate) fn read_in_place(&mut self, r: &mut CompactReader<'_>) -> Result<()> {
         let saved = r.begin_struct()?;
-        let mut s = Self::default();
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut s.max)?,
-                2 => r.read_into(f, &mut s.min)?,
-                3 => r.read_into(f, &mut s.null_count)?,
-                4 => r.read_into(f, &mut s.distinct_count)?,
-                5 => r.read_into(f, &mut s.max_value)?,
-                6 => r.read_into(f, &mut s.min_value)?,
-                7 => r.bool_into(f, &mut s.is_max_value_exact)?,
-                8 => r.bool_into(f, &mut s.is_min_value_exact)?,
-                9 => r.read_into(f, &mut s.nan_count)?,
+                1 => r.read_into(f, &mut self.max)?,
+                2 => r.read_into(f, &mut self.min)?,
+                3 => r.read_into(f, &mut self.null_count)?,
+                4 => r.read_into(f, &mut self.distinct_count)?,
+                5 => r.read_into(f, &mut self.max_value)?,
+                6 => r.read_into(f, &mut self.min_value)?,
+                7 => r.bool_into(f, &mut self.is_max_value_exact)?,
+                8 => r.bool_into(f, &mut self.is_min_value_exact)?,
+                9 => r.read_into(f, &mut self.nan_count)?,
                 _ => r.skip(f.ty)?,
             }
         }
         r.end_struct(saved);
+        Ok(())
+    }
+}
+
+impl ReadThrift for Statistics {
+    const WIRE_TYPE: FieldType = FieldType::Struct;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        let mut s = Self::default();
+        s.read_in_place(r)?;
         Ok(s)
     }
 }

@@ -40,6 +40,7 @@ pub use reader::CompactReader;
 pub use writer::CompactWriter;
 
 use crate::error::Result;
+use smallvec::SmallVec;
 use strata_sink::ByteSink;
 
 /// Deepest nesting of structs and containers the reader accepts.
@@ -343,6 +344,54 @@ impl WriteThrift for Vec<u8> {
     #[inline]
     fn write_thrift(&self, w: &mut CompactWriter<'_>) {
         w.write_binary(self);
+    }
+}
+
+impl ReadThrift for SmallVec<[u8; 16]> {
+    const WIRE_TYPE: FieldType = FieldType::Binary;
+    #[inline]
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Ok(SmallVec::from_slice(r.read_binary()?))
+    }
+}
+
+impl WriteThrift for SmallVec<[u8; 16]> {
+    const WIRE_TYPE: FieldType = FieldType::Binary;
+    #[inline]
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        w.write_binary(self);
+    }
+}
+
+impl<T: ReadThrift, const N: usize> ReadThrift for SmallVec<[T; N]>
+where
+    [T; N]: smallvec::Array<Item = T>,
+{
+    const WIRE_TYPE: FieldType = FieldType::List;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        let start = r.position();
+        let (elem, n) = r.read_list_header()?;
+        if !elem.same_kind(T::WIRE_TYPE) {
+            return Err(crate::error::FormatError::InvalidThrift {
+                offset: start,
+                reason: "list element type does not match the schema",
+            });
+        }
+        let mut out = SmallVec::with_capacity(n);
+        for _ in 0..n {
+            out.push(T::read_thrift(r)?);
+        }
+        Ok(out)
+    }
+}
+
+impl<T: WriteThrift, const N: usize> WriteThrift for SmallVec<[T; N]>
+where
+    [T; N]: smallvec::Array<Item = T>,
+{
+    const WIRE_TYPE: FieldType = FieldType::List;
+    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
+        w.write_list(self.as_slice());
     }
 }
 

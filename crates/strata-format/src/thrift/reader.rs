@@ -2,6 +2,7 @@
 
 use super::{FieldHeader, FieldType, MAX_DEPTH, ReadThrift};
 use crate::error::{FormatError, Result};
+use std::sync::Arc;
 use strata_sink::SinkError;
 use strata_sink::varint::{decode_uleb128, zigzag_decode};
 
@@ -38,6 +39,14 @@ pub struct CompactReader<'a> {
     pos: usize,
     depth: usize,
     last_field_id: i16,
+    /// An empty path, cloned as a placeholder while a column chunk decodes.
+    empty_path: Option<Arc<[String]>>,
+    /// Ordinal of the next column chunk within the current row group.
+    chunk_ordinal: usize,
+    /// `path_in_schema` of each column of the last row group, with its
+    /// encoded bytes: the same column in the next row group almost always
+    /// has byte-identical path bytes and then shares the decoded path.
+    path_cache: Vec<(&'a [u8], Arc<[String]>)>,
 }
 
 /// State saved by [`CompactReader::begin_struct`] and restored by
@@ -51,12 +60,15 @@ pub struct StructState {
 impl<'a> CompactReader<'a> {
     /// A reader at the start of `data`.
     #[inline]
-    pub const fn new(data: &'a [u8]) -> Self {
+    pub fn new(data: &'a [u8]) -> Self {
         Self {
             data,
             pos: 0,
             depth: 0,
             last_field_id: 0,
+            empty_path: None,
+            chunk_ordinal: 0,
+            path_cache: Vec::new(),
         }
     }
 
@@ -114,7 +126,7 @@ impl<'a> CompactReader<'a> {
     }
 
     /// Read an unsigned LEB128 varint.
-    #[inline]
+    #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64> {
         // Fast path: most varints in metadata (field ids, small counts,
         // enum values) fit in one byte.
@@ -124,7 +136,13 @@ impl<'a> CompactReader<'a> {
             self.pos += 1;
             return Ok(u64::from(b));
         }
-        let rest = self.data.get(self.pos..).unwrap_or(&[]);
+        self.read_varint_multibyte()
+    }
+
+    /// The multi-byte varint path (offsets, sizes, counts).
+    #[inline(never)]
+    fn read_varint_multibyte(&mut self) -> Result<u64> {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
         match decode_uleb128(rest) {
             Ok((v, n)) => {
                 self.pos += n;
@@ -309,10 +327,12 @@ impl<'a> CompactReader<'a> {
     pub fn read_list_header(&mut self) -> Result<(FieldType, usize)> {
         let start = self.pos;
         let b = self.read_byte()?;
-        let elem = FieldType::from_nibble(b & 0x0F).ok_or(FormatError::InvalidThrift {
-            offset: start,
-            reason: "unknown list element type",
-        })?;
+        let Some(elem) = FieldType::from_nibble(b & 0x0F) else {
+            return Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "unknown list element type",
+            });
+        };
         let short = usize::from(b >> 4);
         let n = if short != 15 {
             short
@@ -334,6 +354,88 @@ impl<'a> CompactReader<'a> {
             });
         }
         Ok((elem, n))
+    }
+
+    /// Mark the start of a row group's column list: column chunks read after
+    /// this are numbered from 0 for [`read_path_in_schema`](Self::read_path_in_schema).
+    #[inline]
+    pub fn start_row_group(&mut self) {
+        self.chunk_ordinal = 0;
+    }
+
+    /// A shared empty path (allocated once per reader), used as a
+    /// placeholder before `path_in_schema` is read.
+    pub(crate) fn empty_path(&mut self) -> Arc<[String]> {
+        Arc::clone(self.empty_path.get_or_insert_with(|| Arc::from(Vec::new())))
+    }
+
+    /// Read a column chunk's `path_in_schema` (a list of strings).
+    ///
+    /// Footers repeat every column's path once per row group. When the
+    /// encoded path is byte-identical to the one at the same column position
+    /// in the previous row group, the already decoded path is shared instead
+    /// of allocated again. Sharing depends only on a byte comparison, so a
+    /// malformed or unusual footer decodes exactly as without the cache.
+    pub fn read_path_in_schema(&mut self) -> Result<Arc<[String]>> {
+        let ordinal = self.chunk_ordinal;
+        self.chunk_ordinal = self.chunk_ordinal.saturating_add(1);
+        let start = self.pos;
+        self.skip(FieldType::List)?;
+        let raw = self.data.get(start..self.pos).unwrap_or_default();
+        if let Some((cached_raw, path)) = self.path_cache.get(ordinal)
+            && *cached_raw == raw
+        {
+            return Ok(Arc::clone(path));
+        }
+        self.pos = start;
+        let parts: Vec<String> = self.read_list()?;
+        let path: Arc<[String]> = Arc::from(parts);
+        if let Some(slot) = self.path_cache.get_mut(ordinal) {
+            *slot = (raw, Arc::clone(&path));
+        } else if ordinal == self.path_cache.len() {
+            self.path_cache.push((raw, Arc::clone(&path)));
+        }
+        Ok(path)
+    }
+
+    /// Read a list of structs, decoding each one into a default value already
+    /// in its place in the output vector (for large structs, this avoids
+    /// moving each one through a `Result`).
+    pub fn read_list_in_place<T: ReadThrift + Default>(
+        &mut self,
+        mut read: impl FnMut(&mut T, &mut Self) -> Result<()>,
+    ) -> Result<Vec<T>> {
+        let start = self.pos;
+        let (elem, n) = self.read_list_header()?;
+        if !elem.same_kind(T::WIRE_TYPE) {
+            return Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "list element type does not match the schema",
+            });
+        }
+        self.enter()?;
+        let mut out: Vec<T> = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(T::default());
+            if let Some(last) = out.last_mut() {
+                read(last, self)?;
+            }
+        }
+        self.depth -= 1;
+        Ok(out)
+    }
+
+    /// Read field `f` into `dst` if its wire type is `T`'s, returning
+    /// `true`; otherwise skip it like an unknown field and return `false`.
+    #[inline]
+    pub fn read_field<T: ReadThrift>(&mut self, f: FieldHeader, dst: &mut T) -> Result<bool> {
+        if f.ty.same_kind(T::WIRE_TYPE) {
+            *dst = T::read_thrift(self)?;
+            Ok(true)
+        } else {
+            self.skip(f.ty)?;
+            Ok(false)
+        }
     }
 
     /// Read a list of `T`.

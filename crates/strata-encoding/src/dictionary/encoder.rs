@@ -1,0 +1,215 @@
+//! [`DictEncoder`]: builds a dictionary and writes index pages.
+
+use strata_sink::ByteSink;
+use strata_sink::rle::RleEncoder;
+
+use super::hash::HashTable;
+use super::store::{DictKey, DictStore};
+use super::{DictValue, index_bit_width};
+use crate::encoding::Encoding;
+use crate::error::{EncodingError, Result};
+use crate::plain::fixed_len::check_width;
+use crate::traits::Encoder;
+use crate::types::{
+    ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, OffsetSize,
+};
+
+/// Dictionary encoder (RLE_DICTIONARY) for every physical type but BOOLEAN.
+///
+/// [`put`](Encoder::put) and [`put_spaced`](Encoder::put_spaced) add unseen
+/// values to the dictionary and record one `u32` index per value.
+/// [`flush_into`](Encoder::flush_into) writes an index data page (one byte
+/// of bit width, then the RLE/bit-packed hybrid indices) and clears the
+/// indices; the dictionary stays, since one dictionary serves every data
+/// page of a column chunk. [`write_dict_page`](Self::write_dict_page) writes
+/// the dictionary page (the entries PLAIN) once the chunk's data pages are
+/// done. A column writer watches [`dict_size_bytes`](Self::dict_size_bytes)
+/// and [`num_entries`](Self::num_entries) to fall back to another encoding.
+///
+/// Values are deduplicated by their bytes (floats by bit pattern, so NaNs
+/// with one payload share an entry and `-0.0` is distinct from `0.0`) in a
+/// hash table of indices into one contiguous store: no allocation per
+/// value. A new encoder holds no heap memory.
+///
+/// ```
+/// use strata_encoding::{ByteArrayBatch, DictEncoder, Encoder};
+/// use strata_sink::ByteSink;
+///
+/// let mut enc = DictEncoder::<strata_encoding::ByteArray>::new();
+/// enc.put(ByteArrayBatch::from_slices(&[b"hi", b"yo", b"hi"])).unwrap();
+/// assert_eq!(enc.num_entries(), 2);
+/// assert_eq!(enc.dict_size_bytes(), 12);
+///
+/// let mut data = ByteSink::new();
+/// enc.flush_into(&mut data).unwrap();
+/// // Bit width 1; one bit-packed group of 8 (header 0b11): 0, 1, 0 and padding.
+/// assert_eq!(data.as_slice(), &[1, 0b11, 0b010]);
+///
+/// let mut dict = ByteSink::new();
+/// enc.write_dict_page(&mut dict).unwrap();
+/// assert_eq!(dict.as_slice(), &[2, 0, 0, 0, b'h', b'i', 2, 0, 0, 0, b'y', b'o']);
+/// ```
+#[derive(Debug)]
+pub struct DictEncoder<T: DictValue> {
+    dict: T::Dict,
+    table: HashTable,
+    indices: Vec<u32>,
+    plain_size: usize,
+    /// Kept between pages while the bit width stays the same.
+    rle: Option<RleEncoder>,
+}
+
+impl<T: DictKey + DictValue<Dict = Vec<T>>> Default for DictEncoder<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: DictKey + DictValue<Dict = Vec<T>>> DictEncoder<T> {
+    /// An encoder for `i32`, `i64`, [`Int96`](crate::Int96), `f32` or
+    /// `f64`; no heap memory until the first value.
+    pub const fn new() -> Self {
+        Self::with_dict(Vec::new())
+    }
+}
+
+impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
+    /// An encoder for byte arrays whose dictionary has offsets of type `O`
+    /// (`DictEncoder::<ByteArray>::new()` for `i32`); no heap memory until
+    /// the first value.
+    pub const fn new() -> Self {
+        Self::with_dict(ByteArrayBuffer::new())
+    }
+}
+
+impl DictEncoder<FixedLenByteArray> {
+    /// An encoder for fixed-length byte arrays of `width` bytes (positive);
+    /// no heap memory until the first value.
+    pub fn new(width: usize) -> Result<Self> {
+        check_width(width)?;
+        Ok(Self::with_dict(FixedLenByteArrayBuffer::new(width)))
+    }
+}
+
+impl<T: DictValue> DictEncoder<T> {
+    const fn with_dict(dict: T::Dict) -> Self {
+        Self {
+            dict,
+            table: HashTable::new(),
+            indices: Vec::new(),
+            plain_size: 0,
+            rle: None,
+        }
+    }
+
+    /// Number of distinct values in the dictionary.
+    pub fn num_entries(&self) -> usize {
+        self.dict.entries()
+    }
+
+    /// Size in bytes of the dictionary page
+    /// [`write_dict_page`](Self::write_dict_page) would write (the PLAIN
+    /// size of the entries).
+    pub fn dict_size_bytes(&self) -> usize {
+        self.plain_size
+    }
+
+    /// Bit width of the indices of the next data page: 0 for an empty
+    /// dictionary, 1 for one entry, else the bits of `num_entries - 1`.
+    pub fn bit_width(&self) -> u8 {
+        index_bit_width(self.num_entries())
+    }
+
+    /// The dictionary built so far, in index order.
+    pub fn dict(&self) -> &T::Dict {
+        &self.dict
+    }
+
+    /// Append the dictionary page (every entry, PLAIN) to `page`.
+    pub fn write_dict_page(&self, page: &mut ByteSink) -> Result<()> {
+        self.dict.write_plain(page)
+    }
+
+    /// Take the dictionary out (for reuse, statistics or a decoder) and
+    /// start a new, empty one, keeping the table's allocation.
+    ///
+    /// Fails if indices are still buffered: they refer to this dictionary,
+    /// so flush them first.
+    pub fn take_dict(&mut self) -> Result<T::Dict> {
+        if !self.indices.is_empty() {
+            return Err(EncodingError::InvalidArgument(format!(
+                "{} buffered indices refer to the dictionary; flush them first",
+                self.indices.len()
+            )));
+        }
+        let empty = self.dict.empty_like();
+        self.table.clear();
+        self.plain_size = 0;
+        Ok(std::mem::replace(&mut self.dict, empty))
+    }
+
+    /// Forget the dictionary and every buffered index (for a new column
+    /// chunk, or after falling back), keeping the table and index
+    /// allocations.
+    pub fn reset(&mut self) {
+        self.dict = self.dict.empty_like();
+        self.table.clear();
+        self.indices.clear();
+        self.plain_size = 0;
+    }
+
+    /// The buffered indices, one per value put since the last flush.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+}
+
+impl<T: DictValue> Encoder<T> for DictEncoder<T> {
+    fn put(&mut self, values: T::Batch<'_>) -> Result<()> {
+        self.dict.insert_batch(
+            &mut self.table,
+            values,
+            &mut self.indices,
+            &mut self.plain_size,
+        )
+    }
+
+    fn flush_into(&mut self, page: &mut ByteSink) -> Result<()> {
+        let width = self.bit_width();
+        let rle = match &mut self.rle {
+            Some(rle) if rle.bit_width() == u32::from(width) => rle,
+            slot => slot.insert(RleEncoder::new(u32::from(width))),
+        };
+        for &i in &self.indices {
+            rle.put(u64::from(i));
+        }
+        page.put_u8(width);
+        rle.flush_into(page);
+        self.indices.clear();
+        Ok(())
+    }
+
+    fn num_values(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// An upper bound: one byte of bit width, and per group of 8 indices
+    /// either the packed bytes plus a run header or an RLE run (a header of
+    /// at most 5 bytes and a value of at most 4).
+    fn estimated_size(&self) -> usize {
+        let width = usize::from(self.bit_width());
+        let groups = self.indices.len().div_ceil(8);
+        1 + groups * (width + 1).max(5 + width.div_ceil(8))
+    }
+
+    fn heap_size(&self) -> usize {
+        self.dict.heap_bytes()
+            + self.table.heap_size()
+            + self.indices.capacity() * std::mem::size_of::<u32>()
+            + self.rle.as_ref().map_or(0, RleEncoder::heap_size)
+    }
+
+    fn encoding(&self) -> Encoding {
+        Encoding::RleDictionary
+    }
+}

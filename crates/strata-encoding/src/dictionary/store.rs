@@ -1,0 +1,394 @@
+//! Dictionary storage per value type: how values are deduplicated on the
+//! encoder side, written PLAIN to the dictionary page, read back from it,
+//! and gathered by index on the decoder side.
+//!
+//! The same type holds a dictionary on both sides: `Vec<T>` for fixed-width
+//! numbers, [`ByteArrayBuffer`] (one values buffer plus offsets) for byte
+//! arrays and [`FixedLenByteArrayBuffer`] for fixed-length byte arrays. Each
+//! implementation has its own monomorphic insert and gather loops.
+
+use std::fmt::Debug;
+
+use strata_sink::rle::RleDecoder;
+use strata_sink::{ByteSink, SinkError};
+
+use super::hash::{HashTable, hash_bytes, hash_u64, hash_u128};
+use crate::error::{EncodingError, Result};
+use crate::plain::PlainByteArrayDecoder;
+use crate::traits::Decoder;
+use crate::types::{
+    ByteArray, ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, FixedLenByteArray,
+    FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueType,
+};
+
+/// Indices decoded per step of a byte-array gather (a stack buffer).
+const GATHER_CHUNK: usize = 512;
+
+/// What a dictionary store does; implemented by `Vec<T>`,
+/// [`ByteArrayBuffer`] and [`FixedLenByteArrayBuffer`]. Sealed: it lives in
+/// a private module.
+pub trait DictStore<T: ValueType + ?Sized>: Debug + Send + Sync + Sized + 'static {
+    /// An empty store of the same kind (same width) as `self`.
+    fn empty_like(&self) -> Self;
+
+    /// Number of entries.
+    fn entries(&self) -> usize;
+
+    /// Bytes of heap memory held.
+    fn heap_bytes(&self) -> usize;
+
+    /// Add every value of `batch` not yet present, and push the index of
+    /// each value to `indices`. `plain_size` grows by the PLAIN size of each
+    /// new entry.
+    fn insert_batch(
+        &mut self,
+        table: &mut HashTable,
+        batch: T::Batch<'_>,
+        indices: &mut Vec<u32>,
+        plain_size: &mut usize,
+    ) -> Result<()>;
+
+    /// Append the PLAIN encoding of every entry to `page`.
+    fn write_plain(&self, page: &mut ByteSink) -> Result<()>;
+
+    /// Read `n` PLAIN values from `page` (FIXED_LEN_BYTE_ARRAY values are
+    /// `width` bytes). Fails before allocating if `page` cannot hold them.
+    fn decode_plain(page: &[u8], n: usize, width: usize) -> Result<Self>;
+
+    /// Decode up to `n` indices from `rle` and append (or write) the
+    /// entries they name to `out`; returns how many were written.
+    fn gather(&self, rle: &mut RleDecoder<'_>, out: &mut T::Out, n: usize) -> Result<usize>;
+}
+
+fn truncated_indices() -> EncodingError {
+    EncodingError::Truncated("dictionary indices")
+}
+
+fn out_of_range(index: u32, len: usize) -> EncodingError {
+    EncodingError::Sink(SinkError::IndexOutOfRange {
+        index: u64::from(index),
+        len,
+    })
+}
+
+/// Check that every index is below `len`; report the first that is not.
+#[inline]
+pub(crate) fn check_indices(indices: &[u32], len: usize) -> Result<()> {
+    let max = indices.iter().copied().max().unwrap_or(0);
+    if indices.is_empty() || (max as usize) < len {
+        return Ok(());
+    }
+    let bad = indices
+        .iter()
+        .copied()
+        .find(|&i| i as usize >= len)
+        .unwrap_or(max);
+    Err(out_of_range(bad, len))
+}
+
+/// Fill `idx` from `rle`, failing if the stream ends first.
+#[inline]
+fn read_indices(rle: &mut RleDecoder<'_>, idx: &mut [u32], len: usize) -> Result<()> {
+    if rle.get_batch(idx)? < idx.len() {
+        return Err(truncated_indices());
+    }
+    check_indices(idx, len)
+}
+
+/// Fixed-width values a dictionary can key by their bits: `i32`, `i64`,
+/// `f32`, `f64`, [`Int96`]. Floats are compared and hashed by bit pattern,
+/// so every NaN payload is its own entry and `-0.0` differs from `0.0`.
+pub trait DictKey: FixedWidthValue {
+    /// The bit pattern compared for equality.
+    type Bits: Copy + Eq;
+    /// The bit pattern of `self`.
+    fn bits(self) -> Self::Bits;
+    /// Hash of a bit pattern.
+    fn hash_bits(bits: Self::Bits) -> u64;
+}
+
+macro_rules! dict_key {
+    ($t:ty, $bits:ty, |$v:ident| $to_bits:expr) => {
+        impl DictKey for $t {
+            type Bits = $bits;
+            #[inline(always)]
+            fn bits(self) -> $bits {
+                let $v = self;
+                $to_bits
+            }
+            #[inline(always)]
+            fn hash_bits(bits: $bits) -> u64 {
+                hash_u64(u64::from(bits))
+            }
+        }
+    };
+}
+
+dict_key!(i32, u32, |v| v as u32);
+dict_key!(i64, u64, |v| v as u64);
+dict_key!(f32, u32, |v| v.to_bits());
+dict_key!(f64, u64, |v| v.to_bits());
+
+impl DictKey for Int96 {
+    type Bits = u128;
+    #[inline(always)]
+    fn bits(self) -> u128 {
+        u128::from(self.0[0]) | (u128::from(self.0[1]) << 32) | (u128::from(self.0[2]) << 64)
+    }
+    #[inline(always)]
+    fn hash_bits(bits: u128) -> u64 {
+        hash_u128(bits)
+    }
+}
+
+impl<T: DictKey> DictStore<T> for Vec<T> {
+    fn empty_like(&self) -> Self {
+        Vec::new()
+    }
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.capacity() * std::mem::size_of::<T>()
+    }
+
+    fn insert_batch(
+        &mut self,
+        table: &mut HashTable,
+        batch: &[T],
+        indices: &mut Vec<u32>,
+        plain_size: &mut usize,
+    ) -> Result<()> {
+        indices.reserve(batch.len());
+        for &v in batch {
+            let bits = v.bits();
+            let values = &*self;
+            let (index, inserted) =
+                table.find_or_insert(T::hash_bits(bits), values.len(), |i| {
+                    values[i].bits() == bits
+                })?;
+            if inserted {
+                self.push(v);
+                *plain_size += T::WIDTH;
+            }
+            indices.push(index);
+        }
+        Ok(())
+    }
+
+    fn write_plain(&self, page: &mut ByteSink) -> Result<()> {
+        T::encode_plain(self, page.append_zeroed(self.len() * T::WIDTH));
+        Ok(())
+    }
+
+    fn decode_plain(page: &[u8], n: usize, _width: usize) -> Result<Self> {
+        let bytes = n.checked_mul(T::WIDTH).filter(|&b| b <= page.len()).ok_or(
+            EncodingError::InvalidValueCount {
+                requested: n,
+                available: page.len() / T::WIDTH,
+            },
+        )?;
+        let mut values = vec![T::default(); n];
+        T::decode_plain(&page[..bytes], &mut values);
+        Ok(values)
+    }
+
+    fn gather(&self, rle: &mut RleDecoder<'_>, out: &mut [T], n: usize) -> Result<usize> {
+        let n = n.min(out.len());
+        if rle.get_batch_with_dict(self, &mut out[..n])? < n {
+            return Err(truncated_indices());
+        }
+        Ok(n)
+    }
+}
+
+impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
+    fn empty_like(&self) -> Self {
+        ByteArrayBuffer::new()
+    }
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.heap_size()
+    }
+
+    fn insert_batch(
+        &mut self,
+        table: &mut HashTable,
+        batch: ByteArrayBatch<'_>,
+        indices: &mut Vec<u32>,
+        plain_size: &mut usize,
+    ) -> Result<()> {
+        if batch.total_bytes() > u32::MAX as usize {
+            batch.try_for_each_len(|len| {
+                if len > u32::MAX as usize {
+                    Err(EncodingError::InvalidArgument(format!(
+                        "byte array of {len} bytes does not fit a 4-byte length"
+                    )))
+                } else {
+                    Ok(())
+                }
+            })?;
+        }
+        indices.reserve(batch.len());
+        self.start();
+        batch.try_for_each(|v| {
+            let end = self.values().len() + v.len();
+            if O::from_usize(end).is_none() {
+                return Err(EncodingError::OffsetOverflow(end));
+            }
+            let offsets = self.offsets();
+            let values = self.values();
+            let (index, inserted) =
+                table.find_or_insert(hash_bytes(v), offsets.len() - 1, |i| {
+                    &values[offsets[i].as_usize()..offsets[i + 1].as_usize()] == v
+                })?;
+            if inserted {
+                self.values_mut().extend_from_slice(v);
+                self.commit_end(end)?;
+                *plain_size += 4 + v.len();
+            }
+            indices.push(index);
+            Ok(())
+        })
+    }
+
+    fn write_plain(&self, page: &mut ByteSink) -> Result<()> {
+        let size = self.len() * 4 + self.values().len();
+        let mut region = page.reserved_region(size);
+        for v in self.iter() {
+            region.put_len_prefixed(v);
+        }
+        Ok(())
+    }
+
+    fn decode_plain(page: &[u8], n: usize, _width: usize) -> Result<Self> {
+        let mut dec = PlainByteArrayDecoder::<O>::default();
+        dec.set_data(page, n)?;
+        let mut out = ByteArrayBuffer::new();
+        if dec.decode(&mut out, n)? < n {
+            return Err(EncodingError::Truncated("dictionary page"));
+        }
+        Ok(out)
+    }
+
+    fn gather(
+        &self,
+        rle: &mut RleDecoder<'_>,
+        out: &mut ByteArrayBuffer<O>,
+        n: usize,
+    ) -> Result<usize> {
+        let offsets = self.offsets();
+        let values = self.values();
+        let len = self.len();
+        let mut idx = [0u32; GATHER_CHUNK];
+        out.start();
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(GATHER_CHUNK);
+            let idx = &mut idx[..k];
+            read_indices(rle, idx, len)?;
+            let bytes: usize = idx
+                .iter()
+                .map(|&i| offsets[i as usize + 1].as_usize() - offsets[i as usize].as_usize())
+                .sum();
+            out.reserve(k, bytes);
+            for &i in idx.iter() {
+                let i = i as usize;
+                let v = &values[offsets[i].as_usize()..offsets[i + 1].as_usize()];
+                out.values_mut().extend_from_slice(v);
+                out.commit_value()?;
+            }
+            done += k;
+        }
+        Ok(n)
+    }
+}
+
+impl DictStore<FixedLenByteArray> for FixedLenByteArrayBuffer {
+    fn empty_like(&self) -> Self {
+        FixedLenByteArrayBuffer::new(self.width())
+    }
+
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.heap_size()
+    }
+
+    fn insert_batch(
+        &mut self,
+        table: &mut HashTable,
+        batch: FixedLenBatch<'_>,
+        indices: &mut Vec<u32>,
+        plain_size: &mut usize,
+    ) -> Result<()> {
+        let w = self.width();
+        crate::plain::fixed_len::check_batch_width(&batch, w)?;
+        indices.reserve(batch.len());
+        for v in batch.bytes().chunks_exact(w) {
+            let values = self.values();
+            let (index, inserted) = table.find_or_insert(hash_bytes(v), values.len() / w, |i| {
+                &values[i * w..(i + 1) * w] == v
+            })?;
+            if inserted {
+                self.values_mut().extend_from_slice(v);
+                *plain_size += w;
+            }
+            indices.push(index);
+        }
+        Ok(())
+    }
+
+    fn write_plain(&self, page: &mut ByteSink) -> Result<()> {
+        page.extend_from_slice(self.values());
+        Ok(())
+    }
+
+    fn decode_plain(page: &[u8], n: usize, width: usize) -> Result<Self> {
+        crate::plain::fixed_len::check_width(width)?;
+        let bytes = n.checked_mul(width).filter(|&b| b <= page.len()).ok_or(
+            EncodingError::InvalidValueCount {
+                requested: n,
+                available: page.len() / width,
+            },
+        )?;
+        let mut out = FixedLenByteArrayBuffer::new(width);
+        out.values_mut().extend_from_slice(&page[..bytes]);
+        Ok(out)
+    }
+
+    fn gather(
+        &self,
+        rle: &mut RleDecoder<'_>,
+        out: &mut FixedLenByteArrayBuffer,
+        n: usize,
+    ) -> Result<usize> {
+        let w = self.width();
+        out.check_width(w)?;
+        let values = self.values();
+        let len = self.len();
+        let mut idx = [0u32; GATHER_CHUNK];
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(GATHER_CHUNK);
+            let idx = &mut idx[..k];
+            read_indices(rle, idx, len)?;
+            let dst = out.values_mut();
+            dst.reserve(k * w);
+            for &i in idx.iter() {
+                let i = i as usize;
+                dst.extend_from_slice(&values[i * w..(i + 1) * w]);
+            }
+            done += k;
+        }
+        Ok(n)
+    }
+}
