@@ -1,6 +1,44 @@
 //! # strata
 //!
-//! The facade crate: re-exports every layer of strata under one name.
+//! The facade crate most users depend on. It re-exports every layer of
+//! strata under one name, so that code can start with the whole stack and
+//! later depend on a single layer without changing how it is written:
+//!
+//! | module | crate | what it holds |
+//! |---|---|---|
+//! | [`sink`] | `strata-sink` | byte sink, bit writer/reader, varints, RLE/bit-packed hybrid, bit-packing kernels |
+//! | [`format`] | `strata-format` | Thrift compact protocol, Parquet metadata, footer, schema tree |
+//! | [`encoding`] | `strata-encoding` | every Parquet encoding, encoders and decoders |
+//!
+//! The file, record and Arrow layers (and the arrow-rs compatible paths such
+//! as `strata::arrow::ArrowWriter`) join this facade as they are built.
+//!
+//! ```
+//! use strata::encoding::{Decoder, Encoder, PlainDecoder, PlainEncoder};
+//! use strata::format::footer::{read_metadata_from_slice, write_footer};
+//! use strata::format::metadata::FileMetaData;
+//! use strata::sink::ByteSink;
+//!
+//! // Encode and decode a page's values.
+//! let mut encoder = PlainEncoder::<i64>::default();
+//! encoder.put(&[1, 2, 3]).unwrap();
+//! let mut page = ByteSink::new();
+//! encoder.flush_into(&mut page).unwrap();
+//! let mut decoder = PlainDecoder::<i64>::default();
+//! decoder.set_data(page.as_slice(), 3).unwrap();
+//! let mut values = [0i64; 3];
+//! assert_eq!(decoder.decode(&mut values, 3).unwrap(), 3);
+//! assert_eq!(values, [1, 2, 3]);
+//!
+//! // Write and read back a footer.
+//! let mut file = ByteSink::new();
+//! file.extend_from_slice(b"PAR1");
+//! write_footer(&FileMetaData::default(), &mut file).unwrap();
+//! assert_eq!(read_metadata_from_slice(file.as_slice()).unwrap(), FileMetaData::default());
+//! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
+pub use strata_encoding as encoding;
+pub use strata_format as format;
 pub use strata_sink as sink;
