@@ -3,61 +3,18 @@
 //! and with a counting global allocator.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use strata_encoding::{
     ByteArray, ByteStreamSplitEncoder, DeltaBinaryPackedEncoder, DeltaByteArrayEncoder,
     DeltaLengthByteArrayEncoder, DictEncoder, Encoder, FixedLenByteArray, Int96, LevelEncoder,
     PlainByteArrayEncoder, PlainEncoder, RleBooleanEncoder,
 };
 
-/// Counts heap bytes in use by the current thread (so the test harness's
-/// own threads do not disturb the measurement).
-struct Counting;
+mod support;
 
-thread_local! {
-    static IN_USE_BYTES: Cell<isize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    let _ = IN_USE_BYTES.try_with(|c| c.set(c.get() + delta));
-}
-
-fn in_use() -> isize {
-    IN_USE_BYTES.with(Cell::get)
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counter is a plain thread-local cell that never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: same contract as the caller's.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            note(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note(-(layout.size() as isize));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: same contract as the caller's.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            note(new_size as isize - layout.size() as isize);
-        }
-        p
-    }
-}
+use support::{ThreadCounting, in_use};
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: ThreadCounting = ThreadCounting;
 
 const N: usize = 10_000;
 const ONE_MIB: isize = 1 << 20;
