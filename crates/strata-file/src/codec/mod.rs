@@ -1,0 +1,262 @@
+//! Page compression: the [`Compression`] setting, its levels, and a
+//! [`Codec`] per algorithm.
+//!
+//! A codec compresses or decompresses one page body at a time into a
+//! caller-owned buffer that is reused page after page. Decompression is
+//! bounded by the uncompressed size the page header declares: a codec
+//! produces exactly that many bytes or fails with
+//! [`FileError::Decompress`], and never allocates more than the declared
+//! size (which the page reader bounds before calling).
+//!
+//! ```
+//! use strata_file::codec::{create_codec, Compression, ZstdLevel};
+//!
+//! let mut codec = create_codec(Compression::ZSTD(ZstdLevel::try_new(3).unwrap()))
+//!     .unwrap()
+//!     .expect("zstd compresses");
+//! let page = b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".to_vec();
+//! let mut compressed = Vec::new();
+//! codec.compress(&page, &mut compressed).unwrap();
+//! let mut restored = Vec::new();
+//! codec.decompress(&compressed, &mut restored, page.len()).unwrap();
+//! assert_eq!(restored, page);
+//! ```
+
+mod brotli;
+mod gzip;
+mod lz4;
+mod snappy;
+mod zstd;
+
+use strata_format::metadata::CompressionCodec;
+
+use crate::error::{FileError, Result};
+
+/// Compresses and decompresses page bodies.
+pub trait Codec: Send + std::fmt::Debug {
+    /// Append the compressed form of `input` to `output`.
+    fn compress(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<()>;
+
+    /// Append exactly `uncompressed_size` decompressed bytes of `input` to
+    /// `output`, or fail if the data decompresses to any other size.
+    fn decompress(
+        &mut self,
+        input: &[u8],
+        output: &mut Vec<u8>,
+        uncompressed_size: usize,
+    ) -> Result<()>;
+
+    /// The codec as it is recorded in column metadata.
+    fn kind(&self) -> CompressionCodec;
+}
+
+/// ZSTD compression level (1..=22; default 1, as arrow-rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ZstdLevel(i32);
+
+impl ZstdLevel {
+    /// A level, checked against zstd's range 1..=22.
+    pub fn try_new(level: i32) -> Result<Self> {
+        if (1..=22).contains(&level) {
+            Ok(Self(level))
+        } else {
+            Err(FileError::InvalidLevel {
+                codec: "ZSTD",
+                level: i64::from(level),
+                range: "1..=22",
+            })
+        }
+    }
+
+    /// The level as a number.
+    pub fn compression_level(&self) -> i32 {
+        self.0
+    }
+}
+
+impl Default for ZstdLevel {
+    fn default() -> Self {
+        Self(1)
+    }
+}
+
+/// GZIP compression level (0..=10; default 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GzipLevel(u32);
+
+impl GzipLevel {
+    /// A level, checked against the range 0..=10.
+    pub fn try_new(level: u32) -> Result<Self> {
+        if level <= 10 {
+            Ok(Self(level))
+        } else {
+            Err(FileError::InvalidLevel {
+                codec: "GZIP",
+                level: i64::from(level),
+                range: "0..=10",
+            })
+        }
+    }
+
+    /// The level as a number.
+    pub fn compression_level(&self) -> u32 {
+        self.0
+    }
+}
+
+impl Default for GzipLevel {
+    fn default() -> Self {
+        Self(6)
+    }
+}
+
+/// BROTLI compression quality (0..=11; default 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BrotliLevel(u32);
+
+impl BrotliLevel {
+    /// A level, checked against the range 0..=11.
+    pub fn try_new(level: u32) -> Result<Self> {
+        if level <= 11 {
+            Ok(Self(level))
+        } else {
+            Err(FileError::InvalidLevel {
+                codec: "BROTLI",
+                level: i64::from(level),
+                range: "0..=11",
+            })
+        }
+    }
+
+    /// The level as a number.
+    pub fn compression_level(&self) -> u32 {
+        self.0
+    }
+}
+
+impl Default for BrotliLevel {
+    fn default() -> Self {
+        Self(1)
+    }
+}
+
+/// Page compression, with the names arrow-rs's `parquet::basic::Compression`
+/// uses so that code written for it compiles unchanged.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compression {
+    /// No compression.
+    #[default]
+    UNCOMPRESSED,
+    /// Snappy (raw block format).
+    SNAPPY,
+    /// GZIP (RFC 1952).
+    GZIP(GzipLevel),
+    /// LZO: recognised, not supported.
+    LZO,
+    /// Brotli.
+    BROTLI(BrotliLevel),
+    /// Deprecated LZ4 with Hadoop framing (read only; write LZ4_RAW).
+    LZ4,
+    /// Zstandard.
+    ZSTD(ZstdLevel),
+    /// LZ4 block format without framing.
+    LZ4_RAW,
+}
+
+impl Compression {
+    /// The codec id written to column metadata.
+    pub fn codec(&self) -> CompressionCodec {
+        match self {
+            Self::UNCOMPRESSED => CompressionCodec::Uncompressed,
+            Self::SNAPPY => CompressionCodec::Snappy,
+            Self::GZIP(_) => CompressionCodec::Gzip,
+            Self::LZO => CompressionCodec::Lzo,
+            Self::BROTLI(_) => CompressionCodec::Brotli,
+            Self::LZ4 => CompressionCodec::Lz4,
+            Self::ZSTD(_) => CompressionCodec::Zstd,
+            Self::LZ4_RAW => CompressionCodec::Lz4Raw,
+        }
+    }
+
+    /// The setting for a codec read from metadata, at default levels.
+    pub fn from_codec(codec: CompressionCodec) -> Result<Self> {
+        Ok(match codec {
+            CompressionCodec::Uncompressed => Self::UNCOMPRESSED,
+            CompressionCodec::Snappy => Self::SNAPPY,
+            CompressionCodec::Gzip => Self::GZIP(GzipLevel::default()),
+            CompressionCodec::Lzo => Self::LZO,
+            CompressionCodec::Brotli => Self::BROTLI(BrotliLevel::default()),
+            CompressionCodec::Lz4 => Self::LZ4,
+            CompressionCodec::Zstd => Self::ZSTD(ZstdLevel::default()),
+            CompressionCodec::Lz4Raw => Self::LZ4_RAW,
+            other => return Err(FileError::UnsupportedCodec(format!("{other:?}"))),
+        })
+    }
+}
+
+/// The codec for a compression setting, or `None` for `UNCOMPRESSED`.
+pub fn create_codec(compression: Compression) -> Result<Option<Box<dyn Codec>>> {
+    Ok(match compression {
+        Compression::UNCOMPRESSED => None,
+        Compression::SNAPPY => Some(Box::new(snappy::SnappyCodec::default())),
+        Compression::GZIP(level) => Some(Box::new(gzip::GzipCodec::new(level))),
+        Compression::BROTLI(level) => Some(Box::new(brotli::BrotliCodec::new(level))),
+        Compression::LZ4 => Some(Box::new(lz4::Lz4HadoopCodec)),
+        Compression::LZ4_RAW => Some(Box::new(lz4::Lz4RawCodec)),
+        Compression::ZSTD(level) => Some(Box::new(zstd::ZstdCodec::new(level))),
+        Compression::LZO => return Err(FileError::UnsupportedCodec("LZO".into())),
+    })
+}
+
+/// The codec for a column chunk's metadata, or `None` when uncompressed.
+pub fn codec_for(codec: CompressionCodec) -> Result<Option<Box<dyn Codec>>> {
+    create_codec(Compression::from_codec(codec)?)
+}
+
+/// Check that a decompressor produced exactly the declared size.
+fn check_size(codec: &'static str, produced: usize, declared: usize) -> Result<()> {
+    if produced == declared {
+        Ok(())
+    } else {
+        Err(FileError::Decompress {
+            codec,
+            reason: format!("page decompressed to {produced} bytes, header declares {declared}"),
+        })
+    }
+}
+
+/// Grow `output` by `n` zeroed bytes and return them.
+fn extend_zeroed(output: &mut Vec<u8>, n: usize) -> &mut [u8] {
+    let start = output.len();
+    output.resize(start + n, 0);
+    &mut output[start..]
+}
+
+/// Read a whole decompressing stream into `output`, failing if it yields
+/// anything other than `declared` bytes. Reads at most `declared + 1` bytes,
+/// so a stream that expands past its declaration cannot grow the buffer.
+fn read_exact_stream(
+    codec: &'static str,
+    mut reader: impl std::io::Read,
+    output: &mut Vec<u8>,
+    declared: usize,
+) -> Result<()> {
+    use std::io::Read;
+    let start = output.len();
+    output.reserve(declared);
+    let limit = u64::try_from(declared)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    (&mut reader)
+        .take(limit)
+        .read_to_end(output)
+        .map_err(|e| FileError::Decompress {
+            codec,
+            reason: e.to_string(),
+        })?;
+    check_size(codec, output.len() - start, declared)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,56 @@
+//! Snappy, raw block format (no framing), as Parquet stores it.
+
+use strata_format::metadata::CompressionCodec;
+
+use super::{Codec, check_size, extend_zeroed};
+use crate::error::{FileError, Result};
+
+/// Snappy codec; its encoder and decoder state is reused across pages.
+#[derive(Debug, Default)]
+pub(super) struct SnappyCodec {
+    encoder: Option<snap::raw::Encoder>,
+    decoder: Option<snap::raw::Decoder>,
+}
+
+impl Codec for SnappyCodec {
+    fn compress(&mut self, input: &[u8], output: &mut Vec<u8>) -> Result<()> {
+        let encoder = self.encoder.get_or_insert_with(snap::raw::Encoder::new);
+        let start = output.len();
+        let max = snap::raw::max_compress_len(input.len());
+        let n = encoder
+            .compress(input, extend_zeroed(output, max))
+            .map_err(|e| FileError::Compress {
+                codec: "SNAPPY",
+                reason: e.to_string(),
+            })?;
+        output.truncate(start + n);
+        Ok(())
+    }
+
+    fn decompress(
+        &mut self,
+        input: &[u8],
+        output: &mut Vec<u8>,
+        uncompressed_size: usize,
+    ) -> Result<()> {
+        let err = |reason: String| FileError::Decompress {
+            codec: "SNAPPY",
+            reason,
+        };
+        // The block states its own length; it must agree with the header
+        // before anything is allocated.
+        let stated = snap::raw::decompress_len(input).map_err(|e| err(e.to_string()))?;
+        check_size("SNAPPY", stated, uncompressed_size)?;
+        let decoder = self.decoder.get_or_insert_with(snap::raw::Decoder::new);
+        let start = output.len();
+        let n = decoder
+            .decompress(input, extend_zeroed(output, stated))
+            .map_err(|e| err(e.to_string()))?;
+        output.truncate(start + n);
+        check_size("SNAPPY", n, uncompressed_size)
+    }
+
+    fn kind(&self) -> CompressionCodec {
+        CompressionCodec::Snappy
+    }
+}
