@@ -16,6 +16,11 @@ fn unpack(c: &mut Criterion) {
         let data = packed_values(N, width, 7);
         let bytes = bytes::Bytes::from(data.clone());
         let mut out = vec![0u32; N];
+        let mut theirs = vec![0u32; N];
+        let mut r = parquet::util::bit_util::BitReader::new(bytes.clone());
+        assert_eq!(r.get_batch(&mut theirs, width as usize), N);
+        assert_eq!(strata_sink::BitReader::new(&data).get_batch(&mut out, width), N);
+        assert_eq!(out, theirs);
         group.throughput(Throughput::Elements(N as u64));
         group.bench_function(format!("strata/w{width}"), |b| {
             b.iter(|| {
@@ -68,6 +73,14 @@ fn rle_decode(c: &mut Criterion) {
         let data = rle_stream(N, width, 3);
         let bytes = bytes::Bytes::from(data.clone());
         let mut out = vec![0u32; N];
+        // Both decoders must decode every value, identically.
+        let mut theirs = vec![0u32; N];
+        let mut d = parquet::encodings::rle::RleDecoder::new(width as u8);
+        d.set_data(bytes.clone()).unwrap();
+        assert_eq!(d.get_batch(&mut theirs).unwrap(), N);
+        let mut d = strata_sink::rle::RleDecoder::new(&data, width).unwrap();
+        assert_eq!(d.get_batch(&mut out).unwrap(), N);
+        assert_eq!(out, theirs);
         group.throughput(Throughput::Elements(N as u64));
         group.bench_function(format!("strata/w{width}"), |b| {
             b.iter(|| {

@@ -54,7 +54,7 @@ pub fn rle_stream(count: usize, bit_width: u32, seed: u64) -> Vec<u8> {
     while written < count {
         let len = (rng.next_u64() % 64 + 1) as usize;
         let len = len.min(count - written);
-        if rng.next_u64() % 2 == 0 {
+        if rng.next_u64().is_multiple_of(2) {
             enc.put_repeated(rng.next_u64() & mask, len);
         } else {
             for _ in 0..len {
@@ -204,4 +204,182 @@ pub fn wide_footer(columns: usize, row_groups: usize) -> Vec<u8> {
     let mut sink = strata_sink::ByteSink::new();
     strata_format::thrift::encode(&metadata, &mut sink);
     sink.into_vec()
+}
+
+/// `count` byte strings of exactly `width` bytes each (random lower-case
+/// letters), in the Arrow layout: `count + 1` offsets into one buffer.
+pub fn fixed_width_strings(count: usize, width: usize, seed: u64) -> (Vec<i32>, Vec<u8>) {
+    let mut rng = XorShift::new(seed);
+    let values: Vec<u8> = (0..count * width)
+        .map(|_| b'a' + (rng.next_u64() % 26) as u8)
+        .collect();
+    let offsets = (0..=count).map(|i| (i * width) as i32).collect();
+    (offsets, values)
+}
+
+/// `count * width` random bytes: `count` FIXED_LEN_BYTE_ARRAY values.
+pub fn fixed_len_values(count: usize, width: usize, seed: u64) -> Vec<u8> {
+    let mut rng = XorShift::new(seed);
+    (0..count * width).map(|_| rng.next_u64() as u8).collect()
+}
+
+/// An LSB-first validity bitmap of `count` slots where about one slot in
+/// `one_null_in` is null (0 for none); the first slot is always valid.
+pub fn sparse_validity(count: usize, one_null_in: u64, seed: u64) -> Vec<u8> {
+    let mut rng = XorShift::new(seed);
+    let mut bitmap = vec![0u8; count.div_ceil(8)];
+    for i in 0..count {
+        let null = one_null_in != 0 && i != 0 && rng.next_u64().is_multiple_of(one_null_in);
+        if !null {
+            bitmap[i / 8] |= 1 << (i % 8);
+        }
+    }
+    bitmap
+}
+
+/// `count` ascending `i64` values with small random steps (0..16), like
+/// timestamps or row ids.
+pub fn sorted_i64(count: usize, seed: u64) -> Vec<i64> {
+    let mut rng = XorShift::new(seed);
+    let mut v = 1_700_000_000_000i64;
+    (0..count)
+        .map(|_| {
+            v += (rng.next_u64() % 16) as i64;
+            v
+        })
+        .collect()
+}
+
+/// `count` ascending `i32` values with small random steps (0..16).
+pub fn sorted_i32(count: usize, seed: u64) -> Vec<i32> {
+    let mut rng = XorShift::new(seed);
+    let mut v = -1_000_000i32;
+    (0..count)
+        .map(|_| {
+            v += (rng.next_u64() % 16) as i32;
+            v
+        })
+        .collect()
+}
+
+/// `count` uniformly random `i64` values over the whole range.
+pub fn random_i64(count: usize, seed: u64) -> Vec<i64> {
+    let mut rng = XorShift::new(seed);
+    (0..count).map(|_| rng.next_u64() as i64).collect()
+}
+
+/// `count` uniformly random `i32` values over the whole range.
+pub fn random_i32(count: usize, seed: u64) -> Vec<i32> {
+    let mut rng = XorShift::new(seed);
+    (0..count).map(|_| (rng.next_u64() >> 32) as i32).collect()
+}
+
+/// `count` sensor-like `f64` readings: a slow random walk with noise.
+pub fn random_f64(count: usize, seed: u64) -> Vec<f64> {
+    let mut rng = XorShift::new(seed);
+    let mut level = 20.0f64;
+    (0..count)
+        .map(|_| {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            level += (u - 0.5) * 0.1;
+            level + u * 0.01
+        })
+        .collect()
+}
+
+/// `count` sensor-like `f32` readings (see [`random_f64`]).
+pub fn random_f32(count: usize, seed: u64) -> Vec<f32> {
+    random_f64(count, seed)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect()
+}
+
+/// `count` strings with long shared prefixes, in the Arrow layout: sorted
+/// keys such as `tenant-0003/region-eu-west/bucket-0042/object-00012345-x7`,
+/// where the tenant changes every 65,536 values, the bucket every 256 and a
+/// random tail of 0..8 letters ends each value.
+pub fn prefixed_strings(count: usize, seed: u64) -> (Vec<i32>, Vec<u8>) {
+    let mut rng = XorShift::new(seed);
+    let regions = ["us-east", "eu-west", "ap-south"];
+    let mut offsets = Vec::with_capacity(count + 1);
+    let mut values = Vec::new();
+    offsets.push(0);
+    for i in 0..count {
+        let tenant = i / 65_536;
+        let region = regions[tenant % regions.len()];
+        let bucket = i / 256;
+        values.extend_from_slice(
+            format!("tenant-{tenant:04}/region-{region}/bucket-{bucket:04}/object-{i:08}-")
+                .as_bytes(),
+        );
+        let tail = rng.next_u64() % 8;
+        for _ in 0..tail {
+            values.push(b'a' + (rng.next_u64() % 26) as u8);
+        }
+        offsets.push(values.len() as i32);
+    }
+    (offsets, values)
+}
+
+/// Byte strings of 4..=32 random letters, `count` of them, distinct, in the
+/// Arrow layout (a byte-array dictionary).
+pub fn distinct_strings(count: usize, seed: u64) -> (Vec<i32>, Vec<u8>) {
+    let mut rng = XorShift::new(seed);
+    let mut offsets = Vec::with_capacity(count + 1);
+    let mut values = Vec::new();
+    offsets.push(0);
+    for i in 0..count {
+        // A unique stem keeps the entries distinct.
+        values.extend_from_slice(format!("{i:x}_").as_bytes());
+        let len = 4 + rng.next_u64() % 29;
+        for _ in 0..len.saturating_sub(4) {
+            values.push(b'a' + (rng.next_u64() % 26) as u8);
+        }
+        offsets.push(values.len() as i32);
+    }
+    (offsets, values)
+}
+
+/// The PLAIN encoding of byte arrays in the Arrow layout (4-byte
+/// little-endian length, then the bytes), written by hand.
+pub fn plain_byte_array_page(offsets: &[i32], values: &[u8]) -> Vec<u8> {
+    let mut page = Vec::new();
+    for w in offsets.windows(2) {
+        let v = &values[w[0] as usize..w[1] as usize];
+        page.extend_from_slice(&(v.len() as u32).to_le_bytes());
+        page.extend_from_slice(v);
+    }
+    page
+}
+
+/// A dictionary data page: one byte of index bit width, then `count`
+/// indices below `dict_len` as an RLE/bit-packed hybrid stream, shaped like
+/// a real column (runs of repeats mixed with random stretches). Returns the
+/// page and the indices it holds.
+pub fn dict_indices_page(count: usize, dict_len: usize, seed: u64) -> (Vec<u8>, Vec<u32>) {
+    let mut rng = XorShift::new(seed);
+    let width = match dict_len {
+        0 | 1 => 1,
+        n => usize::BITS - (n - 1).leading_zeros(),
+    };
+    let mut indices = Vec::with_capacity(count);
+    while indices.len() < count {
+        let len = ((rng.next_u64() % 64 + 1) as usize).min(count - indices.len());
+        if rng.next_u64().is_multiple_of(4) {
+            let v = (rng.next_u64() % dict_len as u64) as u32;
+            indices.extend(std::iter::repeat_n(v, len));
+        } else {
+            for _ in 0..len {
+                indices.push((rng.next_u64() % dict_len as u64) as u32);
+            }
+        }
+    }
+    let mut enc = RleEncoder::new(width);
+    for &i in &indices {
+        enc.put(u64::from(i));
+    }
+    let mut page = vec![width as u8];
+    page.extend_from_slice(&enc.finish());
+    (page, indices)
 }

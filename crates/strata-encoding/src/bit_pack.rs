@@ -28,6 +28,12 @@ pub(crate) fn unpack32(src: &[u8], width: u32, out: &mut [u64; 32]) -> Result<()
         for (o, w) in out.iter_mut().zip(words) {
             *o = u64::from(w);
         }
+    } else if width == 64 {
+        // Whole little-endian words: a straight copy.
+        let (words, _) = src.as_chunks::<8>();
+        for (o, w) in out.iter_mut().zip(words) {
+            *o = u64::from_le_bytes(*w);
+        }
     } else if width <= 64 {
         unpack32_wide(src, width, out);
     } else {
@@ -71,6 +77,11 @@ pub(crate) fn pack32(values: &[u64; 32], width: u32, out: &mut [u8]) {
     if width <= 32 {
         let words: [u32; 32] = std::array::from_fn(|i| values[i] as u32);
         bitpack::pack32(&words, out, width);
+    } else if width == 64 {
+        let (words, _) = out.as_chunks_mut::<8>();
+        for (w, v) in words.iter_mut().zip(values) {
+            *w = v.to_le_bytes();
+        }
     } else {
         pack32_wide(values, width, out);
     }

@@ -45,6 +45,10 @@ pub trait DeltaInt: FixedWidthValue + sealed::Sealed {
     fn to_i64(self) -> i64;
     /// Truncate an `i64` to this type (two's complement wrap).
     fn from_i64_wrapping(v: i64) -> Self;
+    /// Truncate a `u64` to this type (two's complement wrap).
+    fn from_u64_wrapping(v: u64) -> Self;
+    /// Two's complement addition in the type's own width.
+    fn wrapping_add(self, other: Self) -> Self;
 }
 
 impl DeltaInt for i32 {
@@ -59,6 +63,16 @@ impl DeltaInt for i32 {
     fn from_i64_wrapping(v: i64) -> Self {
         v as i32
     }
+
+    #[inline]
+    fn from_u64_wrapping(v: u64) -> Self {
+        v as i32
+    }
+
+    #[inline]
+    fn wrapping_add(self, other: Self) -> Self {
+        i32::wrapping_add(self, other)
+    }
 }
 
 impl DeltaInt for i64 {
@@ -72,6 +86,16 @@ impl DeltaInt for i64 {
     #[inline]
     fn from_i64_wrapping(v: i64) -> Self {
         v
+    }
+
+    #[inline]
+    fn from_u64_wrapping(v: u64) -> Self {
+        v as i64
+    }
+
+    #[inline]
+    fn wrapping_add(self, other: Self) -> Self {
+        i64::wrapping_add(self, other)
     }
 }
 
@@ -529,16 +553,18 @@ impl<'a, T: DeltaInt> Decoder<'a, T> for DeltaBinaryPackedDecoder<'a, T> {
                 self.next_group()?;
             }
             let take = (n - i).min(32 - self.buf_pos);
-            let mut last = self.last;
-            let min = self.min_delta;
+            // The running sum in `T`'s own width: one add on the
+            // loop-carried chain, no sign extension.
+            let mut last = T::from_i64_wrapping(self.last);
+            let min = T::from_i64_wrapping(self.min_delta);
             for (o, &r) in out[i..i + take]
                 .iter_mut()
                 .zip(&self.buf[self.buf_pos..self.buf_pos + take])
             {
-                last = T::from_i64_wrapping(last.wrapping_add(min).wrapping_add(r as i64)).to_i64();
-                *o = T::from_i64_wrapping(last);
+                last = last.wrapping_add(min.wrapping_add(T::from_u64_wrapping(r)));
+                *o = last;
             }
-            self.last = last;
+            self.last = last.to_i64();
             self.buf_pos += take;
             self.left -= take;
             i += take;

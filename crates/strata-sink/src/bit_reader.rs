@@ -88,11 +88,7 @@ impl<'a> BitReader<'a> {
         if num_bits > T::BITS {
             return 0;
         }
-        let wanted = if num_bits == 0 {
-            out.len()
-        } else {
-            out.len().min(self.remaining_bits() / num_bits as usize)
-        };
+        let wanted = self.readable(out.len(), num_bits);
         let out = &mut out[..wanted];
         let mut i = 0;
         // Single values until the stream is byte aligned.
@@ -119,6 +115,21 @@ impl<'a> BitReader<'a> {
         wanted
     }
 
+    /// How many of `n` values of `num_bits` bits the input still holds.
+    ///
+    /// Callers usually ask for no more than is there, which a multiplication
+    /// confirms; the division (tens of cycles, once per call, which for short
+    /// RLE runs is per run) only runs when the input is short.
+    #[inline]
+    fn readable(&self, n: usize, num_bits: u32) -> usize {
+        let remaining = self.remaining_bits();
+        match n.checked_mul(num_bits as usize) {
+            Some(bits) if bits <= remaining => n,
+            _ if num_bits == 0 => n,
+            _ => n.min(remaining / num_bits as usize),
+        }
+    }
+
     /// Skip `num_values` values of `num_bits` bits; returns how many were
     /// skipped (fewer when the input runs out).
     #[inline]
@@ -126,7 +137,7 @@ impl<'a> BitReader<'a> {
         if num_bits == 0 {
             return num_values;
         }
-        let n = num_values.min(self.remaining_bits() / num_bits as usize);
+        let n = self.readable(num_values, num_bits);
         self.bit_pos += n * num_bits as usize;
         n
     }

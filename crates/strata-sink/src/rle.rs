@@ -335,7 +335,9 @@ impl<'a> RleDecoder<'a> {
             let available = wanted_bytes.min(self.data.len() - self.pos);
             let bytes = &self.data[self.pos..self.pos + available];
             self.pos += available;
-            let left = if self.bit_width == 0 {
+            // `available` only falls short of `wanted_bytes` for a truncated
+            // last run; only then is the (slow) division needed.
+            let left = if available == wanted_bytes || self.bit_width == 0 {
                 wanted_values
             } else {
                 wanted_values.min(available * 8 / self.bit_width as usize)

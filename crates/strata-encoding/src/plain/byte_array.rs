@@ -9,7 +9,7 @@ use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
-use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize};
+use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr};
 
 /// PLAIN encoder for byte arrays.
 ///
@@ -51,6 +51,48 @@ fn too_long(len: usize) -> EncodingError {
     ))
 }
 
+/// Slack past a batch for the fixed-size copies of [`put_offsets`].
+const OVERCOPY: usize = 32;
+
+/// Append the PLAIN encoding of the Arrow-layout values to `out`: `size`
+/// bytes in all (computed by the caller).
+///
+/// The output grows once (with [`OVERCOPY`] bytes of slack, cut off at the
+/// end), then each value is written at a cursor: its 4-byte length, then its
+/// payload. A payload of up to 16 (or 32) bytes whose source has that many
+/// bytes left is copied as a fixed 16 (32) bytes, a pair of vector moves
+/// where a copy of a run-time length is a `memcpy` call; the bytes copied
+/// past the value are overwritten by the next value or cut off with the
+/// slack.
+#[inline]
+fn put_offsets<O: OffsetSize>(out: &mut Vec<u8>, size: usize, offsets: &[O], values: &[u8]) {
+    let start = out.len();
+    out.resize(start + size + OVERCOPY, 0);
+    let dst = &mut out[start..];
+    let mut pos = 0;
+    for (s, e) in offsets.iter().zip(&offsets[1..]) {
+        let (s, e) = (s.as_usize(), e.as_usize());
+        let len = e - s;
+        dst[pos..pos + 4].copy_from_slice(&(len as u32).to_le_bytes());
+        let p = pos + 4;
+        let src = values.get(s..).unwrap_or_default();
+        let tail = dst.get_mut(p..).unwrap_or_default();
+        if len <= 16
+            && let (Some(from), Some(to)) = (src.first_chunk::<16>(), tail.first_chunk_mut::<16>())
+        {
+            *to = *from;
+        } else if len <= 32
+            && let (Some(from), Some(to)) = (src.first_chunk::<32>(), tail.first_chunk_mut::<32>())
+        {
+            *to = *from;
+        } else {
+            dst[p..p + len].copy_from_slice(&values[s..e]);
+        }
+        pos = p + len;
+    }
+    out.truncate(start + size);
+}
+
 impl Encoder<ByteArray> for PlainByteArrayEncoder {
     fn put(&mut self, values: ByteArrayBatch<'_>) -> Result<()> {
         let n = values.len();
@@ -69,11 +111,16 @@ impl Encoder<ByteArray> for PlainByteArrayEncoder {
             .checked_mul(4)
             .and_then(|x| x.checked_add(payload))
             .ok_or_else(|| EncodingError::InvalidArgument("batch too large".into()))?;
-        let mut region = self.buf.reserved_region(size);
-        values.try_for_each(|v| {
-            region.put_len_prefixed(v);
-            Ok(())
-        })?;
+        match values.repr() {
+            Repr::Offsets32(o, v) => put_offsets(self.buf.as_mut_vec(), size, o, v),
+            Repr::Offsets64(o, v) => put_offsets(self.buf.as_mut_vec(), size, o, v),
+            Repr::Slices(s) => {
+                let mut region = self.buf.reserved_region(size);
+                for v in s {
+                    region.put_len_prefixed(v);
+                }
+            }
+        }
         self.count += n;
         Ok(())
     }
@@ -215,5 +262,87 @@ impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, 
 
     fn encoding(&self) -> Encoding {
         Encoding::Plain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The reference: each value's length and bytes, appended one by one.
+    fn reference(values: &[Vec<u8>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for v in values {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v);
+        }
+        out
+    }
+
+    fn arrow_layout<O: OffsetSize>(values: &[Vec<u8>]) -> (Vec<O>, Vec<u8>) {
+        let mut offsets = vec![O::ZERO];
+        let mut bytes = Vec::new();
+        for v in values {
+            bytes.extend_from_slice(v);
+            offsets.push(O::from_usize(bytes.len()).unwrap());
+        }
+        (offsets, bytes)
+    }
+
+    fn encode(batches: &[ByteArrayBatch<'_>]) -> Vec<u8> {
+        let mut enc = PlainByteArrayEncoder::new();
+        for b in batches {
+            enc.put(*b).unwrap();
+        }
+        let mut page = ByteSink::new();
+        enc.flush_into(&mut page).unwrap();
+        page.into_vec()
+    }
+
+    #[test]
+    fn fixed_copies_at_every_length_and_at_the_end_of_the_source() {
+        // Lengths 0..=40 around the 16- and 32-byte copies, the longest last
+        // so the final values have no source slack.
+        let values: Vec<Vec<u8>> = (0..=40u8)
+            .map(|n| (0..n).map(|i| n ^ i).collect())
+            .collect();
+        let (o32, b32) = arrow_layout::<i32>(&values);
+        let (o64, b64) = arrow_layout::<i64>(&values);
+        let want = reference(&values);
+        assert_eq!(
+            encode(&[ByteArrayBatch::from_offsets(&o32, &b32).unwrap()]),
+            want
+        );
+        assert_eq!(
+            encode(&[ByteArrayBatch::from_offsets(&o64, &b64).unwrap()]),
+            want
+        );
+        // Reversed: short values at the end of the source.
+        let rev: Vec<Vec<u8>> = values.iter().rev().cloned().collect();
+        let (o, b) = arrow_layout::<i32>(&rev);
+        assert_eq!(
+            encode(&[ByteArrayBatch::from_offsets(&o, &b).unwrap()]),
+            reference(&rev)
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn arrow_layout_matches_reference(
+            values in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..48), 0..64),
+            split in 0usize..64,
+        ) {
+            let (offsets, bytes) = arrow_layout::<i32>(&values);
+            let batch = ByteArrayBatch::from_offsets(&offsets, &bytes).unwrap();
+            let split = split.min(values.len());
+            // Two puts into one encoder; the second batch's offsets do not
+            // start at zero.
+            let first = crate::types::ValueBatch::slice(&batch, 0, split).unwrap();
+            let second = crate::types::ValueBatch::slice(&batch, split, values.len()).unwrap();
+            prop_assert_eq!(encode(&[first, second]), reference(&values));
+            let slices: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+            prop_assert_eq!(encode(&[ByteArrayBatch::from_slices(&slices)]), reference(&values));
+        }
     }
 }
