@@ -58,6 +58,13 @@ pub enum FileError {
         /// CRC of the page bytes.
         actual: u32,
     },
+    /// An argument outside its allowed range (for example a Bloom filter
+    /// false-positive probability not in (0, 1)).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// A column chunk is encrypted; strata does not decrypt.
+    #[error("column {0} is encrypted; decryption is not supported")]
+    EncryptedColumn(String),
     /// A feature the file uses that strata does not support yet.
     #[error("unsupported: {0}")]
     Unsupported(String),

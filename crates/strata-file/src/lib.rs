@@ -8,6 +8,26 @@
 //! - [`codec`]: [`Compression`](codec::Compression) (arrow-rs's names and
 //!   levels) and a [`Codec`](codec::Codec) per algorithm, with decompression
 //!   bounded by the size a page header declares.
+//! - [`bloom`]: split-block Bloom filters ([`Sbbf`](bloom::Sbbf)): hashing,
+//!   insert/check, and their serialized form.
+//! - [`chunk_reader`]: [`ChunkReader`](chunk_reader::ChunkReader), random
+//!   access to a file's bytes (a `File`, or `Bytes` in memory).
+//! - [`page`]: [`Page`](page::Page), one decompressed dictionary or data page.
+//! - [`page_reader`]: [`PageReader`](page_reader::PageReader), the checked,
+//!   decompressed pages of one column chunk, with page skipping.
+//! - [`reader`]: [`FileReader`](reader::FileReader) and
+//!   [`RowGroupReader`](reader::RowGroupReader): footer, column chunk ranges,
+//!   page indexes and Bloom filters.
+//! - [`properties`]: writer settings,
+//!   [`WriterProperties`](properties::WriterProperties) and its builder, with
+//!   arrow-rs's setter names.
+//! - [`statistics`]: min/max in each column's sort order, null counts, and
+//!   truncation of long byte-array bounds.
+//! - [`writer`]: the file writer, [`FileWriter`](writer::FileWriter),
+//!   [`RowGroupWriter`](writer::RowGroupWriter) and
+//!   [`ColumnChunkWriter`](writer::ColumnChunkWriter): pages, dictionary
+//!   fallback, compression, statistics, page indexes, Bloom filters and the
+//!   footer.
 //!
 //! ## Invariants
 //! - Untrusted sizes (page headers, offsets) are checked against the bytes
@@ -27,7 +47,15 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bloom;
+pub mod chunk_reader;
 pub mod codec;
 mod error;
+pub mod page;
+pub mod page_reader;
+pub mod properties;
+pub mod reader;
+pub mod statistics;
+pub mod writer;
 
 pub use error::{FileError, Result};

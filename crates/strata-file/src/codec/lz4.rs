@@ -36,7 +36,7 @@ fn decompress_block(input: &[u8], output: &mut Vec<u8>, size: usize) -> Result<(
     match result {
         Ok(n) => {
             output.truncate(start + n);
-            check_size("LZ4", n, size)
+            check_size("LZ4", n, size).inspect_err(|_| output.truncate(start))
         }
         Err(e) => {
             output.truncate(start);

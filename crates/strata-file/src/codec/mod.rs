@@ -248,14 +248,19 @@ fn read_exact_stream(
     let limit = u64::try_from(declared)
         .unwrap_or(u64::MAX)
         .saturating_add(1);
-    (&mut reader)
+    let result = (&mut reader)
         .take(limit)
         .read_to_end(output)
         .map_err(|e| FileError::Decompress {
             codec,
             reason: e.to_string(),
-        })?;
-    check_size(codec, output.len() - start, declared)
+        })
+        .and_then(|_| check_size(codec, output.len() - start, declared));
+    if result.is_err() {
+        // Leave nothing of a failed page behind.
+        output.truncate(start);
+    }
+    result
 }
 
 #[cfg(test)]

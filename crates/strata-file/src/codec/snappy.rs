@@ -43,11 +43,16 @@ impl Codec for SnappyCodec {
         check_size("SNAPPY", stated, uncompressed_size)?;
         let decoder = self.decoder.get_or_insert_with(snap::raw::Decoder::new);
         let start = output.len();
-        let n = decoder
-            .decompress(input, extend_zeroed(output, stated))
-            .map_err(|e| err(e.to_string()))?;
-        output.truncate(start + n);
-        check_size("SNAPPY", n, uncompressed_size)
+        match decoder.decompress(input, extend_zeroed(output, stated)) {
+            Ok(n) => {
+                output.truncate(start + n);
+                check_size("SNAPPY", n, uncompressed_size).inspect_err(|_| output.truncate(start))
+            }
+            Err(e) => {
+                output.truncate(start);
+                Err(err(e.to_string()))
+            }
+        }
     }
 
     fn kind(&self) -> CompressionCodec {

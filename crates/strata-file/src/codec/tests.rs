@@ -111,9 +111,12 @@ proptest! {
     fn garbage_never_panics(data in proptest::collection::vec(any::<u8>(), 0..300), declared in 0usize..5000) {
         for c in all() {
             let mut codec = create_codec(c).unwrap().unwrap();
-            let mut out = Vec::new();
-            let _ = codec.decompress(&data, &mut out, declared);
-            prop_assert!(out.len() <= declared);
+            let mut out = vec![7u8];
+            match codec.decompress(&data, &mut out, declared) {
+                // Exactly the declared size is appended, or nothing at all.
+                Ok(()) => prop_assert_eq!(out.len(), 1 + declared),
+                Err(_) => prop_assert_eq!(&out[..], &[7u8][..], "{:?}", c),
+            }
         }
     }
 }

@@ -73,11 +73,16 @@ impl Codec for ZstdCodec {
         let start = output.len();
         // The destination is exactly the declared size: a frame that expands
         // further fails instead of growing the buffer.
-        let n = decompressor
-            .decompress_to_buffer(input, extend_zeroed(output, uncompressed_size))
-            .map_err(&err)?;
-        output.truncate(start + n);
-        check_size("ZSTD", n, uncompressed_size)
+        match decompressor.decompress_to_buffer(input, extend_zeroed(output, uncompressed_size)) {
+            Ok(n) => {
+                output.truncate(start + n);
+                check_size("ZSTD", n, uncompressed_size).inspect_err(|_| output.truncate(start))
+            }
+            Err(e) => {
+                output.truncate(start);
+                Err(err(e))
+            }
+        }
     }
 
     fn kind(&self) -> CompressionCodec {

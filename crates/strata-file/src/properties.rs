@@ -1,0 +1,753 @@
+//! Writer settings: [`WriterProperties`] and its [`WriterPropertiesBuilder`],
+//! with the names and signatures of arrow-rs `parquet` 60.1
+//! (`parquet::file::properties`), so code written against it compiles
+//! against strata with only its imports changed.
+//!
+//! File-wide settings (writer version, row group size, `created_by`,
+//! key/value metadata) sit beside per-column settings (encoding,
+//! compression, dictionary, statistics, Bloom filter, page limits), which
+//! have a default for every column and optional overrides by
+//! [`ColumnPath`].
+//!
+//! Differences from arrow-rs:
+//! - setters never panic: an invalid choice (a dictionary encoding passed to
+//!   [`set_encoding`](WriterPropertiesBuilder::set_encoding), an encoding
+//!   the column's type cannot use) is reported as an error by the column
+//!   writer that would use it;
+//! - [`set_write_page_crc`](WriterPropertiesBuilder::set_write_page_crc)
+//!   has no arrow-rs 60.1 counterpart (its writer never writes page CRCs);
+//! - [`set_write_distinct_count`](WriterPropertiesBuilder::set_write_distinct_count)
+//!   is a strata extension.
+//!
+//! ```
+//! use strata_file::codec::Compression;
+//! use strata_file::properties::{EnabledStatistics, Encoding, WriterProperties, WriterVersion};
+//! use strata_format::ColumnPath;
+//!
+//! let props = WriterProperties::builder()
+//!     .set_writer_version(WriterVersion::PARQUET_2_0)
+//!     .set_compression(Compression::SNAPPY)
+//!     .set_column_encoding(ColumnPath::from(vec!["id".to_string()]), Encoding::DELTA_BINARY_PACKED)
+//!     .set_column_dictionary_enabled(ColumnPath::from(vec!["id".to_string()]), false)
+//!     .set_statistics_enabled(EnabledStatistics::Chunk)
+//!     .build();
+//! let id = ColumnPath::from(vec!["id".to_string()]);
+//! assert_eq!(props.encoding(&id), Some(Encoding::DELTA_BINARY_PACKED));
+//! assert!(!props.dictionary_enabled(&id));
+//! assert!(props.dictionary_enabled(&ColumnPath::from(vec!["name".to_string()])));
+//! assert_eq!(props.compression(&id), Compression::SNAPPY);
+//! ```
+
+use std::collections::HashMap;
+
+use strata_format::ColumnPath;
+use strata_format::metadata::KeyValue;
+
+use crate::codec::Compression;
+
+/// Default data page size limit in bytes (1 MiB).
+pub const DEFAULT_PAGE_SIZE: usize = 1024 * 1024;
+/// Default number of levels handed to the encoders at a time.
+pub const DEFAULT_WRITE_BATCH_SIZE: usize = 1024;
+/// Default writer version.
+pub const DEFAULT_WRITER_VERSION: WriterVersion = WriterVersion::PARQUET_1_0;
+/// Default compression.
+pub const DEFAULT_COMPRESSION: Compression = Compression::UNCOMPRESSED;
+/// Whether dictionary encoding is on by default.
+pub const DEFAULT_DICTIONARY_ENABLED: bool = true;
+/// Default dictionary page size limit in bytes.
+pub const DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT: usize = DEFAULT_PAGE_SIZE;
+/// Default maximum number of rows in a data page.
+pub const DEFAULT_DATA_PAGE_ROW_COUNT_LIMIT: usize = 20_000;
+/// Default statistics level.
+pub const DEFAULT_STATISTICS_ENABLED: EnabledStatistics = EnabledStatistics::Page;
+/// Whether page headers carry statistics by default.
+pub const DEFAULT_WRITE_PAGE_HEADER_STATISTICS: bool = false;
+/// Default maximum number of rows in a row group.
+pub const DEFAULT_MAX_ROW_GROUP_ROW_COUNT: usize = 1024 * 1024;
+/// Default `created_by` string.
+pub const DEFAULT_CREATED_BY: &str = concat!("strata version ", env!("CARGO_PKG_VERSION"));
+/// Default length bound of column index min/max values.
+pub const DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH: Option<usize> = Some(64);
+/// Default length bound of chunk statistics min/max values.
+pub const DEFAULT_STATISTICS_TRUNCATE_LENGTH: Option<usize> = Some(64);
+/// Default Bloom filter false positive probability.
+pub const DEFAULT_BLOOM_FILTER_FPP: f64 = 0.05;
+/// Default Bloom filter number of distinct values.
+pub const DEFAULT_BLOOM_FILTER_NDV: u64 = DEFAULT_MAX_ROW_GROUP_ROW_COUNT as u64;
+
+/// Parquet format version the writer targets.
+///
+/// `PARQUET_1_0` writes data pages v1 and falls back from dictionary
+/// encoding to PLAIN; `PARQUET_2_0` writes data pages v2 and falls back to
+/// the delta encodings.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WriterVersion {
+    /// Format 1.0: data pages v1.
+    PARQUET_1_0,
+    /// Format 2.0: data pages v2.
+    PARQUET_2_0,
+}
+
+impl WriterVersion {
+    /// The version number written to the footer (1 or 2).
+    pub fn as_num(&self) -> i32 {
+        match self {
+            Self::PARQUET_1_0 => 1,
+            Self::PARQUET_2_0 => 2,
+        }
+    }
+}
+
+/// Which statistics the writer computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum EnabledStatistics {
+    /// None.
+    None,
+    /// Column chunk statistics only.
+    Chunk,
+    /// Column chunk statistics and per-page statistics (the column index).
+    #[default]
+    Page,
+}
+
+/// A Parquet encoding, spelled as arrow-rs's `parquet::basic::Encoding`
+/// (`Encoding::PLAIN`, `Encoding::RLE_DICTIONARY`, ...).
+///
+/// Converts to the metadata enum of `strata-format` and the encoding enum
+/// of `strata-encoding`.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Values back to back.
+    PLAIN,
+    /// Deprecated dictionary encoding (format 1.0 name).
+    PLAIN_DICTIONARY,
+    /// RLE / bit-packed hybrid (booleans, levels).
+    RLE,
+    /// Deprecated bit-packed levels.
+    #[deprecated = "deprecated by the format; strata does not write it"]
+    BIT_PACKED,
+    /// Delta encoding of integers.
+    DELTA_BINARY_PACKED,
+    /// Delta-encoded lengths, then the bytes.
+    DELTA_LENGTH_BYTE_ARRAY,
+    /// Prefix (incremental) encoding of byte arrays.
+    DELTA_BYTE_ARRAY,
+    /// Dictionary indices as RLE / bit-packed hybrid.
+    RLE_DICTIONARY,
+    /// Bytes of fixed-width values split into streams.
+    BYTE_STREAM_SPLIT,
+}
+
+impl Encoding {
+    /// The value-encoding enum of `strata-encoding`.
+    #[allow(deprecated)]
+    pub fn to_value_encoding(self) -> strata_encoding::Encoding {
+        use strata_encoding::Encoding as E;
+        match self {
+            Self::PLAIN => E::Plain,
+            Self::PLAIN_DICTIONARY => E::PlainDictionary,
+            Self::RLE => E::Rle,
+            Self::BIT_PACKED => E::BitPacked,
+            Self::DELTA_BINARY_PACKED => E::DeltaBinaryPacked,
+            Self::DELTA_LENGTH_BYTE_ARRAY => E::DeltaLengthByteArray,
+            Self::DELTA_BYTE_ARRAY => E::DeltaByteArray,
+            Self::RLE_DICTIONARY => E::RleDictionary,
+            Self::BYTE_STREAM_SPLIT => E::ByteStreamSplit,
+        }
+    }
+}
+
+impl From<Encoding> for strata_format::metadata::Encoding {
+    #[allow(deprecated)]
+    fn from(e: Encoding) -> Self {
+        use strata_format::metadata::Encoding as E;
+        match e {
+            Encoding::PLAIN => E::Plain,
+            Encoding::PLAIN_DICTIONARY => E::PlainDictionary,
+            Encoding::RLE => E::Rle,
+            Encoding::BIT_PACKED => E::BitPacked,
+            Encoding::DELTA_BINARY_PACKED => E::DeltaBinaryPacked,
+            Encoding::DELTA_LENGTH_BYTE_ARRAY => E::DeltaLengthByteArray,
+            Encoding::DELTA_BYTE_ARRAY => E::DeltaByteArray,
+            Encoding::RLE_DICTIONARY => E::RleDictionary,
+            Encoding::BYTE_STREAM_SPLIT => E::ByteStreamSplit,
+        }
+    }
+}
+
+impl From<Encoding> for strata_encoding::Encoding {
+    fn from(e: Encoding) -> Self {
+        e.to_value_encoding()
+    }
+}
+
+/// Bloom filter sizing of a column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BloomFilterProperties {
+    /// Target false positive probability, in `(0, 1)`.
+    pub fpp: f64,
+    /// Expected number of distinct values.
+    pub ndv: u64,
+}
+
+impl Default for BloomFilterProperties {
+    fn default() -> Self {
+        Self {
+            fpp: DEFAULT_BLOOM_FILTER_FPP,
+            ndv: DEFAULT_BLOOM_FILTER_NDV,
+        }
+    }
+}
+
+/// Settings of one column; `None` means "not set here".
+#[derive(Debug, Clone, Default, PartialEq)]
+struct ColumnProperties {
+    encoding: Option<Encoding>,
+    compression: Option<Compression>,
+    dictionary_enabled: Option<bool>,
+    dictionary_page_size_limit: Option<usize>,
+    data_page_size_limit: Option<usize>,
+    data_page_row_count_limit: Option<usize>,
+    statistics_enabled: Option<EnabledStatistics>,
+    write_page_header_statistics: Option<bool>,
+    bloom_filter_enabled: Option<bool>,
+    bloom_filter_fpp: Option<f64>,
+    bloom_filter_ndv: Option<u64>,
+}
+
+impl ColumnProperties {
+    fn enable_bloom(&mut self) {
+        self.bloom_filter_enabled = Some(true);
+    }
+}
+
+/// Settings for writing Parquet files. Build one with
+/// [`WriterProperties::builder`]; share it as an `Arc` between writers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriterProperties {
+    write_batch_size: usize,
+    max_row_group_row_count: Option<usize>,
+    writer_version: WriterVersion,
+    created_by: String,
+    key_value_metadata: Option<Vec<KeyValue>>,
+    default_column: ColumnProperties,
+    columns: HashMap<ColumnPath, ColumnProperties>,
+    column_index_truncate_length: Option<usize>,
+    statistics_truncate_length: Option<usize>,
+    offset_index_disabled: bool,
+    write_page_crc: bool,
+    write_distinct_count: bool,
+    /// Resolved Bloom filter settings: the default, and columns that set
+    /// any Bloom filter option.
+    bloom_default: Option<BloomFilterProperties>,
+    bloom_columns: HashMap<ColumnPath, Option<BloomFilterProperties>>,
+}
+
+impl Default for WriterProperties {
+    fn default() -> Self {
+        Self::builder().build()
+    }
+}
+
+impl WriterProperties {
+    /// Default settings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A builder starting from the defaults.
+    pub fn builder() -> WriterPropertiesBuilder {
+        WriterPropertiesBuilder::default()
+    }
+
+    /// A builder starting from these settings.
+    pub fn into_builder(self) -> WriterPropertiesBuilder {
+        WriterPropertiesBuilder {
+            write_batch_size: self.write_batch_size,
+            max_row_group_row_count: self.max_row_group_row_count,
+            writer_version: self.writer_version,
+            created_by: self.created_by,
+            key_value_metadata: self.key_value_metadata,
+            default_column: self.default_column,
+            columns: self.columns,
+            column_index_truncate_length: self.column_index_truncate_length,
+            statistics_truncate_length: self.statistics_truncate_length,
+            offset_index_disabled: self.offset_index_disabled,
+            write_page_crc: self.write_page_crc,
+            write_distinct_count: self.write_distinct_count,
+        }
+    }
+
+    fn column(&self, col: &ColumnPath) -> Option<&ColumnProperties> {
+        self.columns.get(col)
+    }
+
+    fn resolve<T>(
+        &self,
+        col: &ColumnPath,
+        f: impl Fn(&ColumnProperties) -> Option<T>,
+    ) -> Option<T> {
+        self.column(col)
+            .and_then(&f)
+            .or_else(|| f(&self.default_column))
+    }
+
+    /// Best-effort limit of a data page's size in bytes (default column
+    /// setting).
+    pub fn data_page_size_limit(&self) -> usize {
+        self.default_column
+            .data_page_size_limit
+            .unwrap_or(DEFAULT_PAGE_SIZE)
+    }
+
+    /// Data page size limit of a column.
+    pub fn column_data_page_size_limit(&self, col: &ColumnPath) -> usize {
+        self.resolve(col, |c| c.data_page_size_limit)
+            .unwrap_or(DEFAULT_PAGE_SIZE)
+    }
+
+    /// Best-effort limit of the dictionary page size in bytes (default
+    /// column setting); past it the column falls back to another encoding.
+    pub fn dictionary_page_size_limit(&self) -> usize {
+        self.default_column
+            .dictionary_page_size_limit
+            .unwrap_or(DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT)
+    }
+
+    /// Dictionary page size limit of a column.
+    pub fn column_dictionary_page_size_limit(&self, col: &ColumnPath) -> usize {
+        self.resolve(col, |c| c.dictionary_page_size_limit)
+            .unwrap_or(DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT)
+    }
+
+    /// Best-effort maximum number of rows in a data page (default column
+    /// setting).
+    pub fn data_page_row_count_limit(&self) -> usize {
+        self.default_column
+            .data_page_row_count_limit
+            .unwrap_or(DEFAULT_DATA_PAGE_ROW_COUNT_LIMIT)
+    }
+
+    /// Data page row count limit of a column.
+    pub fn column_data_page_row_count_limit(&self, col: &ColumnPath) -> usize {
+        self.resolve(col, |c| c.data_page_row_count_limit)
+            .unwrap_or(DEFAULT_DATA_PAGE_ROW_COUNT_LIMIT)
+    }
+
+    /// Number of levels handed to the encoders at a time; page limits are
+    /// checked between such batches.
+    pub fn write_batch_size(&self) -> usize {
+        self.write_batch_size
+    }
+
+    /// Maximum number of rows in a row group, if limited.
+    pub fn max_row_group_row_count(&self) -> Option<usize> {
+        self.max_row_group_row_count
+    }
+
+    /// The format version written.
+    pub fn writer_version(&self) -> WriterVersion {
+        self.writer_version
+    }
+
+    /// The `created_by` string of the footer.
+    pub fn created_by(&self) -> &str {
+        &self.created_by
+    }
+
+    /// Key/value metadata of the footer.
+    pub fn key_value_metadata(&self) -> Option<&Vec<KeyValue>> {
+        self.key_value_metadata.as_ref()
+    }
+
+    /// Whether offset indexes are left out. As in arrow-rs, page-level
+    /// statistics keep them on: a column index needs its offset index.
+    pub fn offset_index_disabled(&self) -> bool {
+        let page = |c: &ColumnProperties| c.statistics_enabled == Some(EnabledStatistics::Page);
+        self.offset_index_disabled
+            && !page(&self.default_column)
+            && self.default_column.statistics_enabled.is_some()
+            && !self.columns.values().any(page)
+    }
+
+    /// Length bound of column index min/max values (`None`: untruncated).
+    pub fn column_index_truncate_length(&self) -> Option<usize> {
+        self.column_index_truncate_length
+    }
+
+    /// Length bound of chunk statistics min/max values (`None`:
+    /// untruncated).
+    pub fn statistics_truncate_length(&self) -> Option<usize> {
+        self.statistics_truncate_length
+    }
+
+    /// Whether page headers carry a CRC32 of the page.
+    pub fn write_page_crc(&self) -> bool {
+        self.write_page_crc
+    }
+
+    /// Whether chunk statistics carry a distinct count where it is known
+    /// exactly (chunks dictionary encoded throughout, non-float types).
+    pub fn write_distinct_count(&self) -> bool {
+        self.write_distinct_count
+    }
+
+    /// The encoding set for a column: its only encoding when dictionary
+    /// encoding is off, the fallback when it is on. `None` lets the writer
+    /// choose.
+    pub fn encoding(&self, col: &ColumnPath) -> Option<Encoding> {
+        self.resolve(col, |c| c.encoding)
+    }
+
+    /// Compression of a column.
+    pub fn compression(&self, col: &ColumnPath) -> Compression {
+        self.resolve(col, |c| c.compression)
+            .unwrap_or(DEFAULT_COMPRESSION)
+    }
+
+    /// Whether a column starts out dictionary encoded.
+    pub fn dictionary_enabled(&self, col: &ColumnPath) -> bool {
+        self.resolve(col, |c| c.dictionary_enabled)
+            .unwrap_or(DEFAULT_DICTIONARY_ENABLED)
+    }
+
+    /// Statistics level of a column.
+    pub fn statistics_enabled(&self, col: &ColumnPath) -> EnabledStatistics {
+        self.resolve(col, |c| c.statistics_enabled)
+            .unwrap_or(DEFAULT_STATISTICS_ENABLED)
+    }
+
+    /// Whether the data page headers of a column carry statistics (only
+    /// with [`EnabledStatistics::Page`]).
+    pub fn write_page_header_statistics(&self, col: &ColumnPath) -> bool {
+        self.resolve(col, |c| c.write_page_header_statistics)
+            .unwrap_or(DEFAULT_WRITE_PAGE_HEADER_STATISTICS)
+    }
+
+    /// Bloom filter settings of a column, if it gets a Bloom filter.
+    pub fn bloom_filter_properties(&self, col: &ColumnPath) -> Option<&BloomFilterProperties> {
+        match self.bloom_columns.get(col) {
+            Some(resolved) => resolved.as_ref(),
+            None => self.bloom_default.as_ref(),
+        }
+    }
+}
+
+/// Builder of [`WriterProperties`]; every setter takes and returns the
+/// builder by value.
+#[derive(Debug, Clone)]
+pub struct WriterPropertiesBuilder {
+    write_batch_size: usize,
+    max_row_group_row_count: Option<usize>,
+    writer_version: WriterVersion,
+    created_by: String,
+    key_value_metadata: Option<Vec<KeyValue>>,
+    default_column: ColumnProperties,
+    columns: HashMap<ColumnPath, ColumnProperties>,
+    column_index_truncate_length: Option<usize>,
+    statistics_truncate_length: Option<usize>,
+    offset_index_disabled: bool,
+    write_page_crc: bool,
+    write_distinct_count: bool,
+}
+
+impl Default for WriterPropertiesBuilder {
+    fn default() -> Self {
+        Self {
+            write_batch_size: DEFAULT_WRITE_BATCH_SIZE,
+            max_row_group_row_count: Some(DEFAULT_MAX_ROW_GROUP_ROW_COUNT),
+            writer_version: DEFAULT_WRITER_VERSION,
+            created_by: DEFAULT_CREATED_BY.to_string(),
+            key_value_metadata: None,
+            default_column: ColumnProperties::default(),
+            columns: HashMap::new(),
+            column_index_truncate_length: DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
+            statistics_truncate_length: DEFAULT_STATISTICS_TRUNCATE_LENGTH,
+            offset_index_disabled: false,
+            write_page_crc: false,
+            write_distinct_count: false,
+        }
+    }
+}
+
+impl WriterPropertiesBuilder {
+    /// The settings. Bloom filter sizes left unset default to the row
+    /// group row count limit, as in arrow-rs.
+    pub fn build(self) -> WriterProperties {
+        let default_ndv = self
+            .max_row_group_row_count
+            .unwrap_or(DEFAULT_MAX_ROW_GROUP_ROW_COUNT) as u64;
+        let d = &self.default_column;
+        let resolve_bloom = |c: &ColumnProperties| -> Option<BloomFilterProperties> {
+            c.bloom_filter_enabled
+                .or(d.bloom_filter_enabled)
+                .filter(|&on| on)
+                .map(|_| BloomFilterProperties {
+                    fpp: c
+                        .bloom_filter_fpp
+                        .or(d.bloom_filter_fpp)
+                        .unwrap_or(DEFAULT_BLOOM_FILTER_FPP),
+                    ndv: c
+                        .bloom_filter_ndv
+                        .or(d.bloom_filter_ndv)
+                        .unwrap_or(default_ndv),
+                })
+        };
+        let bloom_default = resolve_bloom(d);
+        let bloom_columns = self
+            .columns
+            .iter()
+            .filter(|(_, c)| {
+                c.bloom_filter_enabled.is_some()
+                    || c.bloom_filter_fpp.is_some()
+                    || c.bloom_filter_ndv.is_some()
+            })
+            .map(|(path, c)| (path.clone(), resolve_bloom(c)))
+            .collect();
+        WriterProperties {
+            write_batch_size: self.write_batch_size,
+            max_row_group_row_count: self.max_row_group_row_count,
+            writer_version: self.writer_version,
+            created_by: self.created_by,
+            key_value_metadata: self.key_value_metadata,
+            default_column: self.default_column,
+            columns: self.columns,
+            column_index_truncate_length: self.column_index_truncate_length,
+            statistics_truncate_length: self.statistics_truncate_length,
+            offset_index_disabled: self.offset_index_disabled,
+            write_page_crc: self.write_page_crc,
+            write_distinct_count: self.write_distinct_count,
+            bloom_default,
+            bloom_columns,
+        }
+    }
+
+    /// The format version (default `PARQUET_1_0`).
+    pub fn set_writer_version(mut self, value: WriterVersion) -> Self {
+        self.writer_version = value;
+        self
+    }
+
+    /// Best-effort maximum rows per data page (default 20,000).
+    pub fn set_data_page_row_count_limit(mut self, value: usize) -> Self {
+        self.default_column.data_page_row_count_limit = Some(value);
+        self
+    }
+
+    /// Levels handed to the encoders at a time (default 1024; at least 1).
+    pub fn set_write_batch_size(mut self, value: usize) -> Self {
+        self.write_batch_size = value.max(1);
+        self
+    }
+
+    /// Maximum rows per row group (`None`: unlimited; default 1 Mi rows).
+    pub fn set_max_row_group_row_count(mut self, value: Option<usize>) -> Self {
+        self.max_row_group_row_count = value;
+        self
+    }
+
+    /// The footer's `created_by`.
+    pub fn set_created_by(mut self, value: String) -> Self {
+        self.created_by = value;
+        self
+    }
+
+    /// Leave out offset indexes (ignored while page statistics are on).
+    pub fn set_offset_index_disabled(mut self, value: bool) -> Self {
+        self.offset_index_disabled = value;
+        self
+    }
+
+    /// Key/value metadata of the footer.
+    pub fn set_key_value_metadata(mut self, value: Option<Vec<KeyValue>>) -> Self {
+        self.key_value_metadata = value;
+        self
+    }
+
+    /// Length bound of column index min/max values (default 64).
+    pub fn set_column_index_truncate_length(mut self, max_length: Option<usize>) -> Self {
+        self.column_index_truncate_length = max_length.map(|l| l.max(1));
+        self
+    }
+
+    /// Length bound of chunk statistics min/max values (default 64).
+    pub fn set_statistics_truncate_length(mut self, max_length: Option<usize>) -> Self {
+        self.statistics_truncate_length = max_length.map(|l| l.max(1));
+        self
+    }
+
+    /// Write a CRC32 of every page into its header (default off; strata
+    /// extension, arrow-rs 60.1 has no such writer option).
+    pub fn set_write_page_crc(mut self, value: bool) -> Self {
+        self.write_page_crc = value;
+        self
+    }
+
+    /// Write a distinct count in chunk statistics where it is exact
+    /// (default off; strata extension).
+    pub fn set_write_distinct_count(mut self, value: bool) -> Self {
+        self.write_distinct_count = value;
+        self
+    }
+
+    /// Default encoding of every column (see
+    /// [`WriterProperties::encoding`]). A dictionary encoding here is an
+    /// error when a column writer is created; use
+    /// [`set_dictionary_enabled`](Self::set_dictionary_enabled).
+    pub fn set_encoding(mut self, value: Encoding) -> Self {
+        self.default_column.encoding = Some(value);
+        self
+    }
+
+    /// Default compression of every column.
+    pub fn set_compression(mut self, value: Compression) -> Self {
+        self.default_column.compression = Some(value);
+        self
+    }
+
+    /// Whether columns start out dictionary encoded (default on).
+    pub fn set_dictionary_enabled(mut self, value: bool) -> Self {
+        self.default_column.dictionary_enabled = Some(value);
+        self
+    }
+
+    /// Best-effort dictionary page size limit (default 1 MiB).
+    pub fn set_dictionary_page_size_limit(mut self, value: usize) -> Self {
+        self.default_column.dictionary_page_size_limit = Some(value);
+        self
+    }
+
+    /// Best-effort data page size limit (default 1 MiB).
+    pub fn set_data_page_size_limit(mut self, value: usize) -> Self {
+        self.default_column.data_page_size_limit = Some(value);
+        self
+    }
+
+    /// Default statistics level (default `Page`).
+    pub fn set_statistics_enabled(mut self, value: EnabledStatistics) -> Self {
+        self.default_column.statistics_enabled = Some(value);
+        self
+    }
+
+    /// Whether data page headers carry statistics (default off).
+    pub fn set_write_page_header_statistics(mut self, value: bool) -> Self {
+        self.default_column.write_page_header_statistics = Some(value);
+        self
+    }
+
+    /// Whether every column gets a Bloom filter (default off).
+    pub fn set_bloom_filter_enabled(mut self, value: bool) -> Self {
+        self.default_column.bloom_filter_enabled = Some(value);
+        self
+    }
+
+    /// Default Bloom filter false positive probability; turns Bloom
+    /// filters on.
+    pub fn set_bloom_filter_fpp(mut self, value: f64) -> Self {
+        self.default_column.bloom_filter_fpp = Some(value);
+        self.default_column.enable_bloom();
+        self
+    }
+
+    /// Default Bloom filter number of distinct values; turns Bloom filters
+    /// on.
+    pub fn set_bloom_filter_max_ndv(mut self, value: u64) -> Self {
+        self.default_column.bloom_filter_ndv = Some(value);
+        self.default_column.enable_bloom();
+        self
+    }
+
+    /// Alias of [`set_bloom_filter_max_ndv`](Self::set_bloom_filter_max_ndv).
+    pub fn set_bloom_filter_ndv(self, value: u64) -> Self {
+        self.set_bloom_filter_max_ndv(value)
+    }
+
+    fn col(&mut self, col: ColumnPath) -> &mut ColumnProperties {
+        self.columns.entry(col).or_default()
+    }
+
+    /// Encoding of one column.
+    pub fn set_column_encoding(mut self, col: ColumnPath, value: Encoding) -> Self {
+        self.col(col).encoding = Some(value);
+        self
+    }
+
+    /// Compression of one column.
+    pub fn set_column_compression(mut self, col: ColumnPath, value: Compression) -> Self {
+        self.col(col).compression = Some(value);
+        self
+    }
+
+    /// Dictionary encoding of one column.
+    pub fn set_column_dictionary_enabled(mut self, col: ColumnPath, value: bool) -> Self {
+        self.col(col).dictionary_enabled = Some(value);
+        self
+    }
+
+    /// Dictionary page size limit of one column.
+    pub fn set_column_dictionary_page_size_limit(mut self, col: ColumnPath, value: usize) -> Self {
+        self.col(col).dictionary_page_size_limit = Some(value);
+        self
+    }
+
+    /// Data page size limit of one column.
+    pub fn set_column_data_page_size_limit(mut self, col: ColumnPath, value: usize) -> Self {
+        self.col(col).data_page_size_limit = Some(value);
+        self
+    }
+
+    /// Data page row count limit of one column.
+    pub fn set_column_data_page_row_count_limit(mut self, col: ColumnPath, value: usize) -> Self {
+        self.col(col).data_page_row_count_limit = Some(value);
+        self
+    }
+
+    /// Statistics level of one column.
+    pub fn set_column_statistics_enabled(
+        mut self,
+        col: ColumnPath,
+        value: EnabledStatistics,
+    ) -> Self {
+        self.col(col).statistics_enabled = Some(value);
+        self
+    }
+
+    /// Page header statistics of one column.
+    pub fn set_column_write_page_header_statistics(mut self, col: ColumnPath, value: bool) -> Self {
+        self.col(col).write_page_header_statistics = Some(value);
+        self
+    }
+
+    /// Bloom filter of one column.
+    pub fn set_column_bloom_filter_enabled(mut self, col: ColumnPath, value: bool) -> Self {
+        self.col(col).bloom_filter_enabled = Some(value);
+        self
+    }
+
+    /// Bloom filter false positive probability of one column; turns its
+    /// Bloom filter on.
+    pub fn set_column_bloom_filter_fpp(mut self, col: ColumnPath, value: f64) -> Self {
+        let c = self.col(col);
+        c.bloom_filter_fpp = Some(value);
+        c.enable_bloom();
+        self
+    }
+
+    /// Bloom filter number of distinct values of one column; turns its
+    /// Bloom filter on.
+    pub fn set_column_bloom_filter_max_ndv(mut self, col: ColumnPath, value: u64) -> Self {
+        let c = self.col(col);
+        c.bloom_filter_ndv = Some(value);
+        c.enable_bloom();
+        self
+    }
+
+    /// Alias of
+    /// [`set_column_bloom_filter_max_ndv`](Self::set_column_bloom_filter_max_ndv).
+    pub fn set_column_bloom_filter_ndv(self, col: ColumnPath, value: u64) -> Self {
+        self.set_column_bloom_filter_max_ndv(col, value)
+    }
+}

@@ -1,0 +1,726 @@
+//! Column statistics for the writer: minimum and maximum under the
+//! column's sort order, null counts, and the truncation of long byte-array
+//! bounds.
+//!
+//! The order ([`ValueOrder`]) comes from the column's physical and logical
+//! type, as the format's `TypeDefinedOrder` defines it:
+//! - INT32 / INT64 compare as signed integers, or unsigned for `UINT_*` /
+//!   unsigned `INTEGER` annotations (decimals stored in integers are
+//!   signed integers);
+//! - FLOAT / DOUBLE (and FLOAT16 in a 2-byte FIXED_LEN_BYTE_ARRAY) compare
+//!   as numbers, NaNs left out of the bounds; a zero minimum is written as
+//!   `-0.0` and a zero maximum as `+0.0`, so that either zero is covered;
+//! - BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compare byte by byte as unsigned
+//!   bytes, except decimals, which compare as signed big-endian integers;
+//! - BOOLEAN: `false < true`;
+//! - INT96 and INTERVAL have no defined order: no bounds are written.
+//!
+//! Byte-array bounds longer than a limit (64 bytes by default) are
+//! truncated: the minimum to a prefix (still a lower bound), the maximum to
+//! a prefix whose last byte that can be is incremented (still an upper
+//! bound). UTF-8 columns are cut at character boundaries and incremented by
+//! character, so bounds stay valid UTF-8. A maximum that cannot be
+//! shortened (all `0xFF`) is kept whole. Truncated bounds are marked
+//! inexact (`is_min_value_exact` / `is_max_value_exact`).
+//!
+//! The deprecated `min`/`max` fields (signed order) are written only where
+//! the legacy signed comparison agrees with the column order: booleans,
+//! signed integers and floating point.
+//!
+//! ```
+//! use strata_file::statistics::{StatisticsAccumulator, ValueOrder};
+//!
+//! let mut acc = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
+//! acc.update(&[3.5, f64::NAN, -0.0, 0.0]);
+//! acc.add_nulls(2);
+//! let stats = acc.to_statistics(None);
+//! assert_eq!(stats.null_count, Some(2));
+//! assert_eq!(stats.min_value.as_deref(), Some(&(-0.0f64).to_le_bytes()[..]));
+//! assert_eq!(stats.max_value.as_deref(), Some(&3.5f64.to_le_bytes()[..]));
+//! ```
+
+use std::cmp::Ordering;
+
+use strata_encoding::{
+    ByteArray, ByteArrayBatch, FixedLenBatch, FixedLenByteArray, Int96, ValueType,
+};
+use strata_format::ColumnDescriptor;
+use strata_format::metadata::{ConvertedType, LogicalType, StatValue, Statistics, Type};
+
+/// Sort order of a column's values, in arrow-rs's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SortOrder {
+    /// Signed comparison (integers, floats, decimals).
+    Signed,
+    /// Unsigned comparison (unsigned integers, byte arrays, booleans).
+    Unsigned,
+    /// No order is defined (INT96, INTERVAL): no bounds are kept.
+    Undefined,
+}
+
+/// How two values of a column compare for statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ValueOrder {
+    /// `false < true`.
+    Boolean,
+    /// Signed integers.
+    SignedInt,
+    /// Unsigned integers (`UINT_8` .. `UINT_64`).
+    UnsignedInt,
+    /// IEEE 754 numbers, NaN excluded.
+    Float,
+    /// Half-precision floats in 2 little-endian bytes, NaN excluded.
+    Float16,
+    /// Lexicographic by unsigned bytes.
+    Bytes,
+    /// Signed big-endian two's complement integers (decimals in byte
+    /// arrays).
+    SignedBytes,
+    /// No order: min/max are not computed.
+    Undefined,
+}
+
+impl ValueOrder {
+    /// The order of a column's values, from its physical and logical type.
+    pub fn of(descr: &ColumnDescriptor) -> Self {
+        let logical = descr.logical_type.as_ref();
+        let converted = descr.converted_type;
+        let unsigned = matches!(
+            logical,
+            Some(LogicalType::Integer {
+                is_signed: false,
+                ..
+            })
+        ) || matches!(
+            converted,
+            Some(
+                ConvertedType::Uint8
+                    | ConvertedType::Uint16
+                    | ConvertedType::Uint32
+                    | ConvertedType::Uint64
+            )
+        );
+        let decimal = matches!(logical, Some(LogicalType::Decimal { .. }))
+            || converted == Some(ConvertedType::Decimal);
+        match descr.physical_type {
+            Type::Boolean => Self::Boolean,
+            Type::Int32 | Type::Int64 if unsigned => Self::UnsignedInt,
+            Type::Int32 | Type::Int64 => Self::SignedInt,
+            Type::Int96 => Self::Undefined,
+            Type::Float | Type::Double => Self::Float,
+            Type::ByteArray | Type::FixedLenByteArray if decimal => Self::SignedBytes,
+            Type::FixedLenByteArray if matches!(logical, Some(LogicalType::Float16)) => {
+                if descr.type_length == Some(2) {
+                    Self::Float16
+                } else {
+                    Self::Undefined
+                }
+            }
+            Type::FixedLenByteArray if converted == Some(ConvertedType::Interval) => {
+                Self::Undefined
+            }
+            Type::ByteArray | Type::FixedLenByteArray => Self::Bytes,
+        }
+    }
+
+    /// The sort order in arrow-rs's terms.
+    pub fn sort_order(self) -> SortOrder {
+        match self {
+            Self::SignedInt | Self::Float | Self::Float16 | Self::SignedBytes => SortOrder::Signed,
+            Self::UnsignedInt | Self::Bytes | Self::Boolean => SortOrder::Unsigned,
+            Self::Undefined => SortOrder::Undefined,
+        }
+    }
+
+    /// Whether the deprecated signed-order `min`/`max` agree with this
+    /// order and are written too.
+    pub fn writes_deprecated_min_max(self) -> bool {
+        matches!(self, Self::Boolean | Self::SignedInt | Self::Float)
+    }
+
+    /// Whether long bounds may be truncated (unsigned byte order only).
+    pub fn truncatable(self) -> bool {
+        self == Self::Bytes
+    }
+}
+
+/// Whether a column holds UTF-8 text (bounds are cut at characters).
+pub fn is_utf8(descr: &ColumnDescriptor) -> bool {
+    matches!(
+        descr.logical_type,
+        Some(LogicalType::String | LogicalType::Enum | LogicalType::Json)
+    ) || matches!(
+        descr.converted_type,
+        Some(ConvertedType::Utf8 | ConvertedType::Enum | ConvertedType::Json)
+    )
+}
+
+/// A minimum and maximum seen so far.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MinMax<S> {
+    /// Smallest value, if any value was ordered.
+    pub min: Option<S>,
+    /// Largest value.
+    pub max: Option<S>,
+}
+
+/// A physical type whose values the writer keeps statistics of.
+///
+/// Implemented for `bool`, `i32`, `i64`, [`Int96`], `f32`, `f64`,
+/// [`ByteArray`] and [`FixedLenByteArray`].
+pub trait StatsValue: ValueType {
+    /// An owned bound.
+    type Owned: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static;
+
+    /// Fold a batch of (non-null) values into `acc`.
+    fn update(acc: &mut MinMax<Self::Owned>, values: Self::Batch<'_>, order: ValueOrder);
+
+    /// Whether `a < b` under `order`.
+    fn less(a: &Self::Owned, b: &Self::Owned, order: ValueOrder) -> bool;
+
+    /// The PLAIN bytes of a bound (no length prefix), with the sign of zero
+    /// bounds fixed (`-0.0` for a minimum, `+0.0` for a maximum).
+    fn to_bytes(v: &Self::Owned, is_min: bool, order: ValueOrder) -> Vec<u8>;
+}
+
+/// Fold one candidate into `acc` with `less`.
+fn fold_owned<S: Clone>(acc: &mut MinMax<S>, lo: &S, hi: &S, less: impl Fn(&S, &S) -> bool) {
+    match &acc.min {
+        Some(m) if !less(lo, m) => {}
+        _ => acc.min = Some(lo.clone()),
+    }
+    match &acc.max {
+        Some(m) if !less(m, hi) => {}
+        _ => acc.max = Some(hi.clone()),
+    }
+}
+
+/// Min and max of a slice under a key (first occurrence wins on ties).
+#[inline]
+fn scan_by<V: Copy, K: PartialOrd + Copy>(values: &[V], key: impl Fn(V) -> K) -> Option<(V, V)> {
+    let (&first, rest) = values.split_first()?;
+    let (mut lo, mut hi) = (first, first);
+    let (mut klo, mut khi) = (key(first), key(first));
+    for &v in rest {
+        let k = key(v);
+        if k < klo {
+            lo = v;
+            klo = k;
+        }
+        if k > khi {
+            hi = v;
+            khi = k;
+        }
+    }
+    Some((lo, hi))
+}
+
+macro_rules! int_stats {
+    ($t:ty, $u:ty) => {
+        impl StatsValue for $t {
+            type Owned = $t;
+
+            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) {
+                let found = match order {
+                    ValueOrder::UnsignedInt => scan_by(values, |v| v as $u),
+                    ValueOrder::SignedInt => scan_by(values, |v| v),
+                    _ => None,
+                };
+                if let Some((lo, hi)) = found {
+                    fold_owned(acc, &lo, &hi, |a, b| Self::less(a, b, order));
+                }
+            }
+
+            fn less(a: &$t, b: &$t, order: ValueOrder) -> bool {
+                if order == ValueOrder::UnsignedInt {
+                    (*a as $u) < (*b as $u)
+                } else {
+                    a < b
+                }
+            }
+
+            fn to_bytes(v: &$t, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+                v.to_le_bytes().to_vec()
+            }
+        }
+    };
+}
+
+int_stats!(i32, u32);
+int_stats!(i64, u64);
+
+macro_rules! float_stats {
+    ($t:ty) => {
+        impl StatsValue for $t {
+            type Owned = $t;
+
+            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) {
+                if order != ValueOrder::Float {
+                    return;
+                }
+                let mut lo = <$t>::INFINITY;
+                let mut hi = <$t>::NEG_INFINITY;
+                let mut any = false;
+                for &v in values {
+                    // NaN fails both comparisons and is never a bound.
+                    if v < lo {
+                        lo = v;
+                    }
+                    if v > hi {
+                        hi = v;
+                    }
+                    any |= !v.is_nan();
+                }
+                if any {
+                    // All-infinite batches: the loops above keep a bound
+                    // equal to the sentinel only if that value occurred.
+                    fold_owned(acc, &lo, &hi, |a, b| a < b);
+                }
+            }
+
+            fn less(a: &$t, b: &$t, _order: ValueOrder) -> bool {
+                a < b
+            }
+
+            fn to_bytes(v: &$t, is_min: bool, _order: ValueOrder) -> Vec<u8> {
+                let v = if *v == 0.0 {
+                    if is_min { -0.0 } else { 0.0 }
+                } else {
+                    *v
+                };
+                v.to_le_bytes().to_vec()
+            }
+        }
+    };
+}
+
+float_stats!(f32);
+float_stats!(f64);
+
+impl StatsValue for bool {
+    type Owned = bool;
+
+    fn update(acc: &mut MinMax<bool>, values: &[bool], _order: ValueOrder) {
+        if values.is_empty() {
+            return;
+        }
+        let any_false = values.iter().any(|v| !v);
+        let any_true = values.iter().any(|&v| v);
+        fold_owned(acc, &!any_false, &any_true, |a, b| !a & b);
+    }
+
+    fn less(a: &bool, b: &bool, _order: ValueOrder) -> bool {
+        !a & b
+    }
+
+    fn to_bytes(v: &bool, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+        vec![u8::from(*v)]
+    }
+}
+
+impl StatsValue for Int96 {
+    type Owned = Int96;
+
+    fn update(_acc: &mut MinMax<Int96>, _values: &[Int96], _order: ValueOrder) {}
+
+    fn less(_a: &Int96, _b: &Int96, _order: ValueOrder) -> bool {
+        false
+    }
+
+    fn to_bytes(v: &Int96, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+        v.0.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+/// Compare two signed big-endian two's complement integers of any length
+/// (the empty array is zero).
+pub fn cmp_signed_be(a: &[u8], b: &[u8]) -> Ordering {
+    let neg = |x: &[u8]| x.first().is_some_and(|&h| h & 0x80 != 0);
+    let (an, bn) = (neg(a), neg(b));
+    if an != bn {
+        return if an {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        };
+    }
+    let ext = if an { 0xFF } else { 0 };
+    let n = a.len().max(b.len());
+    let (pa, pb) = (n - a.len(), n - b.len());
+    for i in 0..n {
+        let x = if i < pa { ext } else { a[i - pa] };
+        let y = if i < pb { ext } else { b[i - pb] };
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    Ordering::Equal
+}
+
+/// A half-precision float (little-endian bytes) as an `f32`; `None` for
+/// NaN or a wrong length.
+fn f16_value(bytes: &[u8]) -> Option<f32> {
+    let &[lo, hi] = bytes else { return None };
+    let bits = u16::from_le_bytes([lo, hi]);
+    let sign = if bits & 0x8000 != 0 { -1.0f32 } else { 1.0 };
+    let exp = i32::from((bits >> 10) & 0x1F);
+    let frac = f32::from(bits & 0x3FF);
+    let v = match exp {
+        0 => frac * 2f32.powi(-24),
+        31 if frac == 0.0 => f32::INFINITY,
+        31 => return None,
+        e => (1.0 + frac / 1024.0) * 2f32.powi(e - 15),
+    };
+    Some(sign * v)
+}
+
+fn bytes_less(a: &[u8], b: &[u8], order: ValueOrder) -> bool {
+    match order {
+        ValueOrder::SignedBytes => cmp_signed_be(a, b) == Ordering::Less,
+        ValueOrder::Float16 => match (f16_value(a), f16_value(b)) {
+            (Some(x), Some(y)) => x < y,
+            _ => false,
+        },
+        _ => a < b,
+    }
+}
+
+/// Min and max of byte values under `order`, NaN float16s skipped.
+fn scan_bytes<'a>(
+    mut values: impl Iterator<Item = &'a [u8]>,
+    order: ValueOrder,
+) -> Option<(&'a [u8], &'a [u8])> {
+    if order == ValueOrder::Undefined {
+        return None;
+    }
+    let skip = |v: &[u8]| order == ValueOrder::Float16 && f16_value(v).is_none();
+    let first = values.find(|v| !skip(v))?;
+    let (mut lo, mut hi) = (first, first);
+    for v in values {
+        if skip(v) {
+            continue;
+        }
+        if bytes_less(v, lo, order) {
+            lo = v;
+        }
+        if bytes_less(hi, v, order) {
+            hi = v;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// Fold borrowed byte bounds into owned ones, reusing their allocations.
+fn fold_bytes(acc: &mut MinMax<Vec<u8>>, lo: &[u8], hi: &[u8], order: ValueOrder) {
+    match &mut acc.min {
+        Some(m) if !bytes_less(lo, m, order) => {}
+        Some(m) => {
+            m.clear();
+            m.extend_from_slice(lo);
+        }
+        slot => *slot = Some(lo.to_vec()),
+    }
+    match &mut acc.max {
+        Some(m) if !bytes_less(m, hi, order) => {}
+        Some(m) => {
+            m.clear();
+            m.extend_from_slice(hi);
+        }
+        slot => *slot = Some(hi.to_vec()),
+    }
+}
+
+fn bytes_to_bound(v: &[u8], is_min: bool, order: ValueOrder) -> Vec<u8> {
+    if order == ValueOrder::Float16 && f16_value(v) == Some(0.0) {
+        return if is_min {
+            vec![0x00, 0x80]
+        } else {
+            vec![0x00, 0x00]
+        };
+    }
+    v.to_vec()
+}
+
+impl StatsValue for ByteArray {
+    type Owned = Vec<u8>;
+
+    fn update(acc: &mut MinMax<Vec<u8>>, values: ByteArrayBatch<'_>, order: ValueOrder) {
+        if let Some((lo, hi)) = scan_bytes(values.iter(), order) {
+            fold_bytes(acc, lo, hi, order);
+        }
+    }
+
+    fn less(a: &Vec<u8>, b: &Vec<u8>, order: ValueOrder) -> bool {
+        bytes_less(a, b, order)
+    }
+
+    fn to_bytes(v: &Vec<u8>, is_min: bool, order: ValueOrder) -> Vec<u8> {
+        bytes_to_bound(v, is_min, order)
+    }
+}
+
+impl StatsValue for FixedLenByteArray {
+    type Owned = Vec<u8>;
+
+    fn update(acc: &mut MinMax<Vec<u8>>, values: FixedLenBatch<'_>, order: ValueOrder) {
+        let n = values.len();
+        if let Some((lo, hi)) = scan_bytes((0..n).filter_map(|i| values.get(i)), order) {
+            fold_bytes(acc, lo, hi, order);
+        }
+    }
+
+    fn less(a: &Vec<u8>, b: &Vec<u8>, order: ValueOrder) -> bool {
+        bytes_less(a, b, order)
+    }
+
+    fn to_bytes(v: &Vec<u8>, is_min: bool, order: ValueOrder) -> Vec<u8> {
+        bytes_to_bound(v, is_min, order)
+    }
+}
+
+/// Truncate a minimum to at most `len` bytes. Returns the bound and
+/// whether it was shortened. UTF-8 text is cut at a character boundary
+/// (and kept whole if its first character is longer than `len`).
+pub fn truncate_min_value(value: &[u8], len: usize, utf8: bool) -> (Vec<u8>, bool) {
+    if value.len() <= len {
+        return (value.to_vec(), false);
+    }
+    if utf8 && let Ok(s) = std::str::from_utf8(value) {
+        let cut = (1..=len).rev().find(|&i| s.is_char_boundary(i));
+        return match cut {
+            Some(cut) => (value[..cut].to_vec(), true),
+            None => (value.to_vec(), false),
+        };
+    }
+    (value[..len].to_vec(), true)
+}
+
+/// Truncate a maximum to at most `len` bytes such that the result is still
+/// an upper bound: the prefix with its last incrementable byte (or, for
+/// UTF-8 text, character) incremented. Returns the bound and whether it was
+/// shortened; a value that cannot be shortened is returned whole.
+pub fn truncate_max_value(value: &[u8], len: usize, utf8: bool) -> (Vec<u8>, bool) {
+    if value.len() <= len {
+        return (value.to_vec(), false);
+    }
+    if utf8 && let Ok(s) = std::str::from_utf8(value) {
+        return match truncate_max_utf8(s, len) {
+            Some(v) => (v, true),
+            None => (value.to_vec(), false),
+        };
+    }
+    let mut prefix = value[..len].to_vec();
+    while let Some(last) = prefix.pop() {
+        if last != 0xFF {
+            prefix.push(last + 1);
+            return (prefix, true);
+        }
+    }
+    (value.to_vec(), false)
+}
+
+fn truncate_max_utf8(s: &str, len: usize) -> Option<Vec<u8>> {
+    let cut = (0..=len).rev().find(|&i| s.is_char_boundary(i))?;
+    let mut prefix = s.get(..cut)?.to_string();
+    while let Some(c) = prefix.pop() {
+        let mut next = u32::from(c) + 1;
+        if (0xD800..0xE000).contains(&next) {
+            next = 0xE000;
+        }
+        if let Some(n) = char::from_u32(next)
+            && prefix.len() + n.len_utf8() <= len
+        {
+            prefix.push(n);
+            return Some(prefix.into_bytes());
+        }
+    }
+    None
+}
+
+/// A bound ready to be written, with whether it is exact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bound {
+    /// PLAIN bytes of the bound.
+    pub bytes: Vec<u8>,
+    /// Whether the bound is the actual value (not truncated).
+    pub exact: bool,
+}
+
+/// Statistics of a page or a column chunk as they are gathered: min/max
+/// under the column order, null count, optional distinct count.
+#[derive(Debug, Clone)]
+pub struct StatisticsAccumulator<T: StatsValue> {
+    order: ValueOrder,
+    utf8: bool,
+    min_max: MinMax<T::Owned>,
+    null_count: u64,
+    distinct_count: Option<u64>,
+}
+
+impl<T: StatsValue> StatisticsAccumulator<T> {
+    /// An empty accumulator for values compared under `order`; holds no
+    /// heap memory until a byte-array bound is recorded.
+    pub fn new(order: ValueOrder) -> Self {
+        Self {
+            order,
+            utf8: false,
+            min_max: MinMax {
+                min: None,
+                max: None,
+            },
+            null_count: 0,
+            distinct_count: None,
+        }
+    }
+
+    /// Mark the values as UTF-8 text, so truncation keeps characters whole.
+    pub fn with_utf8(mut self, utf8: bool) -> Self {
+        self.utf8 = utf8;
+        self
+    }
+
+    /// The comparison order.
+    pub fn order(&self) -> ValueOrder {
+        self.order
+    }
+
+    /// Fold in a batch of non-null values.
+    pub fn update(&mut self, values: T::Batch<'_>) {
+        T::update(&mut self.min_max, values, self.order);
+    }
+
+    /// Count `n` more nulls.
+    pub fn add_nulls(&mut self, n: u64) {
+        self.null_count += n;
+    }
+
+    /// Set the distinct count written with the statistics.
+    pub fn set_distinct_count(&mut self, n: Option<u64>) {
+        self.distinct_count = n;
+    }
+
+    /// Fold in another accumulator's bounds and nulls (a page into its
+    /// chunk).
+    pub fn merge(&mut self, other: &Self) {
+        if let (Some(lo), Some(hi)) = (&other.min_max.min, &other.min_max.max) {
+            let order = self.order;
+            fold_owned(&mut self.min_max, lo, hi, |a, b| T::less(a, b, order));
+        }
+        self.null_count += other.null_count;
+    }
+
+    /// Forget everything (keeps nothing allocated but byte-array bounds).
+    pub fn reset(&mut self) {
+        self.min_max.min = None;
+        self.min_max.max = None;
+        self.null_count = 0;
+        self.distinct_count = None;
+    }
+
+    /// The bounds so far.
+    pub fn min_max(&self) -> &MinMax<T::Owned> {
+        &self.min_max
+    }
+
+    /// Number of nulls so far.
+    pub fn null_count(&self) -> u64 {
+        self.null_count
+    }
+
+    /// The bounds as bytes, truncated to `truncate` bytes where the order
+    /// allows it; `None` when no value was ordered (all null, all NaN, or
+    /// an undefined order).
+    pub fn bounds(&self, truncate: Option<usize>) -> Option<(Bound, Bound)> {
+        let (lo, hi) = (self.min_max.min.as_ref()?, self.min_max.max.as_ref()?);
+        let lo = T::to_bytes(lo, true, self.order);
+        let hi = T::to_bytes(hi, false, self.order);
+        match truncate {
+            Some(len) if self.order.truncatable() => {
+                let (lo, lo_cut) = truncate_min_value(&lo, len, self.utf8);
+                let (hi, hi_cut) = truncate_max_value(&hi, len, self.utf8);
+                Some((
+                    Bound {
+                        bytes: lo,
+                        exact: !lo_cut,
+                    },
+                    Bound {
+                        bytes: hi,
+                        exact: !hi_cut,
+                    },
+                ))
+            }
+            _ => Some((
+                Bound {
+                    bytes: lo,
+                    exact: true,
+                },
+                Bound {
+                    bytes: hi,
+                    exact: true,
+                },
+            )),
+        }
+    }
+
+    /// The Thrift `Statistics`, bounds truncated to `truncate` bytes.
+    pub fn to_statistics(&self, truncate: Option<usize>) -> Statistics {
+        let mut s = Statistics {
+            null_count: Some(i64::try_from(self.null_count).unwrap_or(i64::MAX)),
+            distinct_count: self
+                .distinct_count
+                .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+            ..Default::default()
+        };
+        if let Some((lo, hi)) = self.bounds(truncate) {
+            if self.order.writes_deprecated_min_max() {
+                s.min = Some(StatValue::from_slice(&lo.bytes));
+                s.max = Some(StatValue::from_slice(&hi.bytes));
+            }
+            s.is_min_value_exact = Some(lo.exact);
+            s.is_max_value_exact = Some(hi.exact);
+            s.min_value = Some(StatValue::from_vec(lo.bytes));
+            s.max_value = Some(StatValue::from_vec(hi.bytes));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signed_be() {
+        assert_eq!(cmp_signed_be(&[0x80], &[0x7F]), Ordering::Less);
+        assert_eq!(cmp_signed_be(&[0xFF, 0xFF], &[0xFF]), Ordering::Equal);
+        assert_eq!(cmp_signed_be(&[0x00, 0x80], &[0x7F]), Ordering::Greater);
+        assert_eq!(cmp_signed_be(&[], &[0x00]), Ordering::Equal);
+        assert_eq!(cmp_signed_be(&[0xFE], &[]), Ordering::Less);
+    }
+
+    #[test]
+    fn f16() {
+        assert_eq!(f16_value(&[0x00, 0x3C]), Some(1.0));
+        assert_eq!(f16_value(&[0x00, 0xC0]), Some(-2.0));
+        assert_eq!(f16_value(&[0x01, 0x7C]), None);
+        assert_eq!(f16_value(&[0x00, 0x7C]), Some(f32::INFINITY));
+    }
+
+    #[test]
+    fn truncation() {
+        assert_eq!(truncate_max_value(b"abc", 2, false), (b"ac".to_vec(), true));
+        assert_eq!(truncate_max_value(&[1, 0xFF, 3], 2, false), (vec![2], true));
+        assert_eq!(
+            truncate_max_value(&[0xFF, 0xFF, 3], 2, false),
+            (vec![0xFF, 0xFF, 3], false)
+        );
+        assert_eq!(
+            truncate_max_value("aé".as_bytes(), 2, true),
+            (b"b".to_vec(), true)
+        );
+        assert_eq!(
+            truncate_min_value("aé".as_bytes(), 2, true),
+            (b"a".to_vec(), true)
+        );
+    }
+}

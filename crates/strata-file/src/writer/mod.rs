@@ -1,0 +1,419 @@
+//! The physical file writer: [`FileWriter`] writes `PAR1`, row groups made
+//! of column chunks, Bloom filters, page indexes and the footer;
+//! [`RowGroupWriter`] places one row group's column chunks in order;
+//! [`ColumnChunkWriter`] (typed) and [`ColumnWriter`] (untyped) turn
+//! values and levels into a [`ClosedColumnChunk`].
+//!
+//! File layout written:
+//!
+//! ```text
+//! PAR1
+//! row group 0: column chunk 0 (dictionary page, data pages) ... column chunk n
+//!              Bloom filters of row group 0
+//! row group 1: ...
+//! column indexes (every row group, every column), then offset indexes
+//! footer (FileMetaData), its length, PAR1
+//! ```
+//!
+//! Column chunks are buffered in memory until they are closed, then
+//! written in one piece; a row group's chunks may be written by separate
+//! [`ColumnWriter`]s at the same time (see
+//! [`RowGroupWriter::column_writers`]) and appended in column order.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use strata_encoding::ByteArrayBatch;
+//! use strata_file::properties::WriterProperties;
+//! use strata_file::writer::FileWriter;
+//! use strata_format::metadata::{FieldRepetitionType as Rep, LogicalType, SchemaElement, Type};
+//! use strata_format::SchemaDescriptor;
+//!
+//! let schema = Arc::new(SchemaDescriptor::from_elements(&[
+//!     SchemaElement { name: "schema".into(), num_children: Some(2), ..Default::default() },
+//!     SchemaElement {
+//!         name: "id".into(), physical_type: Some(Type::Int32),
+//!         repetition_type: Some(Rep::Required), ..Default::default()
+//!     },
+//!     SchemaElement {
+//!         name: "name".into(), physical_type: Some(Type::ByteArray),
+//!         repetition_type: Some(Rep::Optional), logical_type: Some(LogicalType::String),
+//!         ..Default::default()
+//!     },
+//! ]).unwrap());
+//!
+//! let mut file = Vec::new();
+//! let mut writer = FileWriter::new(&mut file, schema, Arc::new(WriterProperties::default())).unwrap();
+//! let mut row_group = writer.next_row_group().unwrap();
+//! while let Some(mut column) = row_group.next_column().unwrap() {
+//!     if let Some(ids) = column.typed::<i32>() {
+//!         ids.write_batch(&[1, 2, 3], None, None).unwrap();
+//!     } else if let Some(names) = column.typed::<strata_encoding::ByteArray>() {
+//!         let values = ByteArrayBatch::from_slices(&[b"ann", b"cy"]);
+//!         names.write_batch(values, Some(&[1, 0, 1]), None).unwrap();
+//!     }
+//!     row_group.append_column(column.close().unwrap()).unwrap();
+//! }
+//! row_group.close().unwrap();
+//! let metadata = writer.close().unwrap();
+//! assert_eq!(metadata.num_rows, 3);
+//! assert_eq!(&file[..4], b"PAR1");
+//! assert_eq!(&file[file.len() - 4..], b"PAR1");
+//! ```
+
+mod column;
+mod value;
+
+pub use column::{ClosedColumnChunk, ColumnChunkWriter, ColumnWriter};
+pub use value::{BoxDict, BoxEncoder, ColumnValue, DictSink};
+
+use std::io::Write;
+use std::sync::Arc;
+
+use strata_format::footer::{PARQUET_MAGIC, write_footer};
+use strata_format::metadata::{
+    ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
+};
+use strata_format::{ColumnDescriptor, SchemaDescriptor, thrift};
+use strata_sink::ByteSink;
+
+use crate::error::{FileError, Result};
+use crate::properties::WriterProperties;
+
+fn invalid(msg: impl Into<String>) -> FileError {
+    FileError::InvalidArgument(msg.into())
+}
+
+/// A writer that counts the bytes written through it, so offsets are
+/// known without seeking.
+#[derive(Debug)]
+struct CountingWriter<W: Write> {
+    inner: W,
+    written: u64,
+}
+
+impl<W: Write> CountingWriter<W> {
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.inner.write_all(bytes)?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+}
+
+fn offset_i64(v: u64) -> Result<i64> {
+    i64::try_from(v).map_err(|_| invalid(format!("file offset {v} exceeds i64")))
+}
+
+/// Page indexes of one column chunk, held until the file is closed.
+#[derive(Debug, Default)]
+struct ChunkIndexes {
+    column_index: Option<ColumnIndex>,
+    offset_index: Option<OffsetIndex>,
+}
+
+/// Writes a Parquet file to any `Write`: the leading `PAR1` on creation,
+/// then row groups ([`next_row_group`](Self::next_row_group)), then page
+/// indexes and the footer on [`close`](Self::close).
+///
+/// See the [module documentation](self) for an example.
+#[derive(Debug)]
+pub struct FileWriter<W: Write + Send> {
+    out: CountingWriter<W>,
+    schema: Arc<SchemaDescriptor>,
+    columns: Vec<Arc<ColumnDescriptor>>,
+    props: Arc<WriterProperties>,
+    row_groups: Vec<RowGroup>,
+    indexes: Vec<Vec<ChunkIndexes>>,
+    extra_kv: Vec<KeyValue>,
+    row_group_open: bool,
+    finished: Option<FileMetaData>,
+}
+
+impl<W: Write + Send> FileWriter<W> {
+    /// Start a file: writes `PAR1`.
+    pub fn new(
+        writer: W,
+        schema: Arc<SchemaDescriptor>,
+        props: Arc<WriterProperties>,
+    ) -> Result<Self> {
+        let columns = schema.columns().iter().cloned().map(Arc::new).collect();
+        let mut out = CountingWriter {
+            inner: writer,
+            written: 0,
+        };
+        out.write_all(&PARQUET_MAGIC)?;
+        Ok(Self {
+            out,
+            schema,
+            columns,
+            props,
+            row_groups: Vec::new(),
+            indexes: Vec::new(),
+            extra_kv: Vec::new(),
+            row_group_open: false,
+            finished: None,
+        })
+    }
+
+    /// The schema written.
+    pub fn schema_descr(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
+    /// The writer settings.
+    pub fn properties(&self) -> &Arc<WriterProperties> {
+        &self.props
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.out.written
+    }
+
+    /// Row groups written so far.
+    pub fn flushed_row_groups(&self) -> &[RowGroup] {
+        &self.row_groups
+    }
+
+    /// Add a key/value pair to the footer (after those of the properties).
+    pub fn append_key_value_metadata(&mut self, kv: KeyValue) {
+        self.extra_kv.push(kv);
+    }
+
+    /// Start the next row group. Fails if the previous one was not closed
+    /// or the file is closed.
+    pub fn next_row_group(&mut self) -> Result<RowGroupWriter<'_, W>> {
+        if self.finished.is_some() {
+            return Err(invalid("the file is closed"));
+        }
+        if self.row_group_open {
+            return Err(invalid(
+                "the previous row group was not closed; its partial bytes make the file unusable",
+            ));
+        }
+        self.row_group_open = true;
+        Ok(RowGroupWriter {
+            file: self,
+            chunks: Vec::new(),
+            indexes: Vec::new(),
+            blooms: Vec::new(),
+            num_rows: None,
+            total_uncompressed: 0,
+            total_compressed: 0,
+            file_offset: None,
+        })
+    }
+
+    /// Write the page indexes and the footer, and return the footer's
+    /// metadata. Calling it again returns the same metadata.
+    pub fn finish(&mut self) -> Result<FileMetaData> {
+        if let Some(m) = &self.finished {
+            return Ok(m.clone());
+        }
+        if self.row_group_open {
+            return Err(invalid("a row group is still open"));
+        }
+        let mut sink = ByteSink::new();
+        // Column indexes of every chunk, then offset indexes, as arrow-rs
+        // and parquet-java lay them out.
+        for (rg, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
+            for (chunk, idx) in rg.columns.iter_mut().zip(indexes) {
+                if let Some(ci) = &idx.column_index {
+                    sink.clear();
+                    thrift::encode(ci, &mut sink);
+                    chunk.column_index_offset = Some(offset_i64(self.out.written)?);
+                    chunk.column_index_length = Some(len_i32(sink.len())?);
+                    self.out.write_all(sink.as_slice())?;
+                }
+            }
+        }
+        for (rg, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
+            for (chunk, idx) in rg.columns.iter_mut().zip(indexes) {
+                if let Some(oi) = &idx.offset_index {
+                    sink.clear();
+                    thrift::encode(oi, &mut sink);
+                    chunk.offset_index_offset = Some(offset_i64(self.out.written)?);
+                    chunk.offset_index_length = Some(len_i32(sink.len())?);
+                    self.out.write_all(sink.as_slice())?;
+                }
+            }
+        }
+        let mut kv: Vec<KeyValue> = self.props.key_value_metadata().cloned().unwrap_or_default();
+        kv.append(&mut self.extra_kv);
+        let metadata = FileMetaData {
+            version: self.props.writer_version().as_num(),
+            schema: self.schema.to_elements(),
+            num_rows: self.row_groups.iter().map(|rg| rg.num_rows).sum(),
+            row_groups: self.row_groups.clone(),
+            key_value_metadata: (!kv.is_empty()).then_some(kv),
+            created_by: Some(self.props.created_by().to_string()),
+            column_orders: Some(vec![
+                ColumnOrder::TypeDefinedOrder;
+                self.schema.num_columns()
+            ]),
+            encryption_algorithm: None,
+            footer_signing_key_metadata: None,
+        };
+        sink.clear();
+        write_footer(&metadata, &mut sink)?;
+        self.out.write_all(sink.as_slice())?;
+        self.out.inner.flush()?;
+        self.finished = Some(metadata.clone());
+        Ok(metadata)
+    }
+
+    /// Finish the file (see [`finish`](Self::finish)) and return its
+    /// metadata.
+    pub fn close(mut self) -> Result<FileMetaData> {
+        self.finish()
+    }
+
+    /// Finish the file and return the underlying writer.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.finish()?;
+        Ok(self.out.inner)
+    }
+
+    /// The underlying writer.
+    pub fn inner(&self) -> &W {
+        &self.out.inner
+    }
+}
+
+fn len_i32(n: usize) -> Result<i32> {
+    i32::try_from(n).map_err(|_| invalid(format!("structure of {n} bytes exceeds i32")))
+}
+
+/// Writes one row group: column chunks appended in schema order, then
+/// [`close`](Self::close).
+///
+/// Dropping it unclosed leaves the file unusable (its chunks are already
+/// written); the file writer then refuses further row groups.
+#[derive(Debug)]
+pub struct RowGroupWriter<'a, W: Write + Send> {
+    file: &'a mut FileWriter<W>,
+    chunks: Vec<ColumnChunk>,
+    indexes: Vec<ChunkIndexes>,
+    blooms: Vec<Option<Vec<u8>>>,
+    num_rows: Option<u64>,
+    total_uncompressed: i64,
+    total_compressed: i64,
+    file_offset: Option<i64>,
+}
+
+impl<W: Write + Send> RowGroupWriter<'_, W> {
+    /// A writer for the next column to append, or `None` once every column
+    /// is appended. (Calling it again before appending gives a new writer
+    /// for the same column.)
+    pub fn next_column(&mut self) -> Result<Option<ColumnWriter>> {
+        let i = self.chunks.len();
+        match self.file.columns.get(i) {
+            Some(d) => Ok(Some(ColumnWriter::new(
+                Arc::clone(d),
+                i,
+                Arc::clone(&self.file.props),
+            )?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Writers for every column of the row group, to fill independently
+    /// (for example on several threads) and append in order. Idle writers
+    /// hold no heap memory.
+    pub fn column_writers(&self) -> Result<Vec<ColumnWriter>> {
+        let mut writers = Vec::with_capacity(self.file.columns.len());
+        for (i, d) in self.file.columns.iter().enumerate() {
+            writers.push(ColumnWriter::new(
+                Arc::clone(d),
+                i,
+                Arc::clone(&self.file.props),
+            )?);
+        }
+        Ok(writers)
+    }
+
+    /// Number of columns appended so far.
+    pub fn columns_appended(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Write a closed column chunk into the file. Chunks must come in
+    /// column order and hold the same number of rows.
+    pub fn append_column(&mut self, chunk: ClosedColumnChunk) -> Result<()> {
+        let expected = self.chunks.len();
+        if chunk.column != expected {
+            return Err(invalid(format!(
+                "column chunk {} appended where column {expected} is due",
+                chunk.column
+            )));
+        }
+        match self.num_rows {
+            Some(n) if n != chunk.num_rows => {
+                return Err(invalid(format!(
+                    "column {expected} has {} rows, earlier columns of the row group {n}",
+                    chunk.num_rows
+                )));
+            }
+            _ => self.num_rows = Some(chunk.num_rows),
+        }
+        let base = offset_i64(self.file.out.written)?;
+        self.file.out.write_all(&chunk.dict_page)?;
+        self.file.out.write_all(&chunk.data)?;
+        let mut meta = chunk.metadata;
+        meta.data_page_offset += base;
+        meta.dictionary_page_offset = meta.dictionary_page_offset.map(|o| o + base);
+        self.file_offset.get_or_insert(base);
+        self.total_uncompressed += meta.total_uncompressed_size;
+        self.total_compressed += meta.total_compressed_size;
+        let offset_index = chunk.offset_index.map(|mut oi| {
+            for loc in &mut oi.page_locations {
+                loc.offset += base;
+            }
+            oi
+        });
+        self.chunks.push(ColumnChunk {
+            file_path: None,
+            file_offset: 0,
+            meta_data: Some(meta),
+            ..Default::default()
+        });
+        self.indexes.push(ChunkIndexes {
+            column_index: chunk.column_index,
+            offset_index,
+        });
+        self.blooms.push(chunk.bloom);
+        Ok(())
+    }
+
+    /// Finish the row group: write its Bloom filters and record its
+    /// metadata. Fails unless every column was appended.
+    pub fn close(mut self) -> Result<RowGroup> {
+        let n = self.file.columns.len();
+        if self.chunks.len() != n {
+            return Err(invalid(format!(
+                "row group closed with {} of {n} columns",
+                self.chunks.len()
+            )));
+        }
+        for (chunk, bloom) in self.chunks.iter_mut().zip(&self.blooms) {
+            if let (Some(bytes), Some(meta)) = (bloom, &mut chunk.meta_data) {
+                meta.bloom_filter_offset = Some(offset_i64(self.file.out.written)?);
+                meta.bloom_filter_length = Some(len_i32(bytes.len())?);
+                self.file.out.write_all(bytes)?;
+            }
+        }
+        let ordinal = i16::try_from(self.file.row_groups.len()).ok();
+        let row_group = RowGroup {
+            columns: std::mem::take(&mut self.chunks),
+            total_byte_size: self.total_uncompressed,
+            num_rows: offset_i64(self.num_rows.unwrap_or(0))?,
+            sorting_columns: None,
+            file_offset: self.file_offset,
+            total_compressed_size: Some(self.total_compressed),
+            ordinal,
+        };
+        self.file.row_groups.push(row_group.clone());
+        self.file.indexes.push(std::mem::take(&mut self.indexes));
+        self.file.row_group_open = false;
+        Ok(row_group)
+    }
+}

@@ -1,0 +1,341 @@
+//! [`ColumnValue`]: what the column writer needs to know about each
+//! physical type (its encoders, dictionary, statistics and enum wrapper).
+
+use strata_encoding::{
+    ByteArray, ByteArrayBatch, ByteStreamSplitEncoder, ByteStreamSplitFixedLenEncoder,
+    DeltaBinaryPackedEncoder, DeltaByteArrayEncoder, DeltaByteArrayFixedLenEncoder,
+    DeltaLengthByteArrayEncoder, DictEncoder, DictValue, Encoder, Encoding, FixedLenBatch,
+    FixedLenByteArray, Int96, PlainBooleanEncoder, PlainByteArrayEncoder, PlainEncoder,
+    PlainFixedLenByteArrayEncoder, RleBooleanEncoder, ValueBatch,
+};
+use strata_format::metadata::Type;
+use strata_sink::ByteSink;
+
+use super::column::{ColumnChunkWriter, ColumnWriter};
+use crate::error::{FileError, Result};
+use crate::properties::WriterVersion;
+use crate::statistics::StatsValue;
+
+/// A boxed value encoder.
+pub type BoxEncoder<T> = Box<dyn Encoder<T> + Send>;
+
+/// A dictionary encoder seen through a trait object: the data-page side is
+/// an [`Encoder`], plus what the column writer needs for the dictionary
+/// page and the fallback decision.
+pub trait DictSink<T: strata_encoding::ValueType>: Encoder<T> + Send {
+    /// PLAIN size of the dictionary page in bytes.
+    fn dict_size_bytes(&self) -> usize;
+    /// Number of distinct entries.
+    fn num_entries(&self) -> usize;
+    /// Append the dictionary page body (entries, PLAIN).
+    fn write_dict_page(&self, page: &mut ByteSink) -> Result<()>;
+}
+
+impl<T: DictValue> DictSink<T> for DictEncoder<T>
+where
+    DictEncoder<T>: Encoder<T> + Send,
+{
+    fn dict_size_bytes(&self) -> usize {
+        DictEncoder::dict_size_bytes(self)
+    }
+    fn num_entries(&self) -> usize {
+        DictEncoder::num_entries(self)
+    }
+    fn write_dict_page(&self, page: &mut ByteSink) -> Result<()> {
+        Ok(DictEncoder::write_dict_page(self, page)?)
+    }
+}
+
+/// A boxed dictionary encoder.
+pub type BoxDict<T> = Box<dyn DictSink<T>>;
+
+/// A physical type the column writer accepts: `bool`, `i32`, `i64`,
+/// [`Int96`], `f32`, `f64`, [`ByteArray`] and [`FixedLenByteArray`].
+pub trait ColumnValue: StatsValue + Sized {
+    /// The physical type.
+    const PHYSICAL: Type;
+
+    /// The writer for this type inside the untyped [`ColumnWriter`].
+    fn typed(writer: &mut ColumnWriter) -> Option<&mut ColumnChunkWriter<Self>>;
+
+    /// Wrap a typed writer into the untyped [`ColumnWriter`].
+    fn wrap(writer: ColumnChunkWriter<Self>) -> ColumnWriter;
+
+    /// A non-dictionary encoder; `width` is the FIXED_LEN_BYTE_ARRAY width.
+    /// Fails for an encoding the type cannot use.
+    fn encoder(encoding: Encoding, width: usize) -> Result<BoxEncoder<Self>>;
+
+    /// A dictionary encoder, or `None` where the type has no dictionary
+    /// encoding (BOOLEAN).
+    fn dict_encoder(width: usize) -> Result<Option<BoxDict<Self>>>;
+
+    /// The encoding used when none is set or the dictionary falls back (the
+    /// choice arrow-rs makes): `PARQUET_1_0` PLAIN; `PARQUET_2_0` RLE for
+    /// booleans, DELTA_BINARY_PACKED for integers, DELTA_BYTE_ARRAY for
+    /// byte arrays, PLAIN otherwise.
+    fn fallback_encoding(version: WriterVersion) -> Encoding {
+        let _ = version;
+        Encoding::Plain
+    }
+
+    /// Bytes of BYTE_ARRAY data without length prefixes (`None` for other
+    /// types).
+    fn unencoded_bytes(_values: &Self::Batch<'_>) -> Option<u64> {
+        None
+    }
+
+    /// The bytes each value is hashed as for Bloom filters (its PLAIN
+    /// encoding without length prefix), handed to `f` one by one.
+    fn for_each_plain(values: &Self::Batch<'_>, f: &mut dyn FnMut(&[u8]));
+
+    /// The width the batch's values have (FIXED_LEN_BYTE_ARRAY only).
+    fn batch_width(_values: &Self::Batch<'_>) -> Option<usize> {
+        None
+    }
+
+    /// Number of values in a batch.
+    fn batch_len(values: &Self::Batch<'_>) -> usize;
+
+    /// Values `start..end` of a batch.
+    fn batch_slice<'a>(
+        values: &Self::Batch<'a>,
+        start: usize,
+        end: usize,
+    ) -> Option<Self::Batch<'a>>;
+}
+
+fn unsupported(encoding: Encoding, ty: &str) -> FileError {
+    FileError::InvalidArgument(format!("encoding {encoding} cannot encode {ty} values"))
+}
+
+macro_rules! common_batch {
+    () => {
+        fn batch_len(values: &Self::Batch<'_>) -> usize {
+            ValueBatch::len(values)
+        }
+        fn batch_slice<'a>(
+            values: &Self::Batch<'a>,
+            start: usize,
+            end: usize,
+        ) -> Option<Self::Batch<'a>> {
+            ValueBatch::slice(values, start, end)
+        }
+    };
+}
+
+macro_rules! wrap {
+    ($variant:ident) => {
+        fn typed(writer: &mut ColumnWriter) -> Option<&mut ColumnChunkWriter<Self>> {
+            match writer {
+                ColumnWriter::$variant(w) => Some(w),
+                _ => None,
+            }
+        }
+        fn wrap(writer: ColumnChunkWriter<Self>) -> ColumnWriter {
+            ColumnWriter::$variant(writer)
+        }
+    };
+}
+
+impl ColumnValue for bool {
+    const PHYSICAL: Type = Type::Boolean;
+    wrap!(BoolColumnWriter);
+    common_batch!();
+
+    fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
+        Ok(match encoding {
+            Encoding::Plain => Box::new(PlainBooleanEncoder::new()),
+            Encoding::Rle => Box::new(RleBooleanEncoder::new()),
+            other => return Err(unsupported(other, "BOOLEAN")),
+        })
+    }
+
+    fn dict_encoder(_width: usize) -> Result<Option<BoxDict<Self>>> {
+        Ok(None)
+    }
+
+    fn fallback_encoding(version: WriterVersion) -> Encoding {
+        match version {
+            WriterVersion::PARQUET_1_0 => Encoding::Plain,
+            WriterVersion::PARQUET_2_0 => Encoding::Rle,
+        }
+    }
+
+    fn for_each_plain(values: &&[bool], f: &mut dyn FnMut(&[u8])) {
+        for &v in *values {
+            f(&[u8::from(v)]);
+        }
+    }
+}
+
+macro_rules! int_value {
+    ($t:ty, $variant:ident, $phys:expr, $name:literal) => {
+        impl ColumnValue for $t {
+            const PHYSICAL: Type = $phys;
+            wrap!($variant);
+            common_batch!();
+
+            fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
+                Ok(match encoding {
+                    Encoding::Plain => Box::new(PlainEncoder::<$t>::new()),
+                    Encoding::DeltaBinaryPacked => Box::new(DeltaBinaryPackedEncoder::<$t>::new()),
+                    Encoding::ByteStreamSplit => Box::new(ByteStreamSplitEncoder::<$t>::new()),
+                    other => return Err(unsupported(other, $name)),
+                })
+            }
+
+            fn dict_encoder(_width: usize) -> Result<Option<BoxDict<Self>>> {
+                Ok(Some(Box::new(DictEncoder::<$t>::new())))
+            }
+
+            fn fallback_encoding(version: WriterVersion) -> Encoding {
+                match version {
+                    WriterVersion::PARQUET_1_0 => Encoding::Plain,
+                    WriterVersion::PARQUET_2_0 => Encoding::DeltaBinaryPacked,
+                }
+            }
+
+            fn for_each_plain(values: &&[$t], f: &mut dyn FnMut(&[u8])) {
+                for v in *values {
+                    f(&v.to_le_bytes());
+                }
+            }
+        }
+    };
+}
+
+int_value!(i32, Int32ColumnWriter, Type::Int32, "INT32");
+int_value!(i64, Int64ColumnWriter, Type::Int64, "INT64");
+
+macro_rules! float_value {
+    ($t:ty, $variant:ident, $phys:expr, $name:literal) => {
+        impl ColumnValue for $t {
+            const PHYSICAL: Type = $phys;
+            wrap!($variant);
+            common_batch!();
+
+            fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
+                Ok(match encoding {
+                    Encoding::Plain => Box::new(PlainEncoder::<$t>::new()),
+                    Encoding::ByteStreamSplit => Box::new(ByteStreamSplitEncoder::<$t>::new()),
+                    other => return Err(unsupported(other, $name)),
+                })
+            }
+
+            fn dict_encoder(_width: usize) -> Result<Option<BoxDict<Self>>> {
+                Ok(Some(Box::new(DictEncoder::<$t>::new())))
+            }
+
+            fn for_each_plain(values: &&[$t], f: &mut dyn FnMut(&[u8])) {
+                for v in *values {
+                    f(&v.to_le_bytes());
+                }
+            }
+        }
+    };
+}
+
+float_value!(f32, FloatColumnWriter, Type::Float, "FLOAT");
+float_value!(f64, DoubleColumnWriter, Type::Double, "DOUBLE");
+
+impl ColumnValue for Int96 {
+    const PHYSICAL: Type = Type::Int96;
+    wrap!(Int96ColumnWriter);
+    common_batch!();
+
+    fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
+        match encoding {
+            Encoding::Plain => Ok(Box::new(PlainEncoder::<Int96>::new())),
+            other => Err(unsupported(other, "INT96")),
+        }
+    }
+
+    fn dict_encoder(_width: usize) -> Result<Option<BoxDict<Self>>> {
+        Ok(Some(Box::new(DictEncoder::<Int96>::new())))
+    }
+
+    fn for_each_plain(values: &&[Int96], f: &mut dyn FnMut(&[u8])) {
+        for v in *values {
+            let mut b = [0u8; 12];
+            for (chunk, w) in b.chunks_exact_mut(4).zip(v.0) {
+                chunk.copy_from_slice(&w.to_le_bytes());
+            }
+            f(&b);
+        }
+    }
+}
+
+impl ColumnValue for ByteArray {
+    const PHYSICAL: Type = Type::ByteArray;
+    wrap!(ByteArrayColumnWriter);
+    common_batch!();
+
+    fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
+        Ok(match encoding {
+            Encoding::Plain => Box::new(PlainByteArrayEncoder::new()),
+            Encoding::DeltaLengthByteArray => Box::new(DeltaLengthByteArrayEncoder::new()),
+            Encoding::DeltaByteArray => Box::new(DeltaByteArrayEncoder::new()),
+            other => return Err(unsupported(other, "BYTE_ARRAY")),
+        })
+    }
+
+    fn dict_encoder(_width: usize) -> Result<Option<BoxDict<Self>>> {
+        Ok(Some(Box::new(DictEncoder::<ByteArray>::new())))
+    }
+
+    fn fallback_encoding(version: WriterVersion) -> Encoding {
+        match version {
+            WriterVersion::PARQUET_1_0 => Encoding::Plain,
+            WriterVersion::PARQUET_2_0 => Encoding::DeltaByteArray,
+        }
+    }
+
+    fn unencoded_bytes(values: &ByteArrayBatch<'_>) -> Option<u64> {
+        Some(values.total_bytes() as u64)
+    }
+
+    fn for_each_plain(values: &ByteArrayBatch<'_>, f: &mut dyn FnMut(&[u8])) {
+        for v in values.iter() {
+            f(v);
+        }
+    }
+}
+
+impl ColumnValue for FixedLenByteArray {
+    const PHYSICAL: Type = Type::FixedLenByteArray;
+    wrap!(FixedLenByteArrayColumnWriter);
+    common_batch!();
+
+    fn encoder(encoding: Encoding, width: usize) -> Result<BoxEncoder<Self>> {
+        Ok(match encoding {
+            Encoding::Plain => Box::new(PlainFixedLenByteArrayEncoder::new(width)?),
+            Encoding::DeltaByteArray => Box::new(DeltaByteArrayFixedLenEncoder::new(width)?),
+            Encoding::ByteStreamSplit => Box::new(ByteStreamSplitFixedLenEncoder::new(width)?),
+            other => return Err(unsupported(other, "FIXED_LEN_BYTE_ARRAY")),
+        })
+    }
+
+    fn dict_encoder(width: usize) -> Result<Option<BoxDict<Self>>> {
+        Ok(Some(Box::new(DictEncoder::<FixedLenByteArray>::new(
+            width,
+        )?)))
+    }
+
+    fn fallback_encoding(version: WriterVersion) -> Encoding {
+        match version {
+            WriterVersion::PARQUET_1_0 => Encoding::Plain,
+            WriterVersion::PARQUET_2_0 => Encoding::DeltaByteArray,
+        }
+    }
+
+    fn for_each_plain(values: &FixedLenBatch<'_>, f: &mut dyn FnMut(&[u8])) {
+        let w = values.width();
+        for chunk in values.bytes().chunks_exact(w.max(1)) {
+            f(chunk);
+        }
+    }
+
+    fn batch_width(values: &FixedLenBatch<'_>) -> Option<usize> {
+        Some(values.width())
+    }
+}

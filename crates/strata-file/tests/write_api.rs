@@ -1,0 +1,197 @@
+//! Writer API misuse gives errors, never panics or corrupt files.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod write_support;
+
+use std::sync::Arc;
+
+use strata_file::FileError;
+use strata_file::codec::Compression;
+use strata_file::properties::{Encoding, WriterProperties};
+use strata_file::writer::{ColumnChunkWriter, FileWriter};
+use strata_format::metadata::{FieldRepetitionType as Rep, KeyValue, Type};
+use write_support::*;
+
+fn is_invalid<T: std::fmt::Debug>(r: Result<T, FileError>) -> bool {
+    matches!(r, Err(FileError::InvalidArgument(_)))
+}
+
+#[test]
+fn wrong_type_and_encodings_are_rejected() {
+    let schema = schema_for(Type::Float, Nesting::Optional);
+    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let props = Arc::new(WriterProperties::default());
+    assert!(is_invalid(ColumnChunkWriter::<i32>::new(
+        descr.clone(),
+        0,
+        props
+    )));
+    let delta = Arc::new(
+        WriterProperties::builder()
+            .set_encoding(Encoding::DELTA_BINARY_PACKED)
+            .build(),
+    );
+    assert!(is_invalid(ColumnChunkWriter::<f32>::new(
+        descr.clone(),
+        0,
+        delta
+    )));
+    let dict = Arc::new(
+        WriterProperties::builder()
+            .set_encoding(Encoding::RLE_DICTIONARY)
+            .build(),
+    );
+    assert!(is_invalid(ColumnChunkWriter::<f32>::new(
+        descr.clone(),
+        0,
+        dict
+    )));
+    let lzo = Arc::new(
+        WriterProperties::builder()
+            .set_compression(Compression::LZO)
+            .build(),
+    );
+    assert!(ColumnChunkWriter::<f32>::new(descr, 0, lzo).is_err());
+}
+
+#[test]
+fn inconsistent_levels_are_rejected() {
+    let schema = schema_for(Type::Int32, Nesting::Repeated);
+    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let mut w =
+        ColumnChunkWriter::<i32>::new(descr, 0, Arc::new(WriterProperties::default())).unwrap();
+    // Missing levels, values not matching, levels out of range, a chunk
+    // starting mid-record.
+    assert!(is_invalid(w.write_batch(&[1], None, None)));
+    assert!(is_invalid(w.write_batch(
+        &[1, 2],
+        Some(&[2, 1]),
+        Some(&[0, 1])
+    )));
+    assert!(is_invalid(w.write_batch(&[1], Some(&[3]), Some(&[0]))));
+    assert!(is_invalid(w.write_batch(&[1], Some(&[2, 2]), Some(&[0]))));
+    assert!(is_invalid(w.write_batch(&[1], Some(&[2]), Some(&[1]))));
+    // Nothing was written by the failed calls.
+    assert_eq!(w.rows_written(), 0);
+    assert_eq!(
+        w.write_batch(&[1, 2], Some(&[2, 2, 0]), Some(&[0, 1, 0]))
+            .unwrap(),
+        2
+    );
+    assert_eq!(w.close().unwrap().num_rows(), 2);
+}
+
+#[test]
+fn row_group_order_and_completeness() {
+    let schema = schema_from(&[
+        root(2),
+        leaf("a", Type::Int32, Rep::Required),
+        leaf("b", Type::Int32, Rep::Required),
+    ]);
+    let props = WriterProperties::builder()
+        .set_key_value_metadata(Some(vec![KeyValue {
+            key: "k".into(),
+            value: Some("v".into()),
+        }]))
+        .set_created_by("strata test".into())
+        .build();
+    let mut out = Vec::new();
+    let mut fw = FileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
+    {
+        let mut rg = fw.next_row_group().unwrap();
+        let mut ws = rg.column_writers().unwrap();
+        ws[0]
+            .typed::<i32>()
+            .unwrap()
+            .write_batch(&[1, 2], None, None)
+            .unwrap();
+        ws[1]
+            .typed::<i32>()
+            .unwrap()
+            .write_batch(&[1, 2, 3], None, None)
+            .unwrap();
+        let b = ws.pop().unwrap().close().unwrap();
+        let a = ws.pop().unwrap().close().unwrap();
+        // Out of order.
+        assert!(is_invalid(rg.append_column(b.clone())));
+        rg.append_column(a).unwrap();
+        // Row count mismatch.
+        assert!(is_invalid(rg.append_column(b)));
+        // Incomplete.
+        assert!(is_invalid(rg.close()));
+    }
+    // The unclosed row group poisons the file.
+    assert!(is_invalid(fw.next_row_group().map(|_| ())));
+    assert!(is_invalid(fw.finish()));
+
+    // A clean file with the key/value metadata and created_by.
+    let schema = schema_from(&[root(1), leaf("a", Type::Int32, Rep::Required)]);
+    let props = WriterProperties::builder()
+        .set_key_value_metadata(Some(vec![KeyValue {
+            key: "k".into(),
+            value: Some("v".into()),
+        }]))
+        .set_created_by("strata test".into())
+        .build();
+    let mut out = Vec::new();
+    let mut fw = FileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
+    fw.append_key_value_metadata(KeyValue {
+        key: "k2".into(),
+        value: None,
+    });
+    let mut rg = fw.next_row_group().unwrap();
+    let mut w = rg.next_column().unwrap().unwrap();
+    w.typed::<i32>()
+        .unwrap()
+        .write_batch(&[7], None, None)
+        .unwrap();
+    rg.append_column(w.close().unwrap()).unwrap();
+    rg.close().unwrap();
+    let meta = fw.close().unwrap();
+    assert_eq!(meta.created_by.as_deref(), Some("strata test"));
+    let decoded = strata_format::footer::read_metadata_from_slice(&out).unwrap();
+    assert_eq!(decoded, meta);
+    let kv = decoded.key_value_metadata.unwrap();
+    assert_eq!(kv.len(), 2);
+    let reader = parquet::file::reader::SerializedFileReader::new(bytes::Bytes::from(out)).unwrap();
+    use parquet::file::reader::FileReader;
+    assert_eq!(
+        reader.metadata().file_metadata().created_by(),
+        Some("strata test")
+    );
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 1);
+}
+
+#[test]
+fn dictionary_fallback_and_encodings_recorded() {
+    use strata_format::metadata::{Encoding as E, PageType};
+    let schema = schema_for(Type::ByteArray, Nesting::Optional);
+    let mut rng = Rng(5);
+    let data = gen_column(
+        &mut rng,
+        Type::ByteArray,
+        Nesting::Optional,
+        Nulls::Some,
+        4000,
+    );
+    let props = WriterProperties::builder()
+        .set_dictionary_page_size_limit(64)
+        .set_write_batch_size(50)
+        .set_writer_version(strata_file::properties::WriterVersion::PARQUET_2_0)
+        .build();
+    let (file, meta) = write_file(schema, props, &data, 4000, 1000);
+    let cm = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
+    let stats = cm.encoding_stats.as_ref().unwrap();
+    let count = |t: PageType, e: E| {
+        stats
+            .iter()
+            .find(|p| p.page_type == t && p.encoding == e)
+            .map_or(0, |p| p.count)
+    };
+    assert_eq!(count(PageType::DictionaryPage, E::Plain), 1);
+    assert!(count(PageType::DataPageV2, E::RleDictionary) >= 1);
+    assert!(count(PageType::DataPageV2, E::DeltaByteArray) >= 1);
+    assert!(cm.dictionary_page_offset.is_some());
+    assert!(cm.dictionary_page_offset.unwrap() < cm.data_page_offset);
+    assert_eq!(read_back(&file, 0).values, data.values);
+}
