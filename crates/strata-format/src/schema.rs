@@ -66,6 +66,37 @@ impl ColumnPath {
     }
 }
 
+impl ColumnPath {
+    /// The dotted form, `a.b.c` (as arrow-rs's `ColumnPath::string`).
+    pub fn string(&self) -> String {
+        self.0.join(".")
+    }
+
+    /// Append parts to the path.
+    pub fn append(&mut self, mut tail: Vec<String>) {
+        self.0.append(&mut tail);
+    }
+}
+
+/// A single-part path, as arrow-rs's `ColumnPath::from("col")`.
+///
+/// ```
+/// use strata_format::ColumnPath;
+/// assert_eq!(ColumnPath::from("a").parts(), ["a".to_string()]);
+/// ```
+impl From<&str> for ColumnPath {
+    fn from(single: &str) -> Self {
+        Self(vec![single.to_string()])
+    }
+}
+
+/// A single-part path from an owned string.
+impl From<String> for ColumnPath {
+    fn from(single: String) -> Self {
+        Self(vec![single])
+    }
+}
+
 impl From<Vec<String>> for ColumnPath {
     fn from(parts: Vec<String>) -> Self {
         Self(parts)

@@ -13,6 +13,23 @@ pub struct KeyValue {
     pub value: Option<String>,
 }
 
+impl KeyValue {
+    /// A pair; the value may be a `String` or an `Option<String>` (the
+    /// signature of arrow-rs's `KeyValue::new`).
+    ///
+    /// ```
+    /// use strata_format::metadata::KeyValue;
+    /// assert_eq!(KeyValue::new("k".into(), "v".to_string()).value.as_deref(), Some("v"));
+    /// assert_eq!(KeyValue::new("k".into(), None).value, None);
+    /// ```
+    pub fn new<V: Into<Option<String>>>(key: String, value: V) -> Self {
+        Self {
+            key,
+            value: value.into(),
+        }
+    }
+}
+
 impl ReadThrift for KeyValue {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
