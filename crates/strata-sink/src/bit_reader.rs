@@ -72,10 +72,14 @@ impl<'a> BitReader<'a> {
         } else {
             // Near the end, or a value straddling nine bytes: assemble from
             // what is there (zero padded).
+            // (A byte loop, not a variable-length copy, which would be a
+            // `memcpy` call per value.)
             let end = (byte + 16).min(self.data.len());
-            let mut wide = [0u8; 16];
-            wide[..end - byte].copy_from_slice(&self.data[byte..end]);
-            (u128::from_le_bytes(wide) >> shift) as u64
+            let mut wide = 0u128;
+            for (i, &b) in self.data[byte..end].iter().enumerate() {
+                wide |= u128::from(b) << (8 * i);
+            }
+            (wide >> shift) as u64
         };
         self.bit_pos += num_bits as usize;
         Some(v & mask)

@@ -333,7 +333,10 @@ impl<'a> RleDecoder<'a> {
                 .ok_or(SinkError::MalformedRun("bit-packed run length overflows"))?;
             // A last run may be cut short by the writer; keep what is there.
             let available = wanted_bytes.min(self.data.len() - self.pos);
-            let bytes = &self.data[self.pos..self.pos + available];
+            // The reader sees the rest of the stream, not just this run, so
+            // that its word-at-a-time fast path applies up to the run's last
+            // value; `left` bounds what is read from it.
+            let bytes = &self.data[self.pos..];
             self.pos += available;
             // `available` only falls short of `wanted_bytes` for a truncated
             // last run; only then is the (slow) division needed.

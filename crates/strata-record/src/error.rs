@@ -1,0 +1,59 @@
+//! Errors of the record layer.
+
+use strata_encoding::EncodingError;
+use strata_file::FileError;
+use strata_format::FormatError;
+
+/// What can go wrong reading records: everything the file layer reports
+/// (I/O, metadata, encodings, compression), plus inconsistencies between
+/// a column chunk's pages, levels and values.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// The file layer (and through it the format and encoding layers)
+    /// failed.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The column chunk is inconsistent (levels against values, missing
+    /// dictionary, a second dictionary page, ...).
+    #[error("corrupt column chunk: {0}")]
+    Corrupt(String),
+    /// The chunk uses something this reader does not support (an encoding
+    /// for this physical type, for example).
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The reader's value type does not match the column's physical type.
+    #[error("column {column} has physical type {found}, the reader reads {expected}")]
+    TypeMismatch {
+        /// The column's path, dotted.
+        column: String,
+        /// The physical type the reader decodes.
+        expected: &'static str,
+        /// The column's physical type.
+        found: String,
+    },
+    /// In dictionary-preserving mode, the chunk switched from dictionary
+    /// pages to a plain-encoded page in the middle of a record (only
+    /// possible for repeated columns), so the record cannot be handed out
+    /// as indices alone.
+    #[error("dictionary fallback in the middle of a record")]
+    FallbackMidRecord,
+    /// An argument outside its allowed range.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl From<EncodingError> for RecordError {
+    fn from(e: EncodingError) -> Self {
+        RecordError::File(FileError::Encoding(e))
+    }
+}
+
+impl From<FormatError> for RecordError {
+    fn from(e: FormatError) -> Self {
+        RecordError::File(FileError::Format(e))
+    }
+}
+
+/// Result alias for this crate.
+pub type Result<T, E = RecordError> = std::result::Result<T, E>;

@@ -1,0 +1,115 @@
+//! # strata-record: records of a column chunk, in batches
+//!
+//! The record layer sits on [`strata_file`]'s page reader and
+//! [`strata_encoding`]'s decoders, and hands out the levels, validity and
+//! values of one leaf column a batch of records at a time. It knows
+//! nothing about Arrow; the Arrow bridge builds arrays from its buffers.
+//!
+//! ## Data flow
+//!
+//! ```text
+//! PageReader ─▶ page (decompressed)
+//!   dictionary page ─▶ decoded once per chunk into an Arc ─┐
+//!   data page v1/v2 ─▶ rep + def levels (whole page, i16)   │
+//!                      values section ─▶ value source ◀─────┘
+//!                        PLAIN fixed width: read in place at a position
+//!                        dictionary:        indices (u32), gathered or handed out
+//!                        other encodings:   decoded once per page
+//! read_records ─▶ count records on rep levels (a record starts at rep 0;
+//!                 a record is completed from the next page, never split)
+//!              ─▶ def levels ─▶ validity bitmap + null count (one pass,
+//!                 `def_levels_to_validity`, flat optional columns)
+//!              ─▶ values: null count 0 ─▶ dense decode
+//!                         otherwise     ─▶ `decode_spaced`
+//! ```
+//!
+//! - [`ColumnRecordReader::read_records`] fills a [`RecordBatchBuffers`]
+//!   (levels, validity, values; reused across batches, `clear` keeps the
+//!   allocations).
+//! - [`ColumnRecordReader::read_records_dictionary`] hands out dictionary
+//!   indices with the chunk's dictionary `Arc` (shared by every batch, never
+//!   copied) and reports a fallback page with [`DictionaryRead::Fallback`].
+//! - [`ColumnRecordReader::skip_records`] skips records, without decoding
+//!   values where the encoding allows and skipping whole pages when their
+//!   record count is known.
+//!
+//! Flat optional columns get one value slot per record (nulls are zero /
+//! empty slots); repeated columns get only their present values, densely,
+//! and the levels say where they belong.
+//!
+//! ## Example
+//!
+//! ```
+//! use bytes::Bytes;
+//! use strata_encoding::{Encoder, LevelEncoder, PlainEncoder};
+//! use strata_file::page_reader::PageReader;
+//! use strata_format::metadata::{
+//!     CompressionCodec, DataPageHeader, Encoding, FieldRepetitionType, PageHeader, PageType, Type,
+//! };
+//! use strata_format::{thrift, ColumnDescriptor, ColumnPath};
+//! use strata_record::{ColumnRecordReader, RecordBatchBuffers};
+//! use strata_sink::ByteSink;
+//!
+//! // One v1 page of an optional INT32 column: 7, null, 9.
+//! let mut body = ByteSink::new();
+//! let mut levels = LevelEncoder::new(1).unwrap();
+//! levels.put(&[1, 0, 1]).unwrap();
+//! levels.flush_v1(&mut body).unwrap();
+//! let mut values = PlainEncoder::<i32>::new();
+//! values.put(&[7, 9]).unwrap();
+//! values.flush_into(&mut body).unwrap();
+//! let header = PageHeader {
+//!     page_type: PageType::DataPage,
+//!     uncompressed_page_size: body.len() as i32,
+//!     compressed_page_size: body.len() as i32,
+//!     crc: None,
+//!     data_page_header: Some(DataPageHeader {
+//!         num_values: 3,
+//!         encoding: Encoding::Plain,
+//!         definition_level_encoding: Encoding::Rle,
+//!         repetition_level_encoding: Encoding::Rle,
+//!         statistics: None,
+//!     }),
+//!     index_page_header: None,
+//!     dictionary_page_header: None,
+//!     data_page_header_v2: None,
+//! };
+//! let mut chunk = ByteSink::new();
+//! thrift::encode(&header, &mut chunk);
+//! chunk.extend_from_slice(body.as_slice());
+//! let chunk = Bytes::from(chunk.as_slice().to_vec());
+//!
+//! let descr = ColumnDescriptor {
+//!     path: ColumnPath::new(vec!["x".into()]),
+//!     physical_type: Type::Int32,
+//!     type_length: None,
+//!     logical_type: None,
+//!     converted_type: None,
+//!     precision: None,
+//!     scale: None,
+//!     repetition: FieldRepetitionType::Optional,
+//!     max_def_level: 1,
+//!     max_rep_level: 0,
+//!     root_field_index: 0,
+//! };
+//! let pages = PageReader::new(chunk, CompressionCodec::Uncompressed, 3).unwrap();
+//! let mut reader = ColumnRecordReader::<i32>::new(pages, descr).unwrap();
+//! let mut batch = RecordBatchBuffers::new();
+//! assert_eq!(reader.read_records(10, &mut batch).unwrap(), 3);
+//! assert_eq!(batch.def_levels, [1, 0, 1]);
+//! assert_eq!(batch.values, [7, 0, 9]); // the null slot holds 0
+//! assert_eq!((batch.validity[0] & 0b111, batch.null_count), (0b101, 1));
+//! assert_eq!(reader.read_records(10, &mut batch).unwrap(), 0);
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod buffers;
+mod error;
+mod reader;
+mod values;
+
+pub use buffers::RecordBatchBuffers;
+pub use error::{RecordError, Result};
+pub use reader::{ColumnRecordReader, DictionaryRead, ReadStats};
+pub use values::{RecordValue, Spaced, ValueBuffer};

@@ -1,0 +1,757 @@
+//! [`ColumnRecordReader`]: records of one column chunk, in batches.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strata_encoding::{LevelDecoder, def_levels_to_validity};
+use strata_file::page::Page;
+use strata_file::page_reader::PageReader;
+use strata_format::ColumnDescriptor;
+use strata_format::metadata::{Encoding, PageType};
+
+use crate::buffers::RecordBatchBuffers;
+use crate::error::{RecordError, Result};
+use crate::values::{RecordValue, Spaced};
+
+/// Counters of what a reader did, for tests and benchmarks: which decode
+/// path each piece of a batch took, and how pages were handled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Value runs decoded densely (no nulls in the run).
+    pub dense_decodes: u64,
+    /// Value runs decoded spaced (`decode_spaced`, at least one null).
+    pub spaced_decodes: u64,
+    /// Batches whose every value run was decoded densely.
+    pub dense_batches: u64,
+    /// Batches with at least one spaced run.
+    pub spaced_batches: u64,
+    /// Data pages decoded.
+    pub data_pages: u64,
+    /// Data pages skipped whole, without decompressing them.
+    pub pages_skipped: u64,
+    /// Dictionary pages decoded (at most one per column chunk).
+    pub dictionary_pages: u64,
+}
+
+/// The outcome of
+/// [`read_records_dictionary`](ColumnRecordReader::read_records_dictionary).
+#[derive(Debug, Clone)]
+pub enum DictionaryRead<D> {
+    /// `records` records were read; the batch's values are indices into
+    /// `dictionary`, the chunk's one dictionary (the same `Arc` for every
+    /// batch). `dictionary` is `None` only for a batch of no values from a
+    /// chunk without a dictionary page.
+    Indices {
+        /// Records read.
+        records: usize,
+        /// The chunk's dictionary.
+        dictionary: Option<Arc<D>>,
+    },
+    /// The chunk's next page is not dictionary encoded (the writer fell
+    /// back to another encoding). The `records` records read before it
+    /// (possibly none) are indices into `dictionary`; read the rest of the
+    /// chunk with [`read_records`](ColumnRecordReader::read_records).
+    Fallback {
+        /// Records read as indices before the fallback.
+        records: usize,
+        /// The chunk's dictionary, if it has one.
+        dictionary: Option<Arc<D>>,
+    },
+}
+
+/// The levels of the current data page, decoded when the page is loaded.
+#[derive(Debug, Default)]
+struct PageLevels {
+    defs: Vec<i16>,
+    reps: Vec<i16>,
+    len: usize,
+    pos: usize,
+}
+
+/// Where the current page's values come from.
+#[derive(Debug)]
+enum Source {
+    /// No page loaded.
+    Empty,
+    /// PLAIN fixed width: read straight from the page at value `pos`.
+    Plain { data: Bytes, pos: usize },
+    /// Dictionary encoded: the page's indices are in `PageValues::indices`.
+    Indices { pos: usize },
+    /// Any other encoding: the page's values are in `PageValues::store`.
+    Store { pos: usize },
+}
+
+/// The current page's values and the chunk's dictionary.
+#[derive(Debug)]
+struct PageValues<T: RecordValue> {
+    source: Source,
+    dict: Option<Arc<T::Dict>>,
+    indices: Vec<u32>,
+    store: T::Values,
+    scratch: T::Values,
+}
+
+fn corrupt(message: impl Into<String>) -> RecordError {
+    RecordError::Corrupt(message.into())
+}
+
+impl<T: RecordValue> PageValues<T> {
+    fn available(&self) -> usize {
+        match &self.source {
+            Source::Empty => 0,
+            Source::Plain { data, pos } => {
+                T::plain_width().map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
+            }
+            Source::Indices { pos } => self.indices.len().saturating_sub(*pos),
+            Source::Store { pos } => {
+                crate::values::ValueBuffer::len(&self.store).saturating_sub(*pos)
+            }
+        }
+    }
+
+    fn check(&self, n: usize) -> Result<()> {
+        let available = self.available();
+        if n > available {
+            return Err(corrupt(format!(
+                "levels need {n} values, the page has {available} left"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Append `present` values (spread over `spaced` slots if given).
+    fn read(
+        &mut self,
+        present: usize,
+        out: &mut T::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        if present == 0 && spaced.is_none() {
+            return Ok(());
+        }
+        self.check(present)?;
+        match &mut self.source {
+            Source::Empty => return Err(corrupt("values without a data page")),
+            Source::Plain { data, pos } => {
+                let w = T::plain_width().unwrap_or(1);
+                let bytes = data
+                    .get(*pos * w..(*pos + present) * w)
+                    .ok_or_else(|| corrupt("PLAIN values past the page"))?;
+                T::read_plain(bytes, present, out, spaced)?;
+                *pos += present;
+            }
+            Source::Indices { pos } => {
+                let indices = self
+                    .indices
+                    .get(*pos..*pos + present)
+                    .ok_or_else(|| corrupt("dictionary indices past the page"))?;
+                let dict = self
+                    .dict
+                    .as_deref()
+                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                match spaced {
+                    None => T::gather(dict, indices, out)?,
+                    Some(s) => {
+                        crate::values::ValueBuffer::clear(&mut self.scratch);
+                        T::gather(dict, indices, &mut self.scratch)?;
+                        T::read_store(&self.scratch, 0, present, out, Some(s))?;
+                    }
+                }
+                *pos += present;
+            }
+            Source::Store { pos } => {
+                T::read_store(&self.store, *pos, present, out, spaced)?;
+                *pos += present;
+            }
+        }
+        Ok(())
+    }
+
+    /// Append `present` dictionary indices (spread over `spaced` slots,
+    /// null slots 0, if given).
+    fn read_indices(
+        &mut self,
+        present: usize,
+        out: &mut Vec<u32>,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        self.check(present)?;
+        let Source::Indices { pos } = &mut self.source else {
+            return Err(corrupt("indices requested from a non-dictionary page"));
+        };
+        let indices = self
+            .indices
+            .get(*pos..*pos + present)
+            .ok_or_else(|| corrupt("dictionary indices past the page"))?;
+        match spaced {
+            None => out.extend_from_slice(indices),
+            Some(s) => {
+                let start = out.len();
+                out.resize(start + s.slots, 0);
+                let mut next = indices.iter();
+                for (i, slot) in out.iter_mut().skip(start).enumerate() {
+                    let bit = s.offset + i;
+                    let valid = s
+                        .validity
+                        .get(bit / 8)
+                        .is_some_and(|b| b & (1 << (bit % 8)) != 0);
+                    if valid {
+                        *slot = *next
+                            .next()
+                            .ok_or_else(|| corrupt("more present slots than indices"))?;
+                    }
+                }
+            }
+        }
+        *pos += present;
+        Ok(())
+    }
+
+    /// Skip `n` values without decoding them.
+    fn skip(&mut self, n: usize) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.check(n)?;
+        match &mut self.source {
+            Source::Empty => return Err(corrupt("values without a data page")),
+            Source::Plain { pos, .. } | Source::Indices { pos } | Source::Store { pos } => {
+                *pos += n
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a pass over the levels does with them.
+enum Sink<'o, T: RecordValue> {
+    Skip,
+    Values(&'o mut RecordBatchBuffers<T::Values>),
+    Indices(&'o mut RecordBatchBuffers<Vec<u32>>),
+}
+
+/// Decode `n` levels of a v1 page at the start of `data`; returns the
+/// bytes they take.
+fn decode_levels_v1(
+    data: &[u8],
+    encoding: Encoding,
+    max_level: i16,
+    n: usize,
+    out: &mut Vec<i16>,
+) -> Result<usize> {
+    let mut dec = LevelDecoder::new(max_level)?;
+    let used = match encoding {
+        Encoding::Rle => dec.set_rle_v1(data, n)?,
+        Encoding::BitPacked => dec.set_bit_packed(data, n)?,
+        other => {
+            return Err(RecordError::Unsupported(format!(
+                "level encoding {other:?}"
+            )));
+        }
+    };
+    fill_levels(&mut dec, n, out)?;
+    Ok(used)
+}
+
+fn fill_levels(dec: &mut LevelDecoder<'_>, n: usize, out: &mut Vec<i16>) -> Result<()> {
+    out.clear();
+    out.resize(n, 0);
+    let got = dec.decode(out)?;
+    if got != n {
+        return Err(corrupt(format!("page has {got} of its {n} levels")));
+    }
+    Ok(())
+}
+
+/// Reads the records of one column chunk in batches: levels, validity and
+/// values, across page boundaries, never splitting a record.
+///
+/// `T` is the physical type's value type (`i32`, `i64`, `f32`, `f64`,
+/// [`Int96`](strata_encoding::Int96), `bool`,
+/// [`ByteArray`](strata_encoding::ByteArray)).
+#[derive(Debug)]
+pub struct ColumnRecordReader<T: RecordValue> {
+    pages: PageReader,
+    descr: ColumnDescriptor,
+    max_def: i16,
+    max_rep: i16,
+    levels: PageLevels,
+    values: PageValues<T>,
+    stats: ReadStats,
+}
+
+impl<T: RecordValue> ColumnRecordReader<T> {
+    /// A reader of the column chunk `pages`, whose leaf is `descr`.
+    ///
+    /// Fails if `descr`'s physical type is not `T`'s.
+    pub fn new(pages: PageReader, descr: ColumnDescriptor) -> Result<Self> {
+        if !T::accepts(descr.physical_type) {
+            return Err(RecordError::TypeMismatch {
+                column: descr.path.parts().join("."),
+                expected: T::NAME,
+                found: format!("{:?}", descr.physical_type),
+            });
+        }
+        if descr.max_def_level < 0 || descr.max_rep_level < 0 {
+            return Err(RecordError::InvalidArgument(format!(
+                "negative maximum levels ({}, {})",
+                descr.max_def_level, descr.max_rep_level
+            )));
+        }
+        Ok(Self {
+            pages,
+            max_def: descr.max_def_level,
+            max_rep: descr.max_rep_level,
+            descr,
+            levels: PageLevels::default(),
+            values: PageValues {
+                source: Source::Empty,
+                dict: None,
+                indices: Vec::new(),
+                store: T::Values::default(),
+                scratch: T::Values::default(),
+            },
+            stats: ReadStats::default(),
+        })
+    }
+
+    /// The column's descriptor.
+    pub fn descriptor(&self) -> &ColumnDescriptor {
+        &self.descr
+    }
+
+    /// What the reader has done so far.
+    pub fn stats(&self) -> ReadStats {
+        self.stats
+    }
+
+    /// The chunk's dictionary, once its dictionary page has been read.
+    pub fn dictionary(&self) -> Option<&Arc<T::Dict>> {
+        self.values.dict.as_ref()
+    }
+
+    /// Read up to `max_records` records into `out` (cleared first) and
+    /// return how many were read: 0 only at the end of the chunk (or when
+    /// `max_records` is 0). A record is never split across batches.
+    pub fn read_records(
+        &mut self,
+        max_records: usize,
+        out: &mut RecordBatchBuffers<T::Values>,
+    ) -> Result<usize> {
+        out.clear();
+        let spaced_before = self.stats.spaced_decodes;
+        let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
+        out.num_records = records;
+        self.count_batch(spaced_before);
+        Ok(records)
+    }
+
+    /// Read up to `max_records` records as dictionary indices into `out`
+    /// (cleared first), for an Arrow `DictionaryArray`: every batch of the
+    /// chunk shares the chunk's dictionary `Arc`, never copied. Stops
+    /// before a page that is not dictionary encoded and says so with
+    /// [`DictionaryRead::Fallback`]; continue with
+    /// [`read_records`](Self::read_records). Null slots of flat optional
+    /// columns hold index 0.
+    pub fn read_records_dictionary(
+        &mut self,
+        max_records: usize,
+        out: &mut RecordBatchBuffers<Vec<u32>>,
+    ) -> Result<DictionaryRead<T::Dict>> {
+        out.clear();
+        let spaced_before = self.stats.spaced_decodes;
+        let (records, fallback) = self.consume(max_records, &mut Sink::Indices(out))?;
+        out.num_records = records;
+        self.count_batch(spaced_before);
+        let dictionary = self.values.dict.clone();
+        Ok(if fallback {
+            DictionaryRead::Fallback {
+                records,
+                dictionary,
+            }
+        } else {
+            DictionaryRead::Indices {
+                records,
+                dictionary,
+            }
+        })
+    }
+
+    /// Skip up to `n` records and return how many were skipped (fewer only
+    /// at the end of the chunk). Values are not decoded where the encoding
+    /// allows (PLAIN fixed width advances a position; dictionary pages skip
+    /// indices), and whole data pages are skipped without decompression
+    /// when their record count is known (v2 headers, or any data page of a
+    /// non-repeated column).
+    pub fn skip_records(&mut self, n: usize) -> Result<usize> {
+        Ok(self.consume(n, &mut Sink::Skip)?.0)
+    }
+
+    fn count_batch(&mut self, spaced_before: u64) {
+        if self.stats.spaced_decodes == spaced_before {
+            self.stats.dense_batches += 1;
+        } else {
+            self.stats.spaced_batches += 1;
+        }
+    }
+
+    /// Walk up to `max_records` records of levels, handing each run of
+    /// levels within a page to `sink`. Returns the records and whether a
+    /// dictionary-mode pass stopped at a non-dictionary page.
+    fn consume(&mut self, max_records: usize, sink: &mut Sink<'_, T>) -> Result<(usize, bool)> {
+        let mut records = 0usize;
+        if max_records == 0 {
+            return Ok((0, false));
+        }
+        loop {
+            if self.levels.pos >= self.levels.len {
+                if matches!(sink, Sink::Skip) && records < max_records {
+                    let skipped = self.skip_whole_pages(max_records - records)?;
+                    records += skipped;
+                    // Pages skipped whole end at a record boundary; an open
+                    // record from a partly read page may still continue in
+                    // the next page, so that page is loaded and scanned.
+                    if skipped > 0 && records == max_records {
+                        break;
+                    }
+                }
+                if !self.load_next_page()? {
+                    break;
+                }
+                continue;
+            }
+            if matches!(sink, Sink::Indices(_))
+                && !matches!(self.values.source, Source::Indices { .. })
+            {
+                let continues = self.max_rep > 0
+                    && self
+                        .levels
+                        .reps
+                        .get(self.levels.pos)
+                        .is_some_and(|&r| r != 0);
+                if continues && records > 0 {
+                    return Err(RecordError::FallbackMidRecord);
+                }
+                return Ok((records, true));
+            }
+            let remaining = max_records - records;
+            let (take, started, stop) = self.scan(remaining);
+            if take > 0 {
+                self.emit(take, sink)?;
+            }
+            records += started;
+            if stop || (self.max_rep == 0 && records == max_records) {
+                break;
+            }
+        }
+        Ok((records, false))
+    }
+
+    /// How many levels of the current page to take for at most
+    /// `remaining` more records: (levels, records started, whether a
+    /// record boundary past the last wanted record was reached).
+    fn scan(&self, remaining: usize) -> (usize, usize, bool) {
+        let (pos, len) = (self.levels.pos, self.levels.len);
+        if self.max_rep == 0 {
+            let take = remaining.min(len - pos);
+            return (take, take, take == remaining);
+        }
+        let reps = self.levels.reps.get(pos..len).unwrap_or_default();
+        let mut started = 0usize;
+        for (i, &r) in reps.iter().enumerate() {
+            if r == 0 {
+                if started == remaining {
+                    return (i, started, true);
+                }
+                started += 1;
+            }
+        }
+        (reps.len(), started, false)
+    }
+
+    /// Hand the next `take` levels of the page to `sink`.
+    fn emit(&mut self, take: usize, sink: &mut Sink<'_, T>) -> Result<()> {
+        let start = self.levels.pos;
+        let end = start + take;
+        let max_def = self.max_def;
+        let defs: &[i16] = if max_def > 0 {
+            self.levels
+                .defs
+                .get(start..end)
+                .ok_or_else(|| corrupt("definition levels past the page"))?
+        } else {
+            &[]
+        };
+        let reps: &[i16] = if self.max_rep > 0 {
+            self.levels
+                .reps
+                .get(start..end)
+                .ok_or_else(|| corrupt("repetition levels past the page"))?
+        } else {
+            &[]
+        };
+        let flat_optional = self.max_rep == 0 && max_def > 0;
+        let present_of = |defs: &[i16]| {
+            if max_def > 0 {
+                defs.iter().filter(|&&d| d == max_def).count()
+            } else {
+                take
+            }
+        };
+        match sink {
+            Sink::Skip => self.values.skip(present_of(defs))?,
+            Sink::Values(out) => {
+                out.def_levels.extend_from_slice(defs);
+                out.rep_levels.extend_from_slice(reps);
+                if flat_optional {
+                    let offset = out.num_levels;
+                    let nulls = validity_for(defs, max_def, &mut out.validity, offset)?;
+                    out.null_count += nulls;
+                    let present = take - nulls;
+                    if nulls == 0 {
+                        self.values.read(present, &mut out.values, None)?;
+                        self.stats.dense_decodes += 1;
+                    } else {
+                        let spaced = Spaced {
+                            validity: &out.validity,
+                            offset,
+                            slots: take,
+                            nulls,
+                        };
+                        self.values.read(present, &mut out.values, Some(spaced))?;
+                        self.stats.spaced_decodes += 1;
+                    }
+                } else {
+                    self.values.read(present_of(defs), &mut out.values, None)?;
+                    self.stats.dense_decodes += 1;
+                }
+                out.num_levels += take;
+            }
+            Sink::Indices(out) => {
+                out.def_levels.extend_from_slice(defs);
+                out.rep_levels.extend_from_slice(reps);
+                if flat_optional {
+                    let offset = out.num_levels;
+                    let nulls = validity_for(defs, max_def, &mut out.validity, offset)?;
+                    out.null_count += nulls;
+                    let present = take - nulls;
+                    if nulls == 0 {
+                        self.values.read_indices(present, &mut out.values, None)?;
+                        self.stats.dense_decodes += 1;
+                    } else {
+                        let spaced = Spaced {
+                            validity: &out.validity,
+                            offset,
+                            slots: take,
+                            nulls,
+                        };
+                        self.values
+                            .read_indices(present, &mut out.values, Some(spaced))?;
+                        self.stats.spaced_decodes += 1;
+                    }
+                } else {
+                    self.values
+                        .read_indices(present_of(defs), &mut out.values, None)?;
+                    self.stats.dense_decodes += 1;
+                }
+                out.num_levels += take;
+            }
+        }
+        self.levels.pos = end;
+        Ok(())
+    }
+
+    /// Skip whole data pages, without decompressing them, while each holds
+    /// no more than `remaining` records and its record count is known.
+    /// Only called between pages.
+    fn skip_whole_pages(&mut self, remaining: usize) -> Result<usize> {
+        let mut skipped = 0usize;
+        while skipped < remaining {
+            let Some(info) = self.pages.peek_header()? else {
+                break;
+            };
+            let rows = match info.page_type() {
+                PageType::DataPageV2 => info
+                    .header
+                    .data_page_header_v2
+                    .as_ref()
+                    .map_or(0, |h| usize::try_from(h.num_rows).unwrap_or(0)),
+                PageType::DataPage if self.max_rep == 0 => info
+                    .data_page_num_values()
+                    .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+                _ => break,
+            };
+            // A page of no rows may continue a record: read it instead.
+            if rows == 0 || rows > remaining - skipped {
+                break;
+            }
+            self.pages.skip_next_page()?;
+            self.stats.pages_skipped += 1;
+            skipped += rows;
+        }
+        Ok(skipped)
+    }
+
+    /// Load the next data page (decoding a dictionary page on the way).
+    /// Returns `false` at the end of the chunk.
+    fn load_next_page(&mut self) -> Result<bool> {
+        loop {
+            let Some(page) = self.pages.next().transpose()? else {
+                self.levels.len = 0;
+                self.levels.pos = 0;
+                self.values.source = Source::Empty;
+                return Ok(false);
+            };
+            match page {
+                Page::DictionaryPage {
+                    buf,
+                    num_values,
+                    encoding,
+                    ..
+                } => {
+                    if self.values.dict.is_some() {
+                        return Err(corrupt("a second dictionary page in one column chunk"));
+                    }
+                    if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
+                        return Err(RecordError::Unsupported(format!(
+                            "dictionary page encoding {encoding:?}"
+                        )));
+                    }
+                    self.values.dict = Some(T::decode_dictionary(&buf, num_values as usize)?);
+                    self.stats.dictionary_pages += 1;
+                }
+                Page::DataPage {
+                    buf,
+                    num_values,
+                    encoding,
+                    def_level_encoding,
+                    rep_level_encoding,
+                    ..
+                } => {
+                    let n = num_values as usize;
+                    let mut offset = 0usize;
+                    if self.max_rep > 0 {
+                        let data = buf.get(offset..).unwrap_or_default();
+                        offset += decode_levels_v1(
+                            data,
+                            rep_level_encoding,
+                            self.max_rep,
+                            n,
+                            &mut self.levels.reps,
+                        )?;
+                    }
+                    if self.max_def > 0 {
+                        let data = buf.get(offset..).unwrap_or_default();
+                        offset += decode_levels_v1(
+                            data,
+                            def_level_encoding,
+                            self.max_def,
+                            n,
+                            &mut self.levels.defs,
+                        )?;
+                    }
+                    let values = buf.slice(offset.min(buf.len())..);
+                    self.start_page(n, encoding, values)?;
+                    return Ok(true);
+                }
+                Page::DataPageV2 {
+                    buf,
+                    num_values,
+                    encoding,
+                    def_levels_byte_len,
+                    rep_levels_byte_len,
+                    ..
+                } => {
+                    let n = num_values as usize;
+                    let rep_len = rep_levels_byte_len as usize;
+                    let def_end = rep_len + def_levels_byte_len as usize;
+                    if def_end > buf.len() {
+                        return Err(corrupt("v2 page levels past the page"));
+                    }
+                    if self.max_rep > 0 {
+                        let mut dec = LevelDecoder::new(self.max_rep)?;
+                        dec.set_rle_v2(&buf[..rep_len], n)?;
+                        fill_levels(&mut dec, n, &mut self.levels.reps)?;
+                    }
+                    if self.max_def > 0 {
+                        let mut dec = LevelDecoder::new(self.max_def)?;
+                        dec.set_rle_v2(&buf[rep_len..def_end], n)?;
+                        fill_levels(&mut dec, n, &mut self.levels.defs)?;
+                    }
+                    let values = buf.slice(def_end..);
+                    self.start_page(n, encoding, values)?;
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    /// Set up the values of a data page of `n` levels.
+    fn start_page(&mut self, n: usize, encoding: Encoding, values: Bytes) -> Result<()> {
+        if self.max_def == 0 {
+            self.levels.defs.clear();
+        }
+        if self.max_rep == 0 {
+            self.levels.reps.clear();
+        }
+        self.levels.len = n;
+        self.levels.pos = 0;
+        let max_def = self.max_def;
+        let present = if max_def > 0 {
+            self.levels
+                .defs
+                .iter()
+                .take(n)
+                .filter(|&&d| d == max_def)
+                .count()
+        } else {
+            n
+        };
+        self.values.source = Source::Empty;
+        match encoding {
+            Encoding::PlainDictionary | Encoding::RleDictionary => {
+                let dict =
+                    self.values.dict.as_ref().ok_or_else(|| {
+                        corrupt("dictionary-encoded page without a dictionary page")
+                    })?;
+                T::decode_indices(dict, &values, present, &mut self.values.indices)?;
+                self.values.source = Source::Indices { pos: 0 };
+            }
+            Encoding::Plain if T::plain_width().is_some() => {
+                let width = T::plain_width().unwrap_or(1);
+                let need = present.saturating_mul(width);
+                if values.len() < need {
+                    return Err(corrupt(format!(
+                        "PLAIN page of {} bytes cannot hold {present} values of {width} bytes",
+                        values.len()
+                    )));
+                }
+                self.values.source = Source::Plain {
+                    data: values,
+                    pos: 0,
+                };
+            }
+            other => {
+                T::decode_page(other, &values, present, &mut self.values.store)?;
+                self.values.source = Source::Store { pos: 0 };
+            }
+        }
+        self.stats.data_pages += 1;
+        Ok(())
+    }
+}
+
+/// Write the validity bits of `defs` at bit `offset` of `validity`
+/// (growing it) and return the null count.
+fn validity_for(
+    defs: &[i16],
+    max_def: i16,
+    validity: &mut Vec<u8>,
+    offset: usize,
+) -> Result<usize> {
+    let need = (offset + defs.len()).div_ceil(8);
+    if validity.len() < need {
+        validity.resize(need, 0);
+    }
+    Ok(def_levels_to_validity(defs, max_def, validity, offset)?)
+}

@@ -1,0 +1,637 @@
+//! [`RecordValue`]: what the record reader needs of each physical type,
+//! and the small adapters that let the encoding layer's
+//! [`Decoder::decode_spaced`] spread values over null slots.
+
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use strata_encoding::{
+    ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, Decoder, DeltaBinaryPackedDecoder,
+    DeltaByteArrayDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError, Int96,
+    PlainBooleanDecoder, PlainByteArrayDecoder, PlainDecoder, RleBooleanDecoder, ValueType,
+};
+use strata_format::metadata::{Encoding, Type};
+
+use crate::error::{RecordError, Result};
+
+mod sealed {
+    /// Keeps [`RecordValue`](super::RecordValue) closed.
+    pub trait Sealed {}
+}
+
+/// Where the present values of a batch with nulls go: one slot per level,
+/// slot `i` present when bit `offset + i` of `validity` is set.
+#[derive(Debug, Clone, Copy)]
+pub struct Spaced<'v> {
+    /// LSB-first validity bitmap of the whole output batch.
+    pub validity: &'v [u8],
+    /// Bit of `validity` that describes the first slot.
+    pub offset: usize,
+    /// Number of slots (levels) to write.
+    pub slots: usize,
+    /// Number of null slots among them (at least one).
+    pub nulls: usize,
+}
+
+/// An output buffer of values: `Vec<T>` for fixed-width types and
+/// booleans (and `Vec<u32>` for dictionary indices), [`ByteArrayBuffer`]
+/// (offsets + values) for byte arrays. `clear` keeps the allocation.
+pub trait ValueBuffer: Default + Debug {
+    /// Number of values (slots) held.
+    fn len(&self) -> usize;
+    /// Whether no values are held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Remove every value, keeping the allocation.
+    fn clear(&mut self);
+}
+
+impl<T: Debug> ValueBuffer for Vec<T> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}
+
+impl ValueBuffer for ByteArrayBuffer {
+    fn len(&self) -> usize {
+        ByteArrayBuffer::len(self)
+    }
+    fn clear(&mut self) {
+        ByteArrayBuffer::clear(self);
+    }
+}
+
+/// A Parquet physical type the record reader can read: `bool`, `i32`,
+/// `i64`, [`Int96`], `f32`, `f64` and [`ByteArray`] (i32 offsets).
+/// Sealed; the methods are the reader's plumbing.
+pub trait RecordValue: ValueType + Sized + sealed::Sealed {
+    /// The output buffer of a batch.
+    type Values: ValueBuffer;
+    /// The decoded dictionary of a column chunk (`()` for booleans, which
+    /// are never dictionary encoded).
+    type Dict: Debug + Send + Sync + 'static;
+
+    /// Whether a column of physical type `physical` is read as this type.
+    fn accepts(physical: Type) -> bool;
+
+    /// Bytes per value under PLAIN when values can be read straight from
+    /// the page at any position (fixed-width numbers); `None` otherwise.
+    fn plain_width() -> Option<usize> {
+        None
+    }
+
+    /// Decode `present` PLAIN values from `bytes` (exactly
+    /// `present * plain_width()` bytes) into `out`, spread over null slots
+    /// when `spaced` is given.
+    fn read_plain(
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()>;
+
+    /// Decode all `present` values of a page's values section encoded
+    /// with `encoding` (not a dictionary encoding) into `store`, replacing
+    /// its contents.
+    fn decode_page(
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()>;
+
+    /// Append values `start..start + present` of `store` to `out`, spread
+    /// over null slots when `spaced` is given.
+    fn read_store(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()>;
+
+    /// Decode a dictionary page of `num_values` PLAIN values.
+    fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>>;
+
+    /// Decode the `present` indices of a dictionary-encoded values section
+    /// into `out` (replacing its contents), each checked against `dict`.
+    fn decode_indices(
+        dict: &Arc<Self::Dict>,
+        data: &[u8],
+        present: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<()>;
+
+    /// Append `dict[i]` for every index to `out`.
+    fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
+}
+
+fn short(expected: usize, got: usize) -> RecordError {
+    RecordError::Corrupt(format!(
+        "page holds {got} values where its levels need {expected}"
+    ))
+}
+
+fn unsupported<T: ValueType>(encoding: Encoding) -> RecordError {
+    RecordError::Unsupported(format!("encoding {encoding:?} for {}", T::NAME))
+}
+
+fn bad_index(i: u32) -> RecordError {
+    RecordError::Corrupt(format!("dictionary index {i} out of range"))
+}
+
+/// Decode `present` values (or `spaced.slots` slots) from `dec` into the
+/// end of a `Vec`.
+fn emit_vec<'s, T, D>(
+    dec: &mut D,
+    out: &mut Vec<T>,
+    present: usize,
+    spaced: Option<Spaced<'_>>,
+) -> Result<()>
+where
+    T: ValueType<Out = [T]> + Copy + Default,
+    D: Decoder<'s, T>,
+{
+    let start = out.len();
+    match spaced {
+        None => {
+            out.resize(start + present, T::default());
+            let got = dec.decode(&mut out[start..], present)?;
+            if got != present {
+                out.truncate(start);
+                return Err(short(present, got));
+            }
+        }
+        Some(s) => {
+            out.resize(start + s.slots, T::default());
+            dec.decode_spaced(&mut out[start..], s.slots, s.validity, s.offset, s.nulls)?;
+        }
+    }
+    Ok(())
+}
+
+/// Decode `present` values (or `spaced.slots` slots) from `dec` onto the
+/// end of a byte-array buffer.
+fn emit_bytes<'s, D>(
+    dec: &mut D,
+    out: &mut ByteArrayBuffer,
+    present: usize,
+    spaced: Option<Spaced<'_>>,
+) -> Result<()>
+where
+    D: Decoder<'s, ByteArray>,
+{
+    match spaced {
+        None => {
+            let got = dec.decode(out, present)?;
+            if got != present {
+                return Err(short(present, got));
+            }
+        }
+        Some(s) => {
+            dec.decode_spaced(out, s.slots, s.validity, s.offset, s.nulls)?;
+        }
+    }
+    Ok(())
+}
+
+/// Decode a whole page of `present` values into a `Vec` store.
+fn decode_all_vec<'s, T, D>(
+    mut dec: D,
+    data: &'s [u8],
+    present: usize,
+    store: &mut Vec<T>,
+) -> Result<()>
+where
+    T: ValueType<Out = [T]> + Copy + Default,
+    D: Decoder<'s, T>,
+{
+    store.clear();
+    dec.set_data(data, present)?;
+    emit_vec(&mut dec, store, present, None)
+}
+
+/// Decode a whole page of `present` byte arrays into a store.
+fn decode_all_bytes<'s, D>(
+    mut dec: D,
+    data: &'s [u8],
+    present: usize,
+    store: &mut ByteArrayBuffer,
+) -> Result<()>
+where
+    D: Decoder<'s, ByteArray>,
+{
+    store.clear();
+    dec.set_data(data, present)?;
+    emit_bytes(&mut dec, store, present, None)
+}
+
+/// A decoder over values already decoded into a slice (a page store or a
+/// gathered dictionary batch), so `decode_spaced` can spread them.
+struct SliceCursor<'s, T> {
+    data: &'s [T],
+}
+
+impl<'s, T: ValueType<Out = [T]> + Copy> Decoder<'s, T> for SliceCursor<'s, T> {
+    fn set_data(&mut self, _page: &'s [u8], _num_values: usize) -> strata_encoding::Result<()> {
+        Err(EncodingError::InvalidArgument(
+            "a slice cursor reads decoded values only".into(),
+        ))
+    }
+
+    fn values_left(&self) -> usize {
+        self.data.len()
+    }
+
+    fn decode(&mut self, out: &mut [T], max_values: usize) -> strata_encoding::Result<usize> {
+        let n = max_values.min(out.len()).min(self.data.len());
+        let (head, rest) = self.data.split_at(n);
+        if let Some(dst) = out.get_mut(..n) {
+            dst.copy_from_slice(head);
+        }
+        self.data = rest;
+        Ok(n)
+    }
+
+    fn skip(&mut self, n: usize) -> strata_encoding::Result<usize> {
+        let n = n.min(self.data.len());
+        self.data = self.data.get(n..).unwrap_or_default();
+        Ok(n)
+    }
+
+    fn encoding(&self) -> strata_encoding::Encoding {
+        strata_encoding::Encoding::Plain
+    }
+}
+
+/// A decoder over byte arrays already decoded into a buffer.
+struct BytesCursor<'s> {
+    store: &'s ByteArrayBuffer,
+    pos: usize,
+    end: usize,
+}
+
+impl<'s> Decoder<'s, ByteArray> for BytesCursor<'s> {
+    fn set_data(&mut self, _page: &'s [u8], _num_values: usize) -> strata_encoding::Result<()> {
+        Err(EncodingError::InvalidArgument(
+            "a buffer cursor reads decoded values only".into(),
+        ))
+    }
+
+    fn values_left(&self) -> usize {
+        self.end - self.pos
+    }
+
+    fn decode(
+        &mut self,
+        out: &mut ByteArrayBuffer,
+        max_values: usize,
+    ) -> strata_encoding::Result<usize> {
+        let n = max_values.min(self.end - self.pos);
+        for i in self.pos..self.pos + n {
+            let value = self
+                .store
+                .value(i)
+                .ok_or(EncodingError::Truncated("buffered byte arrays"))?;
+            out.push(value)?;
+        }
+        self.pos += n;
+        Ok(n)
+    }
+
+    fn skip(&mut self, n: usize) -> strata_encoding::Result<usize> {
+        let n = n.min(self.end - self.pos);
+        self.pos += n;
+        Ok(n)
+    }
+
+    fn encoding(&self) -> strata_encoding::Encoding {
+        strata_encoding::Encoding::Plain
+    }
+}
+
+fn store_range<T>(store: &[T], start: usize, present: usize) -> Result<&[T]> {
+    start
+        .checked_add(present)
+        .and_then(|end| store.get(start..end))
+        .ok_or_else(|| short(present, store.len().saturating_sub(start)))
+}
+
+macro_rules! dict_numeric {
+    () => {
+        type Dict = Vec<Self>;
+
+        fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+            let mut dec = DictDecoder::<Self>::new();
+            dec.set_dict(data, num_values)?;
+            dec.dict()
+                .cloned()
+                .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+        }
+
+        fn decode_indices(
+            dict: &Arc<Self::Dict>,
+            data: &[u8],
+            present: usize,
+            out: &mut Vec<u32>,
+        ) -> Result<()> {
+            let mut dec = DictDecoder::<Self>::new();
+            dec.set_shared_dict(Arc::clone(dict));
+            dec.set_data(data, present)?;
+            out.clear();
+            out.resize(present, 0);
+            let got = dec.decode_indices(out)?;
+            if got != present {
+                return Err(short(present, got));
+            }
+            Ok(())
+        }
+
+        fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
+            out.reserve(indices.len());
+            for &i in indices {
+                out.push(*dict.get(i as usize).ok_or_else(|| bad_index(i))?);
+            }
+            Ok(())
+        }
+    };
+}
+
+macro_rules! fixed_common {
+    ($t:ty, $w:literal, $($phys:ident)|+) => {
+        type Values = Vec<$t>;
+
+        fn accepts(physical: Type) -> bool {
+            matches!(physical, $(Type::$phys)|+)
+        }
+
+        fn plain_width() -> Option<usize> {
+            Some($w)
+        }
+
+        fn read_plain(
+            bytes: &[u8],
+            present: usize,
+            out: &mut Self::Values,
+            spaced: Option<Spaced<'_>>,
+        ) -> Result<()> {
+            let mut dec = PlainDecoder::<$t>::new();
+            dec.set_data(bytes, present)?;
+            emit_vec(&mut dec, out, present, spaced)
+        }
+
+        fn read_store(
+            store: &Self::Values,
+            start: usize,
+            present: usize,
+            out: &mut Self::Values,
+            spaced: Option<Spaced<'_>>,
+        ) -> Result<()> {
+            let data = store_range(store, start, present)?;
+            emit_vec(&mut SliceCursor { data }, out, present, spaced)
+        }
+    };
+}
+
+macro_rules! int_value {
+    ($t:ty, $w:literal, $phys:ident) => {
+        impl sealed::Sealed for $t {}
+        impl RecordValue for $t {
+            fixed_common!($t, $w, $phys);
+            dict_numeric!();
+
+            fn decode_page(
+                encoding: Encoding,
+                data: &[u8],
+                present: usize,
+                store: &mut Self::Values,
+            ) -> Result<()> {
+                match encoding {
+                    Encoding::Plain => {
+                        decode_all_vec(PlainDecoder::<$t>::new(), data, present, store)
+                    }
+                    Encoding::DeltaBinaryPacked => {
+                        decode_all_vec(DeltaBinaryPackedDecoder::<$t>::new(), data, present, store)
+                    }
+                    Encoding::ByteStreamSplit => {
+                        decode_all_vec(ByteStreamSplitDecoder::<$t>::new(), data, present, store)
+                    }
+                    other => Err(unsupported::<$t>(other)),
+                }
+            }
+        }
+    };
+}
+
+macro_rules! float_value {
+    ($t:ty, $w:literal, $phys:ident) => {
+        impl sealed::Sealed for $t {}
+        impl RecordValue for $t {
+            fixed_common!($t, $w, $phys);
+            dict_numeric!();
+
+            fn decode_page(
+                encoding: Encoding,
+                data: &[u8],
+                present: usize,
+                store: &mut Self::Values,
+            ) -> Result<()> {
+                match encoding {
+                    Encoding::Plain => {
+                        decode_all_vec(PlainDecoder::<$t>::new(), data, present, store)
+                    }
+                    Encoding::ByteStreamSplit => {
+                        decode_all_vec(ByteStreamSplitDecoder::<$t>::new(), data, present, store)
+                    }
+                    other => Err(unsupported::<$t>(other)),
+                }
+            }
+        }
+    };
+}
+
+int_value!(i32, 4, Int32);
+int_value!(i64, 8, Int64);
+float_value!(f32, 4, Float);
+float_value!(f64, 8, Double);
+
+impl sealed::Sealed for Int96 {}
+impl RecordValue for Int96 {
+    fixed_common!(Int96, 12, Int96);
+    dict_numeric!();
+
+    fn decode_page(
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()> {
+        match encoding {
+            Encoding::Plain => decode_all_vec(PlainDecoder::<Int96>::new(), data, present, store),
+            other => Err(unsupported::<Int96>(other)),
+        }
+    }
+}
+
+impl sealed::Sealed for bool {}
+impl RecordValue for bool {
+    type Values = Vec<bool>;
+    type Dict = ();
+
+    fn accepts(physical: Type) -> bool {
+        matches!(physical, Type::Boolean)
+    }
+
+    fn read_plain(
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let mut dec = PlainBooleanDecoder::new();
+        dec.set_data(bytes, present)?;
+        emit_vec(&mut dec, out, present, spaced)
+    }
+
+    fn decode_page(
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()> {
+        match encoding {
+            Encoding::Plain => decode_all_vec(PlainBooleanDecoder::new(), data, present, store),
+            Encoding::Rle => decode_all_vec(RleBooleanDecoder::new(), data, present, store),
+            other => Err(unsupported::<bool>(other)),
+        }
+    }
+
+    fn read_store(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let data = store_range(store, start, present)?;
+        emit_vec(&mut SliceCursor { data }, out, present, spaced)
+    }
+
+    fn decode_dictionary(_data: &[u8], _num_values: usize) -> Result<Arc<Self::Dict>> {
+        Err(RecordError::Unsupported(
+            "dictionary page for a BOOLEAN column".into(),
+        ))
+    }
+
+    fn decode_indices(
+        _dict: &Arc<Self::Dict>,
+        _data: &[u8],
+        _present: usize,
+        _out: &mut Vec<u32>,
+    ) -> Result<()> {
+        Err(RecordError::Unsupported(
+            "dictionary encoding for a BOOLEAN column".into(),
+        ))
+    }
+
+    fn gather(_dict: &Self::Dict, _indices: &[u32], _out: &mut Self::Values) -> Result<()> {
+        Err(RecordError::Unsupported(
+            "dictionary encoding for a BOOLEAN column".into(),
+        ))
+    }
+}
+
+impl sealed::Sealed for ByteArray {}
+impl RecordValue for ByteArray {
+    type Values = ByteArrayBuffer;
+    type Dict = ByteArrayBuffer;
+
+    fn accepts(physical: Type) -> bool {
+        matches!(physical, Type::ByteArray)
+    }
+
+    fn read_plain(
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let mut dec = PlainByteArrayDecoder::new();
+        dec.set_data(bytes, present)?;
+        emit_bytes(&mut dec, out, present, spaced)
+    }
+
+    fn decode_page(
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()> {
+        match encoding {
+            Encoding::Plain => decode_all_bytes(PlainByteArrayDecoder::new(), data, present, store),
+            Encoding::DeltaLengthByteArray => {
+                decode_all_bytes(DeltaLengthByteArrayDecoder::new(), data, present, store)
+            }
+            Encoding::DeltaByteArray => {
+                decode_all_bytes(DeltaByteArrayDecoder::new(), data, present, store)
+            }
+            other => Err(unsupported::<ByteArray>(other)),
+        }
+    }
+
+    fn read_store(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let end = start
+            .checked_add(present)
+            .filter(|&end| end <= store.len())
+            .ok_or_else(|| short(present, store.len().saturating_sub(start)))?;
+        let mut cursor = BytesCursor {
+            store,
+            pos: start,
+            end,
+        };
+        emit_bytes(&mut cursor, out, present, spaced)
+    }
+
+    fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+        let mut dec = DictDecoder::<ByteArray>::new();
+        dec.set_dict(data, num_values)?;
+        dec.dict()
+            .cloned()
+            .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+    }
+
+    fn decode_indices(
+        dict: &Arc<Self::Dict>,
+        data: &[u8],
+        present: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
+        let mut dec = DictDecoder::<ByteArray>::new();
+        dec.set_shared_dict(Arc::clone(dict));
+        dec.set_data(data, present)?;
+        out.clear();
+        out.resize(present, 0);
+        let got = dec.decode_indices(out)?;
+        if got != present {
+            return Err(short(present, got));
+        }
+        Ok(())
+    }
+
+    fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
+        for &i in indices {
+            out.push(dict.value(i as usize).ok_or_else(|| bad_index(i))?)?;
+        }
+        Ok(())
+    }
+}
