@@ -7,11 +7,15 @@
 //! | module | crate | what it holds |
 //! |---|---|---|
 //! | [`sink`] | `strata-sink` | byte sink, bit writer/reader, varints, RLE/bit-packed hybrid, bit-packing kernels |
-//! | [`format`] | `strata-format` | Thrift compact protocol, Parquet metadata, footer, schema tree |
+//! | [`format`](mod@format) | `strata-format` | Thrift compact protocol, Parquet metadata, footer, schema tree |
 //! | [`encoding`] | `strata-encoding` | every Parquet encoding, encoders and decoders |
+//! | [`file`](mod@file) | `strata-file` | codecs, pages, column chunks, row groups, physical file reader and writer |
+//! | [`record`] | `strata-record` | the record reader: levels, validity and values in batches |
 //!
-//! The file, record and Arrow layers (and the arrow-rs compatible paths such
-//! as `strata::arrow::ArrowWriter`) join this facade as they are built.
+//! The Arrow layer (and the arrow-rs compatible paths such as
+//! `strata::arrow::ArrowWriter`) joins this facade when it is built;
+//! `strata::file::properties::{WriterProperties, WriterVersion,
+//! EnabledStatistics}` already follow arrow-rs's paths.
 //!
 //! ```
 //! use strata::encoding::{Decoder, Encoder, PlainDecoder, PlainEncoder};
@@ -40,5 +44,7 @@
 #![forbid(unsafe_code)]
 
 pub use strata_encoding as encoding;
+pub use strata_file as file;
 pub use strata_format as format;
+pub use strata_record as record;
 pub use strata_sink as sink;
