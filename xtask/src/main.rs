@@ -60,13 +60,16 @@ fn bench(args: &[String]) -> Result<(), String> {
         return Err(format!("benchmarks failed: {status}"));
     }
 
-    let results = collect_results(&root.join("target/criterion"), started)?;
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let results = collect_results(&target_dir.join("criterion"), started)?;
     if results.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
     let report = render_report(&results);
     println!("{report}");
-    let dir = root.join("target/bench-report");
+    let dir = target_dir.join("bench-report");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("report.md");
     std::fs::write(&path, &report).map_err(|e| format!("{}: {e}", path.display()))?;
