@@ -19,7 +19,10 @@ fn unpack(c: &mut Criterion) {
         let mut theirs = vec![0u32; N];
         let mut r = parquet::util::bit_util::BitReader::new(bytes.clone());
         assert_eq!(r.get_batch(&mut theirs, width as usize), N);
-        assert_eq!(strata_sink::BitReader::new(&data).get_batch(&mut out, width), N);
+        assert_eq!(
+            strata_sink::BitReader::new(&data).get_batch(&mut out, width),
+            N
+        );
         assert_eq!(out, theirs);
         group.throughput(Throughput::Elements(N as u64));
         group.bench_function(format!("strata/w{width}"), |b| {

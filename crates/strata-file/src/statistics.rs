@@ -390,8 +390,10 @@ fn scan_bytes<'a>(
     mut values: impl Iterator<Item = &'a [u8]>,
     order: ValueOrder,
 ) -> Option<(&'a [u8], &'a [u8])> {
-    if order == ValueOrder::Undefined {
-        return None;
+    match order {
+        ValueOrder::Undefined => return None,
+        ValueOrder::Bytes => return scan_lexicographic(values),
+        _ => {}
     }
     let skip = |v: &[u8]| order == ValueOrder::Float16 && f16_value(v).is_none();
     let first = values.find(|v| !skip(v))?;
@@ -405,6 +407,45 @@ fn scan_bytes<'a>(
         }
         if bytes_less(hi, v, order) {
             hi = v;
+        }
+    }
+    Some((lo, hi))
+}
+
+/// The first 8 bytes of `v` as a big-endian number, zero padded. A strictly
+/// smaller key means a lexicographically smaller value: the first byte
+/// where the keys differ is a real byte of the larger value (padding is 0),
+/// and either a smaller real byte of the other value or past its end.
+fn prefix_key(v: &[u8]) -> u64 {
+    let mut key = [0u8; 8];
+    let n = v.len().min(8);
+    key[..n].copy_from_slice(&v[..n]);
+    u64::from_be_bytes(key)
+}
+
+/// Min and max under lexicographic (unsigned byte) order. Values whose
+/// 8-byte prefix lies strictly between those of the current bounds cannot
+/// be new bounds and skip both full comparisons; with bounds of distinct
+/// prefixes that is almost every value.
+fn scan_lexicographic<'a>(
+    mut values: impl Iterator<Item = &'a [u8]>,
+) -> Option<(&'a [u8], &'a [u8])> {
+    let first = values.next()?;
+    let (mut lo, mut hi) = (first, first);
+    let (mut lo_key, mut hi_key) = (prefix_key(first), prefix_key(first));
+    for v in values {
+        let key = prefix_key(v);
+        if key > lo_key && key < hi_key {
+            continue;
+        }
+        // `v < lo` needs `key <= lo_key`, `v > hi` needs `key >= hi_key`,
+        // and a value below `lo` cannot also be above `hi`.
+        if key <= lo_key && v < lo {
+            lo = v;
+            lo_key = key;
+        } else if key >= hi_key && hi < v {
+            hi = v;
+            hi_key = key;
         }
     }
     Some((lo, hi))
@@ -722,5 +763,25 @@ mod tests {
             truncate_min_value("aé".as_bytes(), 2, true),
             (b"a".to_vec(), true)
         );
+    }
+
+    proptest::proptest! {
+        /// The prefix-key shortcut finds the same bounds as plain slice
+        /// comparison, including values that differ only after eight bytes,
+        /// embedded zero bytes and prefixes of one another.
+        #[test]
+        fn lexicographic_scan_matches_plain_comparison(
+            values in proptest::collection::vec(
+                proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just(0u8), proptest::strategy::Just(0xFFu8), 0u8..4], 0..12),
+                1..60,
+            )
+        ) {
+            let slices: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+            let expected_min = slices.iter().min().copied();
+            let expected_max = slices.iter().max().copied();
+            let got = scan_lexicographic(slices.iter().copied());
+            proptest::prop_assert_eq!(got.map(|b| b.0), expected_min);
+            proptest::prop_assert_eq!(got.map(|b| b.1), expected_max);
+        }
     }
 }

@@ -698,12 +698,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         self.levels.pos = 0;
         let max_def = self.max_def;
         let present = if max_def > 0 {
-            self.levels
-                .defs
-                .iter()
-                .take(n)
-                .filter(|&&d| d == max_def)
-                .count()
+            // Chunked sums vectorise; `filter().count()` did not.
+            let defs = self.levels.defs.get(..n).unwrap_or(&self.levels.defs);
+            defs.chunks(256)
+                .map(|c| c.iter().map(|&d| u32::from(d == max_def)).sum::<u32>() as usize)
+                .sum()
         } else {
             n
         };
@@ -753,5 +752,41 @@ fn validity_for(
     if validity.len() < need {
         validity.resize(need, 0);
     }
+    // No nulls (the common case for optional columns): a vectorised check
+    // and whole-byte fills instead of building the bitmap bit by bit.
+    // Chunked, non-short-circuiting compares so the check vectorises.
+    let all_present = defs
+        .chunks(64)
+        .all(|c| c.iter().fold(true, |acc, &d| acc & (d == max_def)));
+    if all_present {
+        set_bits(validity, offset, defs.len());
+        return Ok(0);
+    }
     Ok(def_levels_to_validity(defs, max_def, validity, offset)?)
+}
+
+/// Set bits `offset..offset + len` of an LSB-first bitmap long enough to
+/// hold them.
+fn set_bits(bitmap: &mut [u8], offset: usize, len: usize) {
+    let end = offset + len;
+    let mut bit = offset;
+    while bit < end && !bit.is_multiple_of(8) {
+        if let Some(b) = bitmap.get_mut(bit / 8) {
+            *b |= 1 << (bit % 8);
+        }
+        bit += 1;
+    }
+    let whole_end = end / 8 * 8;
+    if bit < whole_end {
+        if let Some(bytes) = bitmap.get_mut(bit / 8..whole_end / 8) {
+            bytes.fill(0xFF);
+        }
+        bit = whole_end;
+    }
+    while bit < end {
+        if let Some(b) = bitmap.get_mut(bit / 8) {
+            *b |= 1 << (bit % 8);
+        }
+        bit += 1;
+    }
 }

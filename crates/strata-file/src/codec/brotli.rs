@@ -11,6 +11,8 @@ use crate::error::{FileError, Result};
 const LG_WINDOW: u32 = 22;
 /// Internal buffer size of the brotli streams.
 const BUFFER: usize = 4096;
+/// Largest input buffer used when decompressing.
+const MAX_INPUT_BUFFER: usize = 1 << 20;
 
 #[derive(Debug)]
 pub(super) struct BrotliCodec {
@@ -46,7 +48,11 @@ impl Codec for BrotliCodec {
         output: &mut Vec<u8>,
         uncompressed_size: usize,
     ) -> Result<()> {
-        let reader = ::brotli::Decompressor::new(input, BUFFER);
+        // The decompressor copies its input through a buffer of this size;
+        // one as large as the input (already in memory) makes that a single
+        // copy instead of many small refills. Bounded by the input's size.
+        let buffer = input.len().clamp(BUFFER, MAX_INPUT_BUFFER);
+        let reader = ::brotli::Decompressor::new(input, buffer);
         read_exact_stream("BROTLI", reader, output, uncompressed_size)
     }
 

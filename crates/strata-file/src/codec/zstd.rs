@@ -71,9 +71,15 @@ impl Codec for ZstdCodec {
                 .insert(::zstd::bulk::Decompressor::new().map_err(&err)?),
         };
         let start = output.len();
-        // The destination is exactly the declared size: a frame that expands
-        // further fails instead of growing the buffer.
-        match decompressor.decompress_to_buffer(input, extend_zeroed(output, uncompressed_size)) {
+        // Decompress straight into spare capacity (zstd initialises every
+        // byte it reports), so the page is not zero-filled first. Only the
+        // declared size is reserved: a frame that expands past the capacity
+        // fails instead of growing the buffer, and one that expands past the
+        // declared size fails the size check.
+        output.reserve_exact(uncompressed_size);
+        let mut cursor = std::io::Cursor::new(&mut *output);
+        cursor.set_position(start as u64);
+        match decompressor.decompress_to_buffer(input, &mut cursor) {
             Ok(n) => {
                 output.truncate(start + n);
                 check_size("ZSTD", n, uncompressed_size).inspect_err(|_| output.truncate(start))

@@ -1,0 +1,420 @@
+//! The record layer, strata-record against arrow-rs `parquet` on the same
+//! file: a dictionary-encoded string column read back a batch of records
+//! at a time (the seed-004 workload, apache/arrow-go#1445 and #1443).
+//!
+//! 2,000,000 rows of 24-byte strings drawn from 1,000 and from 100,000
+//! distinct values, in one dictionary-encoded column chunk of an in-memory
+//! file written once by strata-file's `FileWriter` (8 MiB dictionary page
+//! limit, so 100k distinct values stay dictionary encoded), once as a
+//! REQUIRED column and once as an OPTIONAL column with no nulls. Cases are
+//! `{req,opt}_{1k,100k}_b{8192,65536}`, so the table shows optional against
+//! required. Every iteration opens the file and reads the whole chunk.
+//!
+//! Groups:
+//! - `record_read`: values materialised. strata: `ColumnRecordReader::
+//!   read_records` (byte arrays gathered into a reused offsets + bytes
+//!   buffer); arrow-rs: `SerializedFileReader` + `get_column_reader` +
+//!   `ColumnReaderImpl::<ByteArrayType>::read_records` into reused buffers
+//!   (the same physical-level work; its values are `Bytes` slices of the
+//!   dictionary page).
+//! - `record_read_dict`: dictionary preserved. strata:
+//!   `read_records_dictionary` (indices + the chunk's shared dictionary
+//!   `Arc`); arrow-rs: its Arrow reader (`ParquetRecordBatchReaderBuilder`)
+//!   reading as `Dictionary(Int32, Utf8)`, which also builds arrays.
+//! - `record_read_arrow_utf8`: strata `read_records` against arrow-rs's
+//!   Arrow reader reading as `Utf8` (arrays built, so not the same work).
+//!
+//! Checked once, outside the timed loop: strata and arrow-rs read the
+//! input values (and definition levels); every page is dictionary encoded
+//! and every dictionary batch shares one `Arc` (no per-batch dictionary
+//! copy); an optional column without nulls takes the dense path only.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use arrow_array::Array as _;
+use arrow_schema::{DataType, Field, Schema};
+use bytes::Bytes;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use parquet::column::reader::get_typed_column_reader;
+use parquet::data_type::{ByteArray as PqByteArray, ByteArrayType};
+use parquet::file::reader::{FileReader as _, SerializedFileReader};
+use strata_benches::data::XorShift;
+use strata_encoding::{ByteArray, ByteArrayBatch, ByteArrayBuffer};
+use strata_file::properties::WriterProperties;
+use strata_file::reader::FileReader;
+use strata_file::writer::FileWriter;
+use strata_format::SchemaDescriptor;
+use strata_format::metadata::{
+    ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type,
+};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
+
+/// Rows in the column chunk.
+const ROWS: usize = 2_000_000;
+/// Bytes per string.
+const WIDTH: usize = 24;
+/// Dictionary page size limit: large enough for 100k distinct values.
+const DICT_LIMIT: usize = 8 << 20;
+const BATCHES: [usize; 2] = [8_192, 65_536];
+
+/// The input column: `ROWS` strings of `WIDTH` bytes drawn from `distinct`
+/// values, as offsets + bytes.
+struct Input {
+    offsets: Vec<i32>,
+    values: Vec<u8>,
+}
+
+impl Input {
+    fn new(distinct: usize, seed: u64) -> Self {
+        let mut rng = XorShift::new(seed);
+        let mut values = Vec::with_capacity(ROWS * WIDTH);
+        for _ in 0..ROWS {
+            let v = format!("value-{:018}", rng.next_u64() % distinct as u64);
+            assert_eq!(v.len(), WIDTH);
+            values.extend_from_slice(v.as_bytes());
+        }
+        let offsets = (0..=ROWS).map(|i| (i * WIDTH) as i32).collect();
+        Self { offsets, values }
+    }
+
+    fn value(&self, i: usize) -> &[u8] {
+        &self.values[i * WIDTH..(i + 1) * WIDTH]
+    }
+}
+
+/// Write the column as a one-column, one-row-group file.
+fn write_file(input: &Input, optional: bool) -> Bytes {
+    let rep = if optional {
+        FieldRepetitionType::Optional
+    } else {
+        FieldRepetitionType::Required
+    };
+    let schema = Arc::new(
+        SchemaDescriptor::from_elements(&[
+            SchemaElement {
+                name: "schema".into(),
+                num_children: Some(1),
+                ..Default::default()
+            },
+            SchemaElement {
+                name: "c".into(),
+                physical_type: Some(Type::ByteArray),
+                repetition_type: Some(rep),
+                converted_type: Some(ConvertedType::Utf8),
+                logical_type: Some(LogicalType::String),
+                ..Default::default()
+            },
+        ])
+        .unwrap(),
+    );
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_dictionary_enabled(true)
+            .set_dictionary_page_size_limit(DICT_LIMIT)
+            .set_max_row_group_row_count(Some(ROWS))
+            .build(),
+    );
+    let mut out = Vec::new();
+    let mut writer = FileWriter::new(&mut out, schema, props).unwrap();
+    let mut row_group = writer.next_row_group().unwrap();
+    let mut col = row_group.next_column().unwrap().unwrap();
+    let defs = vec![1i16; ROWS];
+    let batch = ByteArrayBatch::from_offsets(&input.offsets, &input.values).unwrap();
+    col.typed::<ByteArray>()
+        .unwrap()
+        .write_batch(batch, optional.then_some(&defs[..]), None)
+        .unwrap();
+    row_group.append_column(col.close().unwrap()).unwrap();
+    row_group.close().unwrap();
+    writer.close().unwrap();
+    Bytes::from(out)
+}
+
+// ---------------------------------------------------------------------------
+// Readers
+
+/// Open `file` and read its one column with strata-record, `batch` records
+/// at a time, values materialised. Returns the rows read.
+fn strata_read(file: &Bytes, batch: usize, out: &mut RecordBatchBuffers<ByteArrayBuffer>) -> usize {
+    let reader = FileReader::try_new(file.clone()).unwrap();
+    let row_group = reader.row_group(0).unwrap();
+    let descr = row_group.column_descriptor(0).unwrap().clone();
+    let mut records =
+        ColumnRecordReader::<ByteArray>::new(row_group.page_reader(0).unwrap(), descr).unwrap();
+    let mut rows = 0;
+    loop {
+        let n = records.read_records(batch, out).unwrap();
+        if n == 0 {
+            return rows;
+        }
+        rows += n;
+        black_box(&out.values);
+    }
+}
+
+/// The same, dictionary preserved: indices + the chunk's dictionary `Arc`.
+fn strata_read_dict(file: &Bytes, batch: usize, out: &mut RecordBatchBuffers<Vec<u32>>) -> usize {
+    let reader = FileReader::try_new(file.clone()).unwrap();
+    let row_group = reader.row_group(0).unwrap();
+    let descr = row_group.column_descriptor(0).unwrap().clone();
+    let mut records =
+        ColumnRecordReader::<ByteArray>::new(row_group.page_reader(0).unwrap(), descr).unwrap();
+    let mut rows = 0;
+    loop {
+        match records.read_records_dictionary(batch, out).unwrap() {
+            DictionaryRead::Indices { records: 0, .. } => return rows,
+            DictionaryRead::Indices {
+                records: n,
+                dictionary,
+            } => {
+                rows += n;
+                black_box((&out.values, dictionary));
+            }
+            DictionaryRead::Fallback { .. } => panic!("a page fell back from the dictionary"),
+        }
+    }
+}
+
+/// Buffers of arrow-rs's low-level reader, reused across batches.
+#[derive(Default)]
+struct PqOut {
+    defs: Vec<i16>,
+    values: Vec<PqByteArray>,
+}
+
+/// Open `file` and read its one column with arrow-rs's
+/// `ColumnReaderImpl::<ByteArrayType>::read_records`, `batch` records at a
+/// time. `each` sees the buffers after every batch.
+fn pq_read(file: &Bytes, batch: usize, out: &mut PqOut, mut each: impl FnMut(&PqOut)) -> usize {
+    let reader = SerializedFileReader::new(file.clone()).unwrap();
+    let row_group = reader.get_row_group(0).unwrap();
+    let optional = row_group
+        .metadata()
+        .column(0)
+        .column_descr()
+        .max_def_level()
+        > 0;
+    let mut r = get_typed_column_reader::<ByteArrayType>(row_group.get_column_reader(0).unwrap());
+    let mut rows = 0;
+    loop {
+        out.defs.clear();
+        out.values.clear();
+        let defs = if optional { Some(&mut out.defs) } else { None };
+        let (n, _, _) = r.read_records(batch, defs, None, &mut out.values).unwrap();
+        if n == 0 {
+            return rows;
+        }
+        rows += n;
+        each(out);
+    }
+}
+
+/// Open `file` and read it with arrow-rs's Arrow reader as `data_type`.
+fn pq_arrow_read(file: &Bytes, batch: usize, schema: &Arc<Schema>) -> usize {
+    let options = ArrowReaderOptions::new().with_schema(Arc::clone(schema));
+    let reader = ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), options)
+        .unwrap()
+        .with_batch_size(batch)
+        .build()
+        .unwrap();
+    let mut rows = 0;
+    for b in reader {
+        let b = b.unwrap();
+        rows += b.num_rows();
+        black_box(b);
+    }
+    rows
+}
+
+fn arrow_schema(data_type: DataType, optional: bool) -> Arc<Schema> {
+    Arc::new(Schema::new(vec![Field::new("c", data_type, optional)]))
+}
+
+fn utf8_dict() -> DataType {
+    DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
+}
+
+// ---------------------------------------------------------------------------
+// Agreement, outside the timed loops
+
+fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
+    // strata, materialised: the input values, dense batches only.
+    let reader = FileReader::try_new(file.clone()).unwrap();
+    assert_eq!(reader.num_row_groups(), 1, "{case}");
+    let row_group = reader.row_group(0).unwrap();
+    let descr = row_group.column_descriptor(0).unwrap().clone();
+    let mut records =
+        ColumnRecordReader::<ByteArray>::new(row_group.page_reader(0).unwrap(), descr.clone())
+            .unwrap();
+    let mut out = RecordBatchBuffers::new();
+    let mut row = 0;
+    let mut batches = 0u64;
+    while records.read_records(batch, &mut out).unwrap() > 0 {
+        assert_eq!(out.null_count, 0, "{case}");
+        assert_eq!(
+            out.def_levels.len(),
+            if optional { out.num_records } else { 0 }
+        );
+        for v in out.values.iter() {
+            assert_eq!(v, input.value(row), "strata {case} row {row}");
+            row += 1;
+        }
+        batches += 1;
+    }
+    assert_eq!(row, ROWS, "strata rows {case}");
+    let stats = records.stats();
+    assert_eq!(stats.dictionary_pages, 1, "{case}");
+    assert_eq!(
+        stats.spaced_decodes, 0,
+        "{case}: spaced decode without nulls"
+    );
+    assert_eq!(stats.dense_batches, batches + 1, "{case}");
+
+    // strata, dictionary preserved: one dictionary Arc for every batch.
+    let mut records =
+        ColumnRecordReader::<ByteArray>::new(row_group.page_reader(0).unwrap(), descr).unwrap();
+    let mut out = RecordBatchBuffers::new();
+    let mut row = 0;
+    let mut first: Option<Arc<ByteArrayBuffer>> = None;
+    loop {
+        let DictionaryRead::Indices {
+            records: n,
+            dictionary,
+        } = records.read_records_dictionary(batch, &mut out).unwrap()
+        else {
+            panic!("{case}: a page fell back from the dictionary");
+        };
+        if n == 0 {
+            break;
+        }
+        let dict = dictionary.expect("a dictionary");
+        match &first {
+            None => first = Some(dict),
+            Some(f) => assert!(Arc::ptr_eq(f, &dict), "{case}: a new dictionary per batch"),
+        }
+        let dict = first.as_ref().unwrap();
+        for &i in &out.values {
+            assert_eq!(dict.value(i as usize).unwrap(), input.value(row), "{case}");
+            row += 1;
+        }
+    }
+    assert_eq!(row, ROWS, "strata dictionary rows {case}");
+    assert_eq!(records.stats().spaced_decodes, 0, "{case}");
+
+    // arrow-rs, low level: the same values and levels.
+    let mut pq = PqOut::default();
+    let mut row = 0;
+    let rows = pq_read(file, batch, &mut pq, |b| {
+        if optional {
+            assert_eq!(b.defs.len(), b.values.len());
+            assert!(b.defs.iter().all(|&d| d == 1), "arrow-rs levels {case}");
+        }
+        for v in &b.values {
+            assert_eq!(v.data(), input.value(row), "arrow-rs {case} row {row}");
+            row += 1;
+        }
+    });
+    assert_eq!(rows, ROWS, "arrow-rs rows {case}");
+
+    // arrow-rs, Arrow reader: the same strings, both ways.
+    let mut row = 0;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file.clone())
+        .unwrap()
+        .with_batch_size(batch)
+        .build()
+        .unwrap();
+    for b in reader {
+        let b = b.unwrap();
+        let col = b
+            .column(0)
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .expect("Utf8");
+        assert_eq!(col.null_count(), 0);
+        for v in col.iter() {
+            assert_eq!(
+                v.unwrap().as_bytes(),
+                input.value(row),
+                "arrow-rs Utf8 {case}"
+            );
+            row += 1;
+        }
+    }
+    assert_eq!(row, ROWS);
+    let schema = arrow_schema(utf8_dict(), optional);
+    assert_eq!(pq_arrow_read(file, batch, &schema), ROWS, "{case}");
+}
+
+// ---------------------------------------------------------------------------
+// Benchmarks
+
+fn record_read(c: &mut Criterion) {
+    let mut files = Vec::new();
+    for (label, distinct, seed) in [("1k", 1_000usize, 0x4EC1u64), ("100k", 100_000, 0x4EC2)] {
+        let input = Input::new(distinct, seed);
+        for optional in [false, true] {
+            let file = write_file(&input, optional);
+            let prefix = if optional { "opt" } else { "req" };
+            for batch in BATCHES {
+                let case = format!("{prefix}_{label}_b{batch}");
+                check(&file, &input, optional, batch, &case);
+                files.push((case, file.clone(), optional, batch));
+            }
+        }
+    }
+
+    let mut group = c.benchmark_group("record_read");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(ROWS as u64));
+    for (case, file, _, batch) in &files {
+        let mut out = RecordBatchBuffers::new();
+        group.bench_function(format!("strata/{case}"), |b| {
+            b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
+        });
+        let mut pq = PqOut::default();
+        group.bench_function(format!("arrow-rs/{case}"), |b| {
+            b.iter(|| {
+                black_box(pq_read(black_box(file), *batch, &mut pq, |o| {
+                    black_box(&o.values);
+                }))
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("record_read_dict");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(ROWS as u64));
+    for (case, file, optional, batch) in &files {
+        let mut out = RecordBatchBuffers::new();
+        group.bench_function(format!("strata/{case}"), |b| {
+            b.iter(|| black_box(strata_read_dict(black_box(file), *batch, &mut out)))
+        });
+        let schema = arrow_schema(utf8_dict(), *optional);
+        group.bench_function(format!("arrow-rs/{case}"), |b| {
+            b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("record_read_arrow_utf8");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(ROWS as u64));
+    for (case, file, optional, batch) in &files {
+        let mut out = RecordBatchBuffers::new();
+        group.bench_function(format!("strata/{case}"), |b| {
+            b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
+        });
+        let schema = arrow_schema(DataType::Utf8, *optional);
+        group.bench_function(format!("arrow-rs/{case}"), |b| {
+            b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, record_read);
+criterion_main!(benches);
