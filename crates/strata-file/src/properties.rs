@@ -230,6 +230,7 @@ impl ColumnProperties {
 pub struct WriterProperties {
     write_batch_size: usize,
     max_row_group_row_count: Option<usize>,
+    max_row_group_bytes: Option<usize>,
     writer_version: WriterVersion,
     created_by: String,
     key_value_metadata: Option<Vec<KeyValue>>,
@@ -268,6 +269,7 @@ impl WriterProperties {
         WriterPropertiesBuilder {
             write_batch_size: self.write_batch_size,
             max_row_group_row_count: self.max_row_group_row_count,
+            max_row_group_bytes: self.max_row_group_bytes,
             writer_version: self.writer_version,
             created_by: self.created_by,
             key_value_metadata: self.key_value_metadata,
@@ -346,6 +348,12 @@ impl WriterProperties {
     /// Maximum number of rows in a row group, if limited.
     pub fn max_row_group_row_count(&self) -> Option<usize> {
         self.max_row_group_row_count
+    }
+
+    /// Maximum estimated size of a row group in bytes, if limited (the
+    /// Arrow writer closes a row group once its buffered pages reach it).
+    pub fn max_row_group_bytes(&self) -> Option<usize> {
+        self.max_row_group_bytes
     }
 
     /// The format version written.
@@ -442,6 +450,7 @@ impl WriterProperties {
 pub struct WriterPropertiesBuilder {
     write_batch_size: usize,
     max_row_group_row_count: Option<usize>,
+    max_row_group_bytes: Option<usize>,
     writer_version: WriterVersion,
     created_by: String,
     key_value_metadata: Option<Vec<KeyValue>>,
@@ -459,6 +468,7 @@ impl Default for WriterPropertiesBuilder {
         Self {
             write_batch_size: DEFAULT_WRITE_BATCH_SIZE,
             max_row_group_row_count: Some(DEFAULT_MAX_ROW_GROUP_ROW_COUNT),
+            max_row_group_bytes: None,
             writer_version: DEFAULT_WRITER_VERSION,
             created_by: DEFAULT_CREATED_BY.to_string(),
             key_value_metadata: None,
@@ -510,6 +520,7 @@ impl WriterPropertiesBuilder {
         WriterProperties {
             write_batch_size: self.write_batch_size,
             max_row_group_row_count: self.max_row_group_row_count,
+            max_row_group_bytes: self.max_row_group_bytes,
             writer_version: self.writer_version,
             created_by: self.created_by,
             key_value_metadata: self.key_value_metadata,
@@ -546,6 +557,13 @@ impl WriterPropertiesBuilder {
     /// Maximum rows per row group (`None`: unlimited; default 1 Mi rows).
     pub fn set_max_row_group_row_count(mut self, value: Option<usize>) -> Self {
         self.max_row_group_row_count = value;
+        self
+    }
+
+    /// Close a row group once its estimated size reaches this many bytes
+    /// (`None`, the default: only the row count limits a row group).
+    pub fn set_max_row_group_bytes(mut self, value: Option<usize>) -> Self {
+        self.max_row_group_bytes = value;
         self
     }
 

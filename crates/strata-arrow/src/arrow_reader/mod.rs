@@ -1,0 +1,575 @@
+//! Reading Parquet into Arrow [`RecordBatch`]es:
+//! [`ParquetRecordBatchReaderBuilder`] and [`ParquetRecordBatchReader`],
+//! with the names and signatures of arrow-rs's `parquet::arrow::arrow_reader`.
+//!
+//! The builder opens the file (footer, schema, embedded Arrow schema),
+//! takes the options (batch size, projection, row groups, row selection,
+//! limit and offset) and builds a reader that is an `Iterator` of
+//! `Result<RecordBatch, ArrowError>` and a [`RecordBatchReader`].
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+//! use bytes::Bytes;
+//! use strata_arrow::ArrowWriter;
+//! use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+//!
+//! let ids: ArrayRef = Arc::new(Int64Array::from(vec![1, 2, 3]));
+//! let names: ArrayRef = Arc::new(StringArray::from(vec![Some("a"), None, Some("c")]));
+//! let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+//!
+//! let mut file = Vec::new();
+//! let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+//! writer.write(&batch).unwrap();
+//! writer.close().unwrap();
+//!
+//! let reader = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(file))
+//!     .unwrap()
+//!     .with_batch_size(1024)
+//!     .build()
+//!     .unwrap();
+//! let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+//! assert_eq!(batches, vec![batch]);
+//! ```
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
+use arrow_schema::{ArrowError, Schema, SchemaRef};
+use strata_file::chunk_reader::ChunkReader;
+use strata_file::page_reader::PageReader;
+use strata_file::reader::FileReader;
+use strata_format::SchemaDescriptor;
+use strata_format::metadata::{FileMetaData, RowGroup};
+
+use crate::error::{ParquetError, Result, general};
+use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
+use crate::schema::{ParquetField, build_arrow_schema, embedded_arrow_schema};
+
+mod selection;
+pub use selection::{RowSelection, RowSelector};
+
+/// Default number of rows per batch (as arrow-rs).
+const DEFAULT_BATCH_SIZE: usize = 1024;
+
+/// Which leaf columns to read.
+///
+/// ```
+/// use strata_arrow::ProjectionMask;
+/// # use strata_arrow::arrow_to_parquet_schema;
+/// # use arrow_schema::{DataType, Field, Schema};
+/// # let schema = arrow_to_parquet_schema(&Schema::new(vec![
+/// #     Field::new("a", DataType::Int32, false),
+/// #     Field::new("b", DataType::Int32, false),
+/// # ])).unwrap();
+/// let mask = ProjectionMask::roots(&schema, [1]);
+/// assert!(!mask.leaf_included(0));
+/// assert!(mask.leaf_included(1));
+/// assert!(ProjectionMask::all().leaf_included(0));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectionMask {
+    mask: Option<Vec<bool>>,
+}
+
+impl ProjectionMask {
+    /// Every column.
+    pub fn all() -> Self {
+        Self { mask: None }
+    }
+
+    /// No column of a schema of `len` leaves.
+    pub fn none(len: usize) -> Self {
+        Self {
+            mask: Some(vec![false; len]),
+        }
+    }
+
+    /// The leaf columns with the given indices.
+    pub fn leaves(schema: &SchemaDescriptor, indices: impl IntoIterator<Item = usize>) -> Self {
+        let mut mask = vec![false; schema.num_columns()];
+        for i in indices {
+            if let Some(m) = mask.get_mut(i) {
+                *m = true;
+            }
+        }
+        Self { mask: Some(mask) }
+    }
+
+    /// Every leaf under the root fields with the given indices.
+    pub fn roots(schema: &SchemaDescriptor, indices: impl IntoIterator<Item = usize>) -> Self {
+        let roots: Vec<usize> = indices.into_iter().collect();
+        let mask = schema
+            .columns()
+            .iter()
+            .map(|c| roots.contains(&c.root_field_index))
+            .collect();
+        Self { mask: Some(mask) }
+    }
+
+    /// Whether leaf `leaf_idx` is read.
+    pub fn leaf_included(&self, leaf_idx: usize) -> bool {
+        self.mask
+            .as_ref()
+            .is_none_or(|m| m.get(leaf_idx).copied().unwrap_or(false))
+    }
+
+    fn as_slice(&self) -> Option<&[bool]> {
+        self.mask.as_deref()
+    }
+}
+
+/// Options for opening a file: an Arrow schema to read as, whether to use
+/// the embedded Arrow schema, whether to load the page index.
+#[derive(Debug, Clone, Default)]
+pub struct ArrowReaderOptions {
+    skip_arrow_metadata: bool,
+    supplied_schema: Option<SchemaRef>,
+    page_index: bool,
+}
+
+impl ArrowReaderOptions {
+    /// The default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ignore the `ARROW:schema` the file carries and read the Parquet
+    /// schema's own types.
+    pub fn with_skip_arrow_metadata(mut self, skip_arrow_metadata: bool) -> Self {
+        self.skip_arrow_metadata = skip_arrow_metadata;
+        self
+    }
+
+    /// Read as this Arrow schema (same fields and nesting as the file, with
+    /// types its data can be read as, for example `LargeUtf8` or
+    /// `Dictionary(Int32, Utf8)` for a string column). Takes precedence
+    /// over the embedded Arrow schema.
+    pub fn with_schema(mut self, schema: SchemaRef) -> Self {
+        self.supplied_schema = Some(schema);
+        self
+    }
+
+    /// Load the page index (used by row selections to skip pages).
+    pub fn with_page_index(mut self, page_index: bool) -> Self {
+        self.page_index = page_index;
+        self
+    }
+
+    /// Whether the page index is loaded.
+    pub fn page_index(&self) -> bool {
+        self.page_index
+    }
+}
+
+/// A file's metadata: the footer and its schema tree.
+#[derive(Debug, Clone)]
+pub struct ParquetMetaData {
+    file: FileMetaData,
+    schema: SchemaDescriptor,
+}
+
+impl ParquetMetaData {
+    pub(crate) fn new(file: FileMetaData, schema: SchemaDescriptor) -> Self {
+        Self { file, schema }
+    }
+
+    /// The decoded footer.
+    pub fn file_metadata(&self) -> &FileMetaData {
+        &self.file
+    }
+
+    /// The Parquet schema.
+    pub fn schema_descr(&self) -> &SchemaDescriptor {
+        &self.schema
+    }
+
+    /// Number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.file.row_groups.len()
+    }
+
+    /// Row group `i`. Panics-free: `None` past the end.
+    pub fn row_group(&self, i: usize) -> Option<&RowGroup> {
+        self.file.row_groups.get(i)
+    }
+
+    /// All row groups.
+    pub fn row_groups(&self) -> &[RowGroup] {
+        &self.file.row_groups
+    }
+}
+
+/// Builds a [`ParquetRecordBatchReader`] over a file held by a
+/// [`ChunkReader`] (`std::fs::File`, `bytes::Bytes`).
+pub struct ParquetRecordBatchReaderBuilder<T: ChunkReader> {
+    file: FileReader<T>,
+    metadata: Arc<ParquetMetaData>,
+    schema: SchemaRef,
+    hint: Option<Schema>,
+    batch_size: usize,
+    projection: ProjectionMask,
+    row_groups: Option<Vec<usize>>,
+    selection: Option<RowSelection>,
+    limit: Option<usize>,
+    offset: Option<usize>,
+}
+
+impl<T: ChunkReader> std::fmt::Debug for ParquetRecordBatchReaderBuilder<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetRecordBatchReaderBuilder")
+            .field("schema", &self.schema)
+            .field("batch_size", &self.batch_size)
+            .field("projection", &self.projection)
+            .field("row_groups", &self.row_groups)
+            .field("selection", &self.selection)
+            .field("limit", &self.limit)
+            .field("offset", &self.offset)
+            .finish()
+    }
+}
+
+impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
+    /// Open `reader`: read its footer and map its schema to Arrow.
+    pub fn try_new(reader: T) -> Result<Self> {
+        Self::try_new_with_options(reader, ArrowReaderOptions::new())
+    }
+
+    /// [`try_new`](Self::try_new) with options.
+    pub fn try_new_with_options(reader: T, options: ArrowReaderOptions) -> Result<Self> {
+        let file = FileReader::try_new(reader)?;
+        let metadata = Arc::new(ParquetMetaData {
+            file: file.metadata().clone(),
+            schema: file.schema().clone(),
+        });
+        let kv = metadata.file.key_value_metadata.as_deref();
+        let hint = match &options.supplied_schema {
+            Some(s) => Some(s.as_ref().clone()),
+            None if options.skip_arrow_metadata => None,
+            None => kv.and_then(embedded_arrow_schema),
+        };
+        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint.as_ref(), kv)?;
+        if let Some(supplied) = &options.supplied_schema
+            && supplied.fields() != schema.fields()
+        {
+            return Err(ParquetError::Schema(format!(
+                "the supplied schema {supplied} does not match the file's {schema}"
+            )));
+        }
+        Ok(Self {
+            file,
+            metadata,
+            schema: Arc::new(schema),
+            hint,
+            batch_size: DEFAULT_BATCH_SIZE,
+            projection: ProjectionMask::all(),
+            row_groups: None,
+            selection: None,
+            limit: None,
+            offset: None,
+        })
+    }
+
+    /// The file's metadata.
+    pub fn metadata(&self) -> &Arc<ParquetMetaData> {
+        &self.metadata
+    }
+
+    /// The file's Parquet schema.
+    pub fn parquet_schema(&self) -> &SchemaDescriptor {
+        &self.metadata.schema
+    }
+
+    /// The file's Arrow schema (all columns).
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// Rows per batch (at most; batches end at row group boundaries).
+    pub fn with_batch_size(mut self, batch_size: usize) -> Self {
+        self.batch_size = batch_size.max(1);
+        self
+    }
+
+    /// Read only these columns.
+    pub fn with_projection(mut self, mask: ProjectionMask) -> Self {
+        self.projection = mask;
+        self
+    }
+
+    /// Read only these row groups, in this order.
+    pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
+        self.row_groups = Some(row_groups);
+        self
+    }
+
+    /// Read only the selected rows (of the row groups read, in order).
+    pub fn with_row_selection(mut self, selection: RowSelection) -> Self {
+        self.selection = Some(selection);
+        self
+    }
+
+    /// Read at most `limit` rows (after the selection and offset).
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Skip the first `offset` rows (after the selection).
+    pub fn with_offset(mut self, offset: usize) -> Self {
+        self.offset = Some(offset);
+        self
+    }
+
+    /// Build the reader.
+    pub fn build(self) -> Result<ParquetRecordBatchReader> {
+        let kv = self.metadata.file.key_value_metadata.as_deref();
+        let (schema, fields) = build_arrow_schema(
+            &self.metadata.schema,
+            self.projection.as_slice(),
+            self.hint.as_ref(),
+            kv,
+        )?;
+        let num_rg = self.metadata.num_row_groups();
+        let row_groups = self.row_groups.unwrap_or_else(|| (0..num_rg).collect());
+        let mut rows = Vec::with_capacity(row_groups.len());
+        for &rg in &row_groups {
+            let g = self
+                .metadata
+                .row_group(rg)
+                .ok_or_else(|| general(format!("row group {rg} of {num_rg}")))?;
+            rows.push(usize::try_from(g.num_rows).map_err(|_| general("negative row count"))?);
+        }
+        let total: usize = rows.iter().sum();
+        let has_selection = self.selection.is_some();
+        let mut selection = self
+            .selection
+            .unwrap_or_else(|| RowSelection::from(vec![RowSelector::select(total)]));
+        if let Some(offset) = self.offset {
+            selection = selection.offset(offset);
+        }
+        if let Some(limit) = self.limit {
+            selection = selection.limit(limit);
+        }
+        let mut plan = VecDeque::new();
+        let mut selectors: VecDeque<RowSelector> = selection.iter().copied().collect();
+        for (&rg, &n) in row_groups.iter().zip(&rows) {
+            let mut mine = VecDeque::new();
+            let mut left = n;
+            while left > 0 {
+                let Some(mut s) = selectors.pop_front() else {
+                    break;
+                };
+                if s.row_count > left {
+                    selectors.push_front(RowSelector {
+                        row_count: s.row_count - left,
+                        skip: s.skip,
+                    });
+                    s.row_count = left;
+                }
+                left -= s.row_count;
+                if s.row_count > 0 {
+                    mine.push_back(s);
+                }
+            }
+            if mine.iter().any(|s| !s.skip) {
+                // Trailing skips need not be read.
+                while mine.back().is_some_and(|s| s.skip) {
+                    mine.pop_back();
+                }
+                plan.push_back((rg, mine));
+            }
+        }
+        let mut leaf_columns = Vec::new();
+        let mut slot_levels = Vec::new();
+        for f in &fields {
+            f.leaves(&mut leaf_columns);
+            leaf_slot_levels(f, 0, &mut slot_levels);
+        }
+        let mut leaf_types = Vec::new();
+        for f in &fields {
+            leaf_arrow_types(f, &mut leaf_types);
+        }
+        Ok(ParquetRecordBatchReader {
+            source: Box::new(self.file),
+            schema: Arc::new(schema),
+            fields,
+            leaf_columns,
+            leaf_types,
+            slot_levels,
+            batch_size: self.batch_size,
+            plan,
+            current: None,
+            use_index: has_selection,
+            done: false,
+        })
+    }
+}
+
+fn leaf_arrow_types(field: &ParquetField, out: &mut Vec<arrow_schema::DataType>) {
+    use crate::schema::FieldKind;
+    match &field.kind {
+        FieldKind::Leaf { .. } => out.push(field.arrow_type.clone()),
+        FieldKind::Struct { children } => children.iter().for_each(|c| leaf_arrow_types(c, out)),
+        FieldKind::List { element } => leaf_arrow_types(element, out),
+    }
+}
+
+/// What the reader needs of a file: page readers for column chunks.
+trait ChunkSource: Send {
+    fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader>;
+    fn schema(&self) -> &SchemaDescriptor;
+}
+
+impl<T: ChunkReader + Send> ChunkSource for FileReader<T> {
+    fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader> {
+        let rg = self.row_group(row_group)?;
+        Ok(if indexed {
+            rg.indexed_page_reader(column)?
+        } else {
+            rg.page_reader(column)?
+        })
+    }
+
+    fn schema(&self) -> &SchemaDescriptor {
+        FileReader::schema(self)
+    }
+}
+
+struct Current {
+    leaves: Vec<LeafReader>,
+    selectors: VecDeque<RowSelector>,
+}
+
+/// Reads Arrow [`RecordBatch`]es from a Parquet file; built by
+/// [`ParquetRecordBatchReaderBuilder`].
+pub struct ParquetRecordBatchReader {
+    source: Box<dyn ChunkSource>,
+    schema: SchemaRef,
+    fields: Vec<ParquetField>,
+    leaf_columns: Vec<usize>,
+    leaf_types: Vec<arrow_schema::DataType>,
+    slot_levels: Vec<i16>,
+    batch_size: usize,
+    plan: VecDeque<(usize, VecDeque<RowSelector>)>,
+    current: Option<Current>,
+    use_index: bool,
+    done: bool,
+}
+
+impl std::fmt::Debug for ParquetRecordBatchReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetRecordBatchReader")
+            .field("schema", &self.schema)
+            .field("batch_size", &self.batch_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ParquetRecordBatchReader {
+    fn open(&self, rg: usize) -> Result<Vec<LeafReader>> {
+        let mut leaves = Vec::with_capacity(self.leaf_columns.len());
+        for (i, &col) in self.leaf_columns.iter().enumerate() {
+            let descr = self
+                .source
+                .schema()
+                .column(col)
+                .ok_or_else(|| general(format!("leaf column {col}")))?
+                .clone();
+            let pages = self.source.pages(rg, col, self.use_index)?;
+            leaves.push(LeafReader::new(
+                pages,
+                descr,
+                self.leaf_types[i].clone(),
+                self.slot_levels[i],
+            )?);
+        }
+        Ok(leaves)
+    }
+
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            let current = match &mut self.current {
+                Some(c) => c,
+                None => {
+                    let Some((rg, selectors)) = self.plan.pop_front() else {
+                        return Ok(None);
+                    };
+                    let leaves = self.open(rg)?;
+                    self.current.insert(Current { leaves, selectors })
+                }
+            };
+            let Some(sel) = current.selectors.pop_front() else {
+                self.current = None;
+                continue;
+            };
+            if sel.skip {
+                for leaf in &mut current.leaves {
+                    let n = leaf.skip(sel.row_count)?;
+                    if n != sel.row_count {
+                        return Err(general(format!(
+                            "row group ended after {n} of {} skipped rows",
+                            sel.row_count
+                        )));
+                    }
+                }
+                continue;
+            }
+            let take = sel.row_count.min(self.batch_size);
+            if take < sel.row_count {
+                current
+                    .selectors
+                    .push_front(RowSelector::select(sel.row_count - take));
+            }
+            let mut batches: Vec<LeafBatch> = Vec::with_capacity(current.leaves.len());
+            for leaf in &mut current.leaves {
+                let (n, b) = leaf.read(take)?;
+                if n != take {
+                    return Err(general(format!(
+                        "a column chunk ended after {n} of {take} rows"
+                    )));
+                }
+                batches.push(b);
+            }
+            let mut next = 0;
+            let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
+            for f in &self.fields {
+                columns.push(assemble(f, 0, 0, &batches, &mut next)?.0);
+            }
+            let options = RecordBatchOptions::new().with_row_count(Some(take));
+            return Ok(Some(RecordBatch::try_new_with_options(
+                self.schema.clone(),
+                columns,
+                &options,
+            )?));
+        }
+    }
+}
+
+impl Iterator for ParquetRecordBatchReader {
+    type Item = std::result::Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_batch() {
+            Ok(Some(b)) => Some(Ok(b)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e.into()))
+            }
+        }
+    }
+}
+
+impl RecordBatchReader for ParquetRecordBatchReader {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}

@@ -1,0 +1,276 @@
+//! Definition and repetition levels of Arrow arrays, for nesting at any
+//! depth.
+//!
+//! [`LevelNode`] mirrors a field's nesting with the levels of each node;
+//! [`LevelNode::visit`] walks a range of an array and appends, to every
+//! leaf below, its levels and the ranges of the leaf array that hold
+//! present values. Ranges are visited whole where they can be: a flat
+//! column is one call that appends one range, and an array without nulls
+//! never has its validity bitmap read.
+
+use std::ops::Range;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef};
+use arrow_buffer::NullBuffer;
+use arrow_schema::DataType;
+
+use crate::error::{Result, general};
+use crate::schema::{FieldKind, ParquetField};
+
+/// Levels and present values of one leaf column for one batch.
+#[derive(Debug, Default)]
+pub(crate) struct LeafLevels {
+    /// Definition levels (left empty when the leaf's maximum is 0).
+    pub def: Vec<i16>,
+    /// Repetition levels (left empty when the leaf's maximum is 0).
+    pub rep: Vec<i16>,
+    /// Ranges of `array` holding the present (non-null) values, in order.
+    pub ranges: Vec<Range<usize>>,
+    /// The leaf's array (the innermost child array).
+    pub array: Option<ArrayRef>,
+}
+
+impl LeafLevels {
+    pub(crate) fn clear(&mut self) {
+        self.def.clear();
+        self.rep.clear();
+        self.ranges.clear();
+        self.array = None;
+    }
+
+    fn push_range(&mut self, r: Range<usize>) {
+        if r.is_empty() {
+            return;
+        }
+        match self.ranges.last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => self.ranges.push(r),
+        }
+    }
+
+    /// Number of present values.
+    pub(crate) fn num_values(&self) -> usize {
+        self.ranges.iter().map(|r| r.len()).sum()
+    }
+}
+
+/// A field's nesting with its levels.
+#[derive(Debug)]
+pub(crate) struct LevelNode {
+    def_level: i16,
+    rep_level: i16,
+    nullable: bool,
+    /// Leaves below this node: `leaf_start..leaf_end` (indices into the
+    /// column's leaves).
+    leaf_start: usize,
+    leaf_end: usize,
+    kind: NodeKind,
+}
+
+#[derive(Debug)]
+enum NodeKind {
+    Leaf { max_def: i16, max_rep: i16 },
+    Struct(Vec<LevelNode>),
+    List(Box<LevelNode>),
+}
+
+impl LevelNode {
+    /// The level tree of `field`, numbering its leaves from `*next_leaf`.
+    pub(crate) fn new(field: &ParquetField, next_leaf: &mut usize) -> Self {
+        let leaf_start = *next_leaf;
+        let kind = match &field.kind {
+            FieldKind::Leaf { .. } => {
+                *next_leaf += 1;
+                NodeKind::Leaf {
+                    max_def: field.def_level,
+                    max_rep: field.rep_level,
+                }
+            }
+            FieldKind::Struct { children } => NodeKind::Struct(
+                children
+                    .iter()
+                    .map(|c| LevelNode::new(c, next_leaf))
+                    .collect(),
+            ),
+            FieldKind::List { element } => NodeKind::List(Box::new(LevelNode::new(element, next_leaf))),
+        };
+        Self {
+            def_level: field.def_level,
+            rep_level: field.rep_level,
+            nullable: field.nullable,
+            leaf_start,
+            leaf_end: *next_leaf,
+            kind,
+        }
+    }
+
+    /// Append a slot that ends at this node (null or an empty list) with
+    /// definition level `def` to every leaf below.
+    fn push_empty(&self, leaves: &mut [LeafLevels], def: i16, rep: i16, max: &[(i16, i16)]) {
+        for i in self.leaf_start..self.leaf_end {
+            let (max_def, max_rep) = max[i];
+            let leaf = &mut leaves[i];
+            if max_def > 0 {
+                leaf.def.push(def);
+            }
+            if max_rep > 0 {
+                leaf.rep.push(rep);
+            }
+        }
+    }
+
+    /// Maximum (definition, repetition) level of every leaf below, indexed
+    /// by leaf.
+    pub(crate) fn leaf_maxima(&self, out: &mut Vec<(i16, i16)>) {
+        match &self.kind {
+            NodeKind::Leaf { max_def, max_rep } => out.push((*max_def, *max_rep)),
+            NodeKind::Struct(children) => children.iter().for_each(|c| c.leaf_maxima(out)),
+            NodeKind::List(child) => child.leaf_maxima(out),
+        }
+    }
+
+    /// Append the levels of slots `range` of `array` to the leaves below;
+    /// the first slot repeats at `first_rep`, the others at `rest_rep`.
+    pub(crate) fn visit(
+        &self,
+        array: &ArrayRef,
+        range: Range<usize>,
+        first_rep: i16,
+        rest_rep: i16,
+        leaves: &mut [LeafLevels],
+        max: &[(i16, i16)],
+    ) -> Result<()> {
+        if range.is_empty() {
+            return Ok(());
+        }
+        let nulls = if self.nullable { array.logical_nulls() } else { None };
+        let nulls = nulls.filter(|n| has_null(n, &range));
+        match &self.kind {
+            NodeKind::Leaf { max_def, max_rep } => {
+                let leaf = &mut leaves[self.leaf_start];
+                if leaf.array.is_none() {
+                    leaf.array = Some(array.clone());
+                }
+                let n = range.len();
+                match &nulls {
+                    None => {
+                        if *max_def > 0 {
+                            leaf.def.extend(std::iter::repeat_n(self.def_level, n));
+                        }
+                        if *max_rep > 0 {
+                            leaf.rep.push(first_rep);
+                            leaf.rep.extend(std::iter::repeat_n(rest_rep, n - 1));
+                        }
+                        leaf.push_range(range);
+                    }
+                    Some(nulls) => {
+                        let mut run_start = range.start;
+                        for i in range.clone() {
+                            let valid = nulls.is_valid(i);
+                            leaf.def.push(if valid { self.def_level } else { self.def_level - 1 });
+                            if *max_rep > 0 {
+                                leaf.rep.push(if i == range.start { first_rep } else { rest_rep });
+                            }
+                            if !valid {
+                                leaf.push_range(run_start..i);
+                                run_start = i + 1;
+                            }
+                        }
+                        leaf.push_range(run_start..range.end);
+                    }
+                }
+                Ok(())
+            }
+            NodeKind::Struct(children) => {
+                let s = array
+                    .as_struct_opt()
+                    .ok_or_else(|| general(format!("expected a struct array, got {}", array.data_type())))?;
+                let visit_run = |run: Range<usize>, first: i16, leaves: &mut [LeafLevels]| -> Result<()> {
+                    for (child, column) in children.iter().zip(s.columns()) {
+                        child.visit(column, run.clone(), first, rest_rep, leaves, max)?;
+                    }
+                    Ok(())
+                };
+                match &nulls {
+                    None => visit_run(range, first_rep, leaves),
+                    Some(nulls) => {
+                        let mut i = range.start;
+                        while i < range.end {
+                            let rep = if i == range.start { first_rep } else { rest_rep };
+                            if nulls.is_null(i) {
+                                self.push_empty(leaves, self.def_level - 1, rep, max);
+                                i += 1;
+                                continue;
+                            }
+                            let mut j = i + 1;
+                            while j < range.end && nulls.is_valid(j) {
+                                j += 1;
+                            }
+                            visit_run(i..j, rep, leaves)?;
+                            i = j;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            NodeKind::List(child) => {
+                let elem_rep = self.rep_level + 1;
+                let (values, offsets): (ArrayRef, Box<dyn Fn(usize) -> Range<usize> + '_>) =
+                    match array.data_type() {
+                        DataType::List(_) => {
+                            let l = array.as_list::<i32>();
+                            let o = l.value_offsets();
+                            (l.values().clone(), Box::new(move |i| o[i] as usize..o[i + 1] as usize))
+                        }
+                        DataType::LargeList(_) => {
+                            let l = array.as_list::<i64>();
+                            let o = l.value_offsets();
+                            (l.values().clone(), Box::new(move |i| o[i] as usize..o[i + 1] as usize))
+                        }
+                        DataType::Map(_, _) => {
+                            let m = array.as_map();
+                            let o = m.value_offsets();
+                            let entries: ArrayRef = std::sync::Arc::new(m.entries().clone());
+                            (entries, Box::new(move |i| o[i] as usize..o[i + 1] as usize))
+                        }
+                        DataType::FixedSizeList(_, size) => {
+                            let l = array.as_fixed_size_list();
+                            // The values of a sliced fixed-size list are sliced
+                            // with it: slot i is values i*size..(i+1)*size.
+                            let size = usize::try_from(*size).unwrap_or(0);
+                            (l.values().clone(), Box::new(move |i| i * size..(i + 1) * size))
+                        }
+                        other => return Err(general(format!("expected a list array, got {other}"))),
+                    };
+                for i in range.clone() {
+                    let rep = if i == range.start { first_rep } else { rest_rep };
+                    if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                        self.push_empty(leaves, self.def_level - 1, rep, max);
+                        continue;
+                    }
+                    let r = offsets(i);
+                    if r.is_empty() {
+                        self.push_empty(leaves, self.def_level, rep, max);
+                    } else {
+                        if r.end > values.len() {
+                            return Err(general("list offsets past the end of the values"));
+                        }
+                        child.visit(&values, r, rep, elem_rep, leaves, max)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn has_null(nulls: &NullBuffer, range: &Range<usize>) -> bool {
+    if nulls.null_count() == 0 {
+        return false;
+    }
+    if range.start == 0 && range.end == nulls.len() {
+        return true;
+    }
+    nulls.inner().slice(range.start, range.len()).count_set_bits() < range.len()
+}

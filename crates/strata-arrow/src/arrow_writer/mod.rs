@@ -1,0 +1,654 @@
+//! Writing Arrow [`RecordBatch`]es as Parquet: [`ArrowWriter`], with the
+//! names and signatures of arrow-rs's `parquet::arrow::ArrowWriter`.
+//!
+//! ## Data flow
+//!
+//! ```text
+//! RecordBatch ─▶ per root field: LevelNode::visit ─▶ per leaf: def/rep
+//!   levels + ranges of the leaf array holding present values
+//! leaf array + ranges ─▶ values of the leaf's physical type: a slice of
+//!   the Arrow buffer when the values are one contiguous range (no copy),
+//!   else gathered into the leaf's reused scratch buffer
+//! ─▶ ColumnChunkWriter::write_batch (pages, encodings, statistics)
+//! row group full (rows or bytes) ─▶ chunks appended to the FileWriter
+//! close ─▶ page indexes, footer with the Arrow schema (`ARROW:schema`)
+//! ```
+
+mod levels;
+
+use std::io::Write;
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::{DataType, SchemaRef, TimeUnit as ArrowTimeUnit};
+use strata_encoding::{ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, Int96};
+use strata_file::properties::WriterProperties;
+use strata_file::writer::{ColumnWriter, FileWriter};
+use strata_format::SchemaDescriptor;
+use strata_format::metadata::KeyValue;
+
+use crate::arrow_reader::ParquetMetaData;
+use crate::error::{ParquetError, Result, general};
+use crate::schema::{
+    ARROW_SCHEMA_META_KEY, arrow_to_parquet_schema, build_arrow_schema, encode_arrow_schema,
+};
+use levels::{LeafLevels, LevelNode};
+
+/// One root field of the schema: its level tree and leaves.
+#[derive(Debug)]
+struct Root {
+    node: LevelNode,
+    /// Maximum (def, rep) of each leaf below.
+    maxima: Vec<(i16, i16)>,
+    /// Index of its first leaf among the schema's leaves.
+    first_leaf: usize,
+}
+
+/// Reused buffers of one leaf: values gathered from several ranges.
+#[derive(Debug, Default)]
+struct Scratch {
+    bools: Vec<bool>,
+    i32s: Vec<i32>,
+    i64s: Vec<i64>,
+    f32s: Vec<f32>,
+    f64s: Vec<f64>,
+    bytes: ByteArrayBuffer,
+    fixed: Vec<u8>,
+}
+
+/// Writes Arrow record batches to a Parquet file.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// use strata_arrow::ArrowWriter;
+/// use strata_file::properties::WriterProperties;
+/// use strata_file::codec::{Compression, ZstdLevel};
+///
+/// let col: ArrayRef = Arc::new(Int32Array::from(vec![Some(1), None, Some(3)]));
+/// let batch = RecordBatch::try_from_iter([("x", col)]).unwrap();
+/// let props = WriterProperties::builder()
+///     .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).unwrap()))
+///     .set_max_row_group_row_count(Some(2))
+///     .build();
+/// let mut buf = Vec::new();
+/// let mut writer = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props)).unwrap();
+/// writer.write(&batch).unwrap();
+/// let metadata = writer.close().unwrap();
+/// assert_eq!(metadata.num_row_groups(), 2);
+/// ```
+pub struct ArrowWriter<W: Write + Send> {
+    file: FileWriter<W>,
+    arrow_schema: SchemaRef,
+    descr: Arc<SchemaDescriptor>,
+    props: Arc<WriterProperties>,
+    roots: Vec<Root>,
+    writers: Vec<ColumnWriter>,
+    levels: Vec<LeafLevels>,
+    scratch: Vec<Scratch>,
+    in_progress_rows: usize,
+    max_rows: usize,
+    max_bytes: Option<usize>,
+}
+
+impl<W: Write + Send> std::fmt::Debug for ArrowWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArrowWriter")
+            .field("schema", &self.arrow_schema)
+            .field("in_progress_rows", &self.in_progress_rows)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Send> ArrowWriter<W> {
+    /// A writer of batches of `arrow_schema` to `writer`, with `props` (or
+    /// the defaults). Writes the leading magic bytes.
+    pub fn try_new(
+        writer: W,
+        arrow_schema: SchemaRef,
+        props: Option<WriterProperties>,
+    ) -> Result<Self> {
+        let props = Arc::new(props.unwrap_or_default());
+        let descr = Arc::new(arrow_to_parquet_schema(&arrow_schema)?);
+        let (_, fields) = build_arrow_schema(&descr, None, Some(&arrow_schema), None)?;
+        let mut roots = Vec::with_capacity(fields.len());
+        let mut next_leaf = 0;
+        for f in &fields {
+            let first_leaf = next_leaf;
+            let mut local = 0;
+            let node = LevelNode::new(f, &mut local);
+            let mut maxima = Vec::with_capacity(local);
+            node.leaf_maxima(&mut maxima);
+            next_leaf += local;
+            roots.push(Root {
+                node,
+                maxima,
+                first_leaf,
+            });
+        }
+        if next_leaf != descr.num_columns() {
+            return Err(general("schema mapping lost a leaf column"));
+        }
+        let mut file = FileWriter::new(writer, descr.clone(), props.clone())?;
+        file.append_key_value_metadata(KeyValue::new(
+            ARROW_SCHEMA_META_KEY.to_string(),
+            encode_arrow_schema(&arrow_schema),
+        ));
+        let n = descr.num_columns();
+        let mut this = Self {
+            file,
+            arrow_schema,
+            descr,
+            max_rows: props.max_row_group_row_count().unwrap_or(usize::MAX).max(1),
+            max_bytes: props.max_row_group_bytes(),
+            props,
+            roots,
+            writers: Vec::new(),
+            levels: (0..n).map(|_| LeafLevels::default()).collect(),
+            scratch: (0..n).map(|_| Scratch::default()).collect(),
+            in_progress_rows: 0,
+        };
+        this.writers = this.new_writers()?;
+        Ok(this)
+    }
+
+    fn new_writers(&self) -> Result<Vec<ColumnWriter>> {
+        self.descr
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Ok(ColumnWriter::new(Arc::new(c.clone()), i, self.props.clone())?))
+            .collect()
+    }
+
+    /// The Arrow schema written.
+    pub fn schema(&self) -> &SchemaRef {
+        &self.arrow_schema
+    }
+
+    /// Rows buffered in the row group being written.
+    pub fn in_progress_rows(&self) -> usize {
+        self.in_progress_rows
+    }
+
+    /// Estimated bytes the row group being written would add to the file.
+    pub fn in_progress_size(&self) -> usize {
+        self.writers.iter().map(|w| w.estimated_bytes()).sum()
+    }
+
+    /// Heap memory held by the writer's column buffers.
+    pub fn memory_size(&self) -> usize {
+        self.writers.iter().map(|w| w.memory_size()).sum()
+    }
+
+    /// Bytes written to the output so far.
+    pub fn bytes_written(&self) -> usize {
+        usize::try_from(self.file.bytes_written()).unwrap_or(usize::MAX)
+    }
+
+    /// Add a key-value pair to the footer.
+    pub fn append_key_value_metadata(&mut self, kv_metadata: KeyValue) {
+        self.file.append_key_value_metadata(kv_metadata);
+    }
+
+    /// The underlying writer.
+    pub fn inner(&self) -> &W {
+        self.file.inner()
+    }
+
+    /// Write a batch: buffered into the current row group, which is
+    /// flushed whenever it reaches the row count or byte limit.
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        if batch.num_columns() != self.arrow_schema.fields().len() {
+            return Err(general(format!(
+                "batch of {} columns for a schema of {}",
+                batch.num_columns(),
+                self.arrow_schema.fields().len()
+            )));
+        }
+        for (field, column) in self.arrow_schema.fields().iter().zip(batch.columns()) {
+            if field.data_type() != column.data_type() {
+                return Err(general(format!(
+                    "column {} is {}, the schema says {}",
+                    field.name(),
+                    column.data_type(),
+                    field.data_type()
+                )));
+            }
+        }
+        let rows = batch.num_rows();
+        let mut offset = 0;
+        while offset < rows {
+            let take = (rows - offset).min(self.max_rows - self.in_progress_rows);
+            let slice;
+            let part = if offset == 0 && take == rows {
+                batch
+            } else {
+                slice = batch.slice(offset, take);
+                &slice
+            };
+            self.write_part(part)?;
+            self.in_progress_rows += take;
+            offset += take;
+            if self.in_progress_rows >= self.max_rows
+                || self.max_bytes.is_some_and(|m| self.in_progress_size() >= m)
+            {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_part(&mut self, batch: &RecordBatch) -> Result<()> {
+        for (root, column) in self.roots.iter().zip(batch.columns()) {
+            let leaves = root.first_leaf..root.first_leaf + root.maxima.len();
+            let levels = &mut self.levels[leaves.clone()];
+            levels.iter_mut().for_each(LeafLevels::clear);
+            root.node
+                .visit(column, 0..column.len(), 0, 0, levels, &root.maxima)?;
+            for leaf in leaves {
+                write_leaf(
+                    &mut self.writers[leaf],
+                    &self.levels[leaf],
+                    &mut self.scratch[leaf],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Close the current row group (if it has rows) and write it out.
+    pub fn flush(&mut self) -> Result<()> {
+        if self.in_progress_rows == 0 {
+            return Ok(());
+        }
+        let fresh = self.new_writers()?;
+        let writers = std::mem::replace(&mut self.writers, fresh);
+        let mut rg = self.file.next_row_group()?;
+        for w in writers {
+            rg.append_column(w.close()?)?;
+        }
+        rg.close()?;
+        self.in_progress_rows = 0;
+        // Scratch buffers sized by the last row group are released.
+        for s in &mut self.scratch {
+            *s = Scratch::default();
+        }
+        Ok(())
+    }
+
+    /// Flush and write the footer; the writer can be dropped after.
+    pub fn finish(&mut self) -> Result<ParquetMetaData> {
+        self.flush()?;
+        let file = self.file.finish()?;
+        Ok(ParquetMetaData::new(file, self.descr.as_ref().clone()))
+    }
+
+    /// Flush, write the footer and return the file's metadata.
+    pub fn close(mut self) -> Result<ParquetMetaData> {
+        self.finish()
+    }
+
+    /// Flush, write the footer and return the underlying writer.
+    pub fn into_inner(mut self) -> Result<W> {
+        self.flush()?;
+        Ok(self.file.into_inner()?)
+    }
+}
+
+fn gather<'a, T: Copy>(
+    vals: &'a [T],
+    ranges: &[Range<usize>],
+    scratch: &'a mut Vec<T>,
+) -> Result<&'a [T]> {
+    let get = |r: &Range<usize>| {
+        vals.get(r.clone())
+            .ok_or_else(|| general("value range past the end of the array"))
+    };
+    match ranges {
+        [] => Ok(&[]),
+        [r] => get(r),
+        _ => {
+            scratch.clear();
+            for r in ranges {
+                scratch.extend_from_slice(get(r)?);
+            }
+            Ok(scratch)
+        }
+    }
+}
+
+fn gather_map<'a, T: Copy, U>(
+    vals: &[T],
+    ranges: &[Range<usize>],
+    scratch: &'a mut Vec<U>,
+    f: impl Fn(T) -> U,
+) -> Result<&'a [U]> {
+    scratch.clear();
+    for r in ranges {
+        let v = vals
+            .get(r.clone())
+            .ok_or_else(|| general("value range past the end of the array"))?;
+        scratch.extend(v.iter().map(|&x| f(x)));
+    }
+    Ok(scratch)
+}
+
+/// The values of a dictionary array, looked up (the leaf then writes them
+/// like a plain array).
+fn materialize(array: &ArrayRef) -> Result<ArrayRef> {
+    match array.as_any_dictionary_opt() {
+        Some(dict) => Ok(arrow_select::take::take(
+            dict.values().as_ref(),
+            dict.keys(),
+            None,
+        )?),
+        None => Ok(array.clone()),
+    }
+}
+
+fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<()> {
+    let levels = l.def.len().max(l.rep.len()).max(l.num_values());
+    if levels == 0 {
+        return Ok(());
+    }
+    let def = (!l.def.is_empty()).then_some(l.def.as_slice());
+    let rep = (!l.rep.is_empty()).then_some(l.rep.as_slice());
+    let array = match &l.array {
+        Some(a) if l.num_values() > 0 => Some(materialize(a)?),
+        _ => None,
+    };
+    let r = &l.ranges;
+    match w {
+        ColumnWriter::BoolColumnWriter(cw) => {
+            let v: &[bool] = match &array {
+                None => &[],
+                Some(a) => {
+                    let b = a
+                        .as_boolean_opt()
+                        .ok_or_else(|| type_err(a, "BOOLEAN"))?;
+                    s.bools.clear();
+                    for range in r {
+                        s.bools.extend(range.clone().map(|i| b.value(i)));
+                    }
+                    &s.bools
+                }
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::Int32ColumnWriter(cw) => {
+            let v = match &array {
+                None => &[][..],
+                Some(a) => int32_values(a, r, &mut s.i32s)?,
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::Int64ColumnWriter(cw) => {
+            let v = match &array {
+                None => &[][..],
+                Some(a) => int64_values(a, r, &mut s.i64s)?,
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::Int96ColumnWriter(cw) => {
+            let empty: [Int96; 0] = [];
+            if array.is_some() {
+                return Err(general("strata writes no INT96 columns"));
+            }
+            cw.write_batch(&empty, def, rep)?;
+        }
+        ColumnWriter::FloatColumnWriter(cw) => {
+            let v = match &array {
+                None => &[][..],
+                Some(a) => {
+                    let p = a
+                        .as_primitive_opt::<Float32Type>()
+                        .ok_or_else(|| type_err(a, "FLOAT"))?;
+                    gather(p.values(), r, &mut s.f32s)?
+                }
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::DoubleColumnWriter(cw) => {
+            let v = match &array {
+                None => &[][..],
+                Some(a) => {
+                    let p = a
+                        .as_primitive_opt::<Float64Type>()
+                        .ok_or_else(|| type_err(a, "DOUBLE"))?;
+                    gather(p.values(), r, &mut s.f64s)?
+                }
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::ByteArrayColumnWriter(cw) => {
+            let v = match &array {
+                None => ByteArrayBatch::from_slices(&[]),
+                Some(a) => byte_values(a, r, &mut s.bytes)?,
+            };
+            cw.write_batch(v, def, rep)?;
+        }
+        ColumnWriter::FixedLenByteArrayColumnWriter(cw) => {
+            let width = usize::try_from(cw.descriptor().type_length.unwrap_or(0)).unwrap_or(0);
+            s.fixed.clear();
+            if let Some(a) = &array {
+                fixed_values(a, r, width, &mut s.fixed)?;
+            }
+            cw.write_batch(FixedLenBatch::new(width, &s.fixed)?, def, rep)?;
+        }
+    }
+    Ok(())
+}
+
+fn type_err(a: &ArrayRef, physical: &str) -> ParquetError {
+    general(format!("cannot write {} to a {physical} column", a.data_type()))
+}
+
+fn int32_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i32>) -> Result<&'a [i32]> {
+    use DataType as D;
+    Ok(match a.data_type() {
+        D::Int32 => gather(a.as_primitive::<Int32Type>().values(), r, s)?,
+        D::Date32 => gather(a.as_primitive::<Date32Type>().values(), r, s)?,
+        D::Time32(ArrowTimeUnit::Millisecond) => {
+            gather(a.as_primitive::<Time32MillisecondType>().values(), r, s)?
+        }
+        D::Time32(_) => gather_map(a.as_primitive::<Time32SecondType>().values(), r, s, |x| {
+            x.wrapping_mul(1000)
+        })?,
+        D::Int8 => gather_map(a.as_primitive::<Int8Type>().values(), r, s, i32::from)?,
+        D::Int16 => gather_map(a.as_primitive::<Int16Type>().values(), r, s, i32::from)?,
+        D::UInt8 => gather_map(a.as_primitive::<UInt8Type>().values(), r, s, i32::from)?,
+        D::UInt16 => gather_map(a.as_primitive::<UInt16Type>().values(), r, s, i32::from)?,
+        D::UInt32 => gather_map(a.as_primitive::<UInt32Type>().values(), r, s, |x| x as i32)?,
+        D::Decimal32(_, _) => gather(a.as_primitive::<Decimal32Type>().values(), r, s)?,
+        D::Decimal64(_, _) => gather_map(a.as_primitive::<Decimal64Type>().values(), r, s, |x| x as i32)?,
+        D::Decimal128(_, _) => {
+            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| x as i32)?
+        }
+        D::Decimal256(_, _) => {
+            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| x.as_i128() as i32)?
+        }
+        D::Null => &[],
+        _ => return Err(type_err(a, "INT32")),
+    })
+}
+
+fn int64_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i64>) -> Result<&'a [i64]> {
+    use ArrowTimeUnit as U;
+    use DataType as D;
+    Ok(match a.data_type() {
+        D::Int64 => gather(a.as_primitive::<Int64Type>().values(), r, s)?,
+        D::UInt64 => gather_map(a.as_primitive::<UInt64Type>().values(), r, s, |x| x as i64)?,
+        D::Date64 => gather(a.as_primitive::<Date64Type>().values(), r, s)?,
+        D::Timestamp(U::Second, _) => gather_map(
+            a.as_primitive::<TimestampSecondType>().values(),
+            r,
+            s,
+            |x| x.wrapping_mul(1000),
+        )?,
+        D::Timestamp(U::Millisecond, _) => {
+            gather(a.as_primitive::<TimestampMillisecondType>().values(), r, s)?
+        }
+        D::Timestamp(U::Microsecond, _) => {
+            gather(a.as_primitive::<TimestampMicrosecondType>().values(), r, s)?
+        }
+        D::Timestamp(U::Nanosecond, _) => {
+            gather(a.as_primitive::<TimestampNanosecondType>().values(), r, s)?
+        }
+        D::Time64(U::Nanosecond) => gather(a.as_primitive::<Time64NanosecondType>().values(), r, s)?,
+        D::Time64(_) => gather(a.as_primitive::<Time64MicrosecondType>().values(), r, s)?,
+        D::Duration(U::Second) => gather(a.as_primitive::<DurationSecondType>().values(), r, s)?,
+        D::Duration(U::Millisecond) => {
+            gather(a.as_primitive::<DurationMillisecondType>().values(), r, s)?
+        }
+        D::Duration(U::Microsecond) => {
+            gather(a.as_primitive::<DurationMicrosecondType>().values(), r, s)?
+        }
+        D::Duration(U::Nanosecond) => {
+            gather(a.as_primitive::<DurationNanosecondType>().values(), r, s)?
+        }
+        D::Decimal64(_, _) => gather(a.as_primitive::<Decimal64Type>().values(), r, s)?,
+        D::Decimal128(_, _) => {
+            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| x as i64)?
+        }
+        D::Decimal256(_, _) => {
+            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| x.as_i128() as i64)?
+        }
+        _ => return Err(type_err(a, "INT64")),
+    })
+}
+
+fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSize>(
+    offsets: &'a [O],
+    values: &'a [u8],
+    r: &[Range<usize>],
+    s: &'a mut ByteArrayBuffer,
+) -> Result<ByteArrayBatch<'a>> {
+    match r {
+        [] => Ok(ByteArrayBatch::from_slices(&[])),
+        [one] => {
+            let o = offsets
+                .get(one.start..=one.end)
+                .ok_or_else(|| general("value range past the end of the array"))?;
+            Ok(ByteArrayBatch::from_offsets(o, values)?)
+        }
+        _ => {
+            s.clear();
+            for range in r {
+                for i in range.clone() {
+                    let (a, b) = (
+                        offsets.get(i).map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
+                        offsets.get(i + 1).map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
+                    );
+                    let v = match (a, b) {
+                        (Some(a), Some(b)) => values.get(a..b),
+                        _ => None,
+                    }
+                    .ok_or_else(|| general("byte array offsets out of range"))?;
+                    s.push(v)?;
+                }
+            }
+            Ok(ByteArrayBatch::from_offsets(s.offsets(), s.values())?)
+        }
+    }
+}
+
+fn byte_values<'a>(
+    a: &'a ArrayRef,
+    r: &[Range<usize>],
+    s: &'a mut ByteArrayBuffer,
+) -> Result<ByteArrayBatch<'a>> {
+    use DataType as D;
+    match a.data_type() {
+        D::Utf8 => {
+            let x = a.as_string::<i32>();
+            offsets_batch(x.value_offsets(), x.value_data(), r, s)
+        }
+        D::LargeUtf8 => {
+            let x = a.as_string::<i64>();
+            offsets_batch(x.value_offsets(), x.value_data(), r, s)
+        }
+        D::Binary => {
+            let x = a.as_binary::<i32>();
+            offsets_batch(x.value_offsets(), x.value_data(), r, s)
+        }
+        D::LargeBinary => {
+            let x = a.as_binary::<i64>();
+            offsets_batch(x.value_offsets(), x.value_data(), r, s)
+        }
+        D::Utf8View => {
+            let x = a.as_string_view();
+            s.clear();
+            for range in r {
+                for i in range.clone() {
+                    s.push(x.value(i).as_bytes())?;
+                }
+            }
+            Ok(ByteArrayBatch::from_offsets(s.offsets(), s.values())?)
+        }
+        D::BinaryView => {
+            let x = a.as_binary_view();
+            s.clear();
+            for range in r {
+                for i in range.clone() {
+                    s.push(x.value(i))?;
+                }
+            }
+            Ok(ByteArrayBatch::from_offsets(s.offsets(), s.values())?)
+        }
+        _ => Err(type_err(a, "BYTE_ARRAY")),
+    }
+}
+
+fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8>) -> Result<()> {
+    use DataType as D;
+    let check = |i: usize, len: usize| {
+        if i < len {
+            Ok(())
+        } else {
+            Err(general("value range past the end of the array"))
+        }
+    };
+    match a.data_type() {
+        D::FixedSizeBinary(_) => {
+            let x = a.as_fixed_size_binary();
+            for range in r {
+                for i in range.clone() {
+                    check(i, x.len())?;
+                    out.extend_from_slice(x.value(i));
+                }
+            }
+        }
+        D::Float16 => {
+            let x = a.as_primitive::<Float16Type>().values();
+            for range in r {
+                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        D::Decimal128(_, _) => {
+            let x = a.as_primitive::<Decimal128Type>().values();
+            let w = width.min(16);
+            for range in r {
+                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                    out.extend_from_slice(&v.to_be_bytes()[16 - w..]);
+                }
+            }
+        }
+        D::Decimal256(_, _) => {
+            let x = a.as_primitive::<Decimal256Type>().values();
+            let w = width.min(32);
+            for range in r {
+                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                    out.extend_from_slice(&v.to_be_bytes()[32 - w..]);
+                }
+            }
+        }
+        _ => return Err(type_err(a, "FIXED_LEN_BYTE_ARRAY")),
+    }
+    Ok(())
+}

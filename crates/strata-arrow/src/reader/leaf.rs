@@ -1,0 +1,642 @@
+//! [`LeafReader`]: one Parquet leaf column to Arrow arrays, a batch of
+//! records at a time.
+//!
+//! ## Data flow
+//!
+//! ```text
+//! ColumnRecordReader<T> ── read_records(n) ──▶ RecordBatchBuffers
+//!   levels (def, rep)                     ──▶ kept for the parents' assembly
+//!   validity bitmap (flat optional)       ──▶ NullBuffer, no copy
+//!   values Vec<T> / offsets + bytes       ──▶ Arrow buffers, no copy
+//!                                             (taken out of the buffers)
+//!   ──▶ converted to the target Arrow type (widening, units, decimals)
+//!   ──▶ repeated leaves with null slots: dense values spread to one slot
+//!       per level with def >= slot level (a `take` with null indices)
+//! dictionary target ── read_records_dictionary(n) ──▶ u32 indices + the
+//!   chunk's dictionary Arc, turned into an Arrow array once per chunk
+//! ```
+//!
+//! A flat optional column whose batch has no nulls gets no `NullBuffer`
+//! and its values were decoded densely by the record reader.
+
+use std::sync::Arc;
+
+use arrow_array::types::*;
+use arrow_array::*;
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, i256};
+use arrow_schema::{DataType, TimeUnit as ArrowTimeUnit};
+use strata_encoding::{ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96};
+use strata_file::page_reader::PageReader;
+use strata_format::ColumnDescriptor;
+use strata_format::metadata::{LogicalType, TimeUnit};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue};
+
+use crate::error::{Result, general};
+
+/// The levels and array of one leaf for one batch.
+#[derive(Debug)]
+pub(crate) struct LeafBatch {
+    /// Definition levels (empty when the maximum is 0).
+    pub def: Vec<i16>,
+    /// Repetition levels (empty when the maximum is 0).
+    pub rep: Vec<i16>,
+    /// One slot per level whose definition level reaches the leaf's slot
+    /// level (one per record for non-repeated leaves).
+    pub array: ArrayRef,
+}
+
+/// A typed record reader with its reused buffers.
+#[derive(Debug)]
+struct Typed<T: RecordValue> {
+    reader: ColumnRecordReader<T>,
+    buffers: RecordBatchBuffers<T::Values>,
+    indices: RecordBatchBuffers<Vec<u32>>,
+    /// The Arrow dictionary values built from the chunk's dictionary, with
+    /// the address of the `Arc` it was built from.
+    dict_values: Option<(usize, ArrayRef)>,
+    /// The chunk fell back from dictionary pages to another encoding.
+    fallen_back: bool,
+}
+
+impl<T: RecordValue> Typed<T> {
+    fn new(pages: PageReader, descr: ColumnDescriptor) -> Result<Self> {
+        Ok(Self {
+            reader: ColumnRecordReader::new(pages, descr)?,
+            buffers: RecordBatchBuffers::default(),
+            indices: RecordBatchBuffers::default(),
+            dict_values: None,
+            fallen_back: false,
+        })
+    }
+}
+
+#[derive(Debug)]
+enum Column {
+    Bool(Typed<bool>),
+    I32(Typed<i32>),
+    I64(Typed<i64>),
+    I96(Typed<Int96>),
+    F32(Typed<f32>),
+    F64(Typed<f64>),
+    Bytes(Typed<ByteArray>),
+    // TEMP-FLBA Fixed(Typed<FixedLenByteArray>),
+}
+
+/// Reads one leaf column of one row group as Arrow arrays.
+#[derive(Debug)]
+pub(crate) struct LeafReader {
+    column: Column,
+    target: DataType,
+    max_def: i16,
+    max_rep: i16,
+    /// Levels at or above this definition level hold a slot in the array.
+    slot_def: i16,
+    /// Unit of stored INT64 timestamps / times (from the logical type).
+    stored_unit: Option<ArrowTimeUnit>,
+}
+
+fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
+    match &d.logical_type {
+        Some(LogicalType::Timestamp { unit, .. } | LogicalType::Time { unit, .. }) => match unit {
+            TimeUnit::Millis => Some(ArrowTimeUnit::Millisecond),
+            TimeUnit::Micros => Some(ArrowTimeUnit::Microsecond),
+            TimeUnit::Nanos => Some(ArrowTimeUnit::Nanosecond),
+            TimeUnit::Unknown(_) => None,
+        },
+        _ => None,
+    }
+}
+
+impl LeafReader {
+    /// A reader of the chunk `pages` of leaf `descr`, producing `target`;
+    /// slots exist where the definition level is at least `slot_def`.
+    pub(crate) fn new(
+        pages: PageReader,
+        descr: ColumnDescriptor,
+        target: DataType,
+        slot_def: i16,
+    ) -> Result<Self> {
+        use strata_format::metadata::Type as P;
+        let max_def = descr.max_def_level;
+        let max_rep = descr.max_rep_level;
+        let stored_unit = unit_of(&descr);
+        let column = match descr.physical_type {
+            P::Boolean => Column::Bool(Typed::new(pages, descr)?),
+            P::Int32 => Column::I32(Typed::new(pages, descr)?),
+            P::Int64 => Column::I64(Typed::new(pages, descr)?),
+            P::Int96 => Column::I96(Typed::new(pages, descr)?),
+            P::Float => Column::F32(Typed::new(pages, descr)?),
+            P::Double => Column::F64(Typed::new(pages, descr)?),
+            P::ByteArray => Column::Bytes(Typed::new(pages, descr)?),
+            P::FixedLenByteArray => return Err(general("TEMP-FLBA")),
+        };
+        Ok(Self {
+            column,
+            target,
+            max_def,
+            max_rep,
+            slot_def,
+            stored_unit,
+        })
+    }
+
+    /// Skip up to `n` records; returns how many were skipped.
+    pub(crate) fn skip(&mut self, n: usize) -> Result<usize> {
+        Ok(match &mut self.column {
+            Column::Bool(t) => t.reader.skip_records(n)?,
+            Column::I32(t) => t.reader.skip_records(n)?,
+            Column::I64(t) => t.reader.skip_records(n)?,
+            Column::I96(t) => t.reader.skip_records(n)?,
+            Column::F32(t) => t.reader.skip_records(n)?,
+            Column::F64(t) => t.reader.skip_records(n)?,
+            Column::Bytes(t) => t.reader.skip_records(n)?,
+            // TEMP-FLBA Column::Fixed(t) => t.reader.skip_records(n)?,
+        })
+    }
+
+    /// Read up to `n` records.
+    pub(crate) fn read(&mut self, n: usize) -> Result<(usize, LeafBatch)> {
+        let target = self.target.clone();
+        let unit = self.stored_unit;
+        let (records, def, rep, array) = match &mut self.column {
+            Column::Bool(t) => plain(t, n, |v, nulls| {
+                let len = v.len();
+                let bits = BooleanBuffer::from_iter(v);
+                debug_assert_eq!(bits.len(), len);
+                Ok(Arc::new(BooleanArray::new(bits, nulls)) as ArrayRef)
+            })?,
+            Column::I32(t) => plain(t, n, |v, nulls| from_i32(v, nulls, &target))?,
+            Column::I64(t) => plain(t, n, |v, nulls| from_i64(v, nulls, &target, unit))?,
+            Column::I96(t) => plain(t, n, |v, nulls| from_int96(&v, nulls, &target))?,
+            Column::F32(t) => plain(t, n, |v, nulls| {
+                Ok(Arc::new(Float32Array::new(v.into(), nulls)) as ArrayRef)
+            })?,
+            Column::F64(t) => plain(t, n, |v, nulls| {
+                Ok(Arc::new(Float64Array::new(v.into(), nulls)) as ArrayRef)
+            })?,
+            Column::Bytes(t) => match &target {
+                DataType::Dictionary(key, value) => {
+                    let (key, value) = (key.as_ref().clone(), value.as_ref().clone());
+                    read_dictionary(t, n, &key, &value)?
+                }
+                _ => plain(t, n, |v, nulls| from_bytes(v, nulls, &target))?,
+            },
+            // TEMP-FLBA Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
+        };
+        let array = if self.max_rep > 0 {
+            spread(array, &def, self.slot_def, self.max_def)?
+        } else {
+            array
+        };
+        Ok((records, LeafBatch { def, rep, array }))
+    }
+}
+
+type Levels = (usize, Vec<i16>, Vec<i16>, ArrayRef);
+
+/// Read `n` records as values and convert them with `convert` (given the
+/// values, taken out of the buffers, and the nulls of flat columns).
+fn plain<T: RecordValue>(
+    t: &mut Typed<T>,
+    n: usize,
+    convert: impl FnOnce(T::Values, Option<NullBuffer>) -> Result<ArrayRef>,
+) -> Result<Levels> {
+    let records = t.reader.read_records(n, &mut t.buffers)?;
+    let b = &mut t.buffers;
+    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
+    let values = std::mem::take(&mut b.values);
+    let array = convert(values, nulls)?;
+    Ok((
+        records,
+        std::mem::take(&mut b.def_levels),
+        std::mem::take(&mut b.rep_levels),
+        array,
+    ))
+}
+
+fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<NullBuffer> {
+    if null_count == 0 || validity.is_empty() {
+        validity.clear();
+        return None;
+    }
+    let bits = BooleanBuffer::new(Buffer::from_vec(std::mem::take(validity)), 0, len);
+    Some(NullBuffer::new(bits))
+}
+
+/// Spread the dense values of a repeated leaf to one slot per level whose
+/// definition level reaches `slot_def`, null where it is below `max_def`.
+fn spread(array: ArrayRef, def: &[i16], slot_def: i16, max_def: i16) -> Result<ArrayRef> {
+    let slots = def.iter().filter(|&&d| d >= slot_def).count();
+    if slots == array.len() {
+        return Ok(array);
+    }
+    let mut next = 0u32;
+    let indices: UInt32Array = def
+        .iter()
+        .filter(|&&d| d >= slot_def)
+        .map(|&d| {
+            (d == max_def).then(|| {
+                let i = next;
+                next += 1;
+                i
+            })
+        })
+        .collect();
+    if next as usize != array.len() {
+        return Err(general(format!(
+            "{} values for {next} present slots",
+            array.len()
+        )));
+    }
+    Ok(arrow_select::take::take(array.as_ref(), &indices, None)?)
+}
+
+/// Read `n` records of a byte-array column as a dictionary array.
+fn read_dictionary(
+    t: &mut Typed<ByteArray>,
+    n: usize,
+    key: &DataType,
+    value: &DataType,
+) -> Result<Levels> {
+    if t.fallen_back {
+        let (records, def, rep, values) = plain(t, n, |v, nulls| from_bytes(v, nulls, value))?;
+        return Ok((records, def, rep, identity_dictionary(values, key)?));
+    }
+    let outcome = t.reader.read_records_dictionary(n, &mut t.indices)?;
+    let (records, dictionary, fell_back) = match outcome {
+        DictionaryRead::Indices { records, dictionary } => (records, dictionary, false),
+        DictionaryRead::Fallback { records, dictionary } => (records, dictionary, true),
+    };
+    let b = &mut t.indices;
+    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
+    let indices = std::mem::take(&mut b.values);
+    let mut def = std::mem::take(&mut b.def_levels);
+    let mut rep = std::mem::take(&mut b.rep_levels);
+    let values = match &dictionary {
+        Some(dict) => {
+            let addr = Arc::as_ptr(dict) as usize;
+            match &t.dict_values {
+                Some((a, v)) if *a == addr => v.clone(),
+                _ => {
+                    let v = from_bytes(dict.as_ref().clone(), None, value)?;
+                    t.dict_values = Some((addr, v.clone()));
+                    v
+                }
+            }
+        }
+        None => new_empty_array(value),
+    };
+    let mut array = keyed_dictionary(indices, nulls, values, key)?;
+    let mut records = records;
+    if fell_back {
+        t.fallen_back = true;
+        if records < n {
+            let (more, d2, r2, tail) = plain(t, n - records, |v, nulls| from_bytes(v, nulls, value))?;
+            let tail = identity_dictionary(tail, key)?;
+            array = arrow_select::concat::concat(&[array.as_ref(), tail.as_ref()])?;
+            def.extend_from_slice(&d2);
+            rep.extend_from_slice(&r2);
+            records += more;
+        }
+    }
+    Ok((records, def, rep, array))
+}
+
+fn keyed_dictionary(
+    indices: Vec<u32>,
+    nulls: Option<NullBuffer>,
+    values: ArrayRef,
+    key: &DataType,
+) -> Result<ArrayRef> {
+    fn make<K: ArrowDictionaryKeyType>(
+        indices: Vec<u32>,
+        nulls: Option<NullBuffer>,
+        values: ArrayRef,
+    ) -> Result<ArrayRef> {
+        let mut keys = Vec::with_capacity(indices.len());
+        for i in indices {
+            keys.push(
+                <K::Native as arrow_buffer::ArrowNativeType>::from_usize(i as usize)
+                    .ok_or_else(|| general("dictionary index does not fit the key type"))?,
+            );
+        }
+        let keys = PrimitiveArray::<K>::new(keys.into(), nulls);
+        Ok(Arc::new(DictionaryArray::<K>::try_new(keys, values)?))
+    }
+    match key {
+        DataType::Int8 => make::<Int8Type>(indices, nulls, values),
+        DataType::Int16 => make::<Int16Type>(indices, nulls, values),
+        DataType::Int32 => make::<Int32Type>(indices, nulls, values),
+        DataType::Int64 => make::<Int64Type>(indices, nulls, values),
+        DataType::UInt8 => make::<UInt8Type>(indices, nulls, values),
+        DataType::UInt16 => make::<UInt16Type>(indices, nulls, values),
+        DataType::UInt32 => make::<UInt32Type>(indices, nulls, values),
+        DataType::UInt64 => make::<UInt64Type>(indices, nulls, values),
+        other => Err(general(format!("dictionary key type {other}"))),
+    }
+}
+
+/// A dictionary array whose values are `values` and whose keys are
+/// `0..len` (null where the value is null): a fallback chunk's values in
+/// the dictionary type the schema asks for.
+fn identity_dictionary(values: ArrayRef, key: &DataType) -> Result<ArrayRef> {
+    let len = u32::try_from(values.len()).map_err(|_| general("batch too large"))?;
+    let nulls = values.logical_nulls();
+    keyed_dictionary((0..len).collect(), nulls, values, key)
+}
+
+fn widen<N: ArrowPrimitiveType, F: Fn(i32) -> N::Native>(
+    v: &[i32],
+    nulls: Option<NullBuffer>,
+    f: F,
+) -> PrimitiveArray<N> {
+    PrimitiveArray::<N>::new(v.iter().map(|&x| f(x)).collect(), nulls)
+}
+
+/// Reinterpret a `Vec` of one 4- or 8-byte primitive as another of the same
+/// width, without copying.
+fn reinterpret<N: ArrowPrimitiveType, T: arrow_buffer::ArrowNativeType>(
+    v: Vec<T>,
+    nulls: Option<NullBuffer>,
+) -> PrimitiveArray<N> {
+    let len = v.len();
+    PrimitiveArray::<N>::new(ScalarBuffer::new(Buffer::from_vec(v), 0, len), nulls)
+}
+
+fn from_i32(v: Vec<i32>, nulls: Option<NullBuffer>, target: &DataType) -> Result<ArrayRef> {
+    use DataType as D;
+    Ok(match target {
+        D::Int32 => Arc::new(Int32Array::new(v.into(), nulls)),
+        D::Int8 => Arc::new(widen::<Int8Type, _>(&v, nulls, |x| x as i8)),
+        D::Int16 => Arc::new(widen::<Int16Type, _>(&v, nulls, |x| x as i16)),
+        D::UInt8 => Arc::new(widen::<UInt8Type, _>(&v, nulls, |x| x as u8)),
+        D::UInt16 => Arc::new(widen::<UInt16Type, _>(&v, nulls, |x| x as u16)),
+        D::UInt32 => Arc::new(reinterpret::<UInt32Type, _>(v, nulls)),
+        D::Date32 => Arc::new(reinterpret::<Date32Type, _>(v, nulls)),
+        D::Date64 => Arc::new(widen::<Date64Type, _>(&v, nulls, |x| {
+            i64::from(x) * 86_400_000
+        })),
+        D::Time32(ArrowTimeUnit::Second) => {
+            Arc::new(widen::<Time32SecondType, _>(&v, nulls, |x| x / 1000))
+        }
+        D::Time32(_) => Arc::new(reinterpret::<Time32MillisecondType, _>(v, nulls)),
+        D::Decimal32(p, s) => Arc::new(
+            reinterpret::<Decimal32Type, _>(v, nulls).with_precision_and_scale(*p, *s)?,
+        ),
+        D::Decimal64(p, s) => Arc::new(
+            widen::<Decimal64Type, _>(&v, nulls, i64::from).with_precision_and_scale(*p, *s)?,
+        ),
+        D::Decimal128(p, s) => Arc::new(
+            widen::<Decimal128Type, _>(&v, nulls, i128::from).with_precision_and_scale(*p, *s)?,
+        ),
+        D::Decimal256(p, s) => Arc::new(
+            widen::<Decimal256Type, _>(&v, nulls, |x| i256::from_i128(i128::from(x)))
+                .with_precision_and_scale(*p, *s)?,
+        ),
+        D::Null => Arc::new(NullArray::new(v.len())),
+        other => return Err(general(format!("INT32 column read as {other}"))),
+    })
+}
+
+/// Factor between two time units: `(multiply, divide)`.
+fn unit_scale(from: ArrowTimeUnit, to: ArrowTimeUnit) -> (i64, i64) {
+    fn exp(u: ArrowTimeUnit) -> i32 {
+        match u {
+            ArrowTimeUnit::Second => 0,
+            ArrowTimeUnit::Millisecond => 3,
+            ArrowTimeUnit::Microsecond => 6,
+            ArrowTimeUnit::Nanosecond => 9,
+        }
+    }
+    let d = exp(to) - exp(from);
+    if d >= 0 {
+        (10i64.pow(d as u32), 1)
+    } else {
+        (1, 10i64.pow((-d) as u32))
+    }
+}
+
+fn rescale<N: ArrowPrimitiveType<Native = i64>>(
+    v: Vec<i64>,
+    nulls: Option<NullBuffer>,
+    from: ArrowTimeUnit,
+    to: ArrowTimeUnit,
+) -> PrimitiveArray<N> {
+    match unit_scale(from, to) {
+        (1, 1) => PrimitiveArray::<N>::new(v.into(), nulls),
+        (m, 1) => PrimitiveArray::<N>::new(v.iter().map(|x| x.wrapping_mul(m)).collect(), nulls),
+        (_, d) => PrimitiveArray::<N>::new(v.iter().map(|x| x.div_euclid(d)).collect(), nulls),
+    }
+}
+
+fn from_i64(
+    v: Vec<i64>,
+    nulls: Option<NullBuffer>,
+    target: &DataType,
+    stored: Option<ArrowTimeUnit>,
+) -> Result<ArrayRef> {
+    use ArrowTimeUnit as U;
+    use DataType as D;
+    Ok(match target {
+        D::Int64 => Arc::new(Int64Array::new(v.into(), nulls)),
+        D::UInt64 => Arc::new(reinterpret::<UInt64Type, _>(v, nulls)),
+        D::Date64 => Arc::new(reinterpret::<Date64Type, _>(v, nulls)),
+        D::Timestamp(unit, tz) => {
+            let from = stored.unwrap_or(*unit);
+            let a: ArrayRef = match unit {
+                U::Second => Arc::new(rescale::<TimestampSecondType>(v, nulls, from, *unit)),
+                U::Millisecond => {
+                    Arc::new(rescale::<TimestampMillisecondType>(v, nulls, from, *unit))
+                }
+                U::Microsecond => {
+                    Arc::new(rescale::<TimestampMicrosecondType>(v, nulls, from, *unit))
+                }
+                U::Nanosecond => {
+                    Arc::new(rescale::<TimestampNanosecondType>(v, nulls, from, *unit))
+                }
+            };
+            match tz {
+                Some(tz) => arrow_array::make_array(
+                    a.to_data()
+                        .into_builder()
+                        .data_type(D::Timestamp(*unit, Some(tz.clone())))
+                        .build()?,
+                ),
+                None => a,
+            }
+        }
+        D::Time64(unit) => {
+            let from = stored.unwrap_or(*unit);
+            match unit {
+                U::Nanosecond => Arc::new(rescale::<Time64NanosecondType>(v, nulls, from, *unit)),
+                _ => Arc::new(rescale::<Time64MicrosecondType>(v, nulls, from, U::Microsecond)),
+            }
+        }
+        D::Duration(unit) => match unit {
+            U::Second => Arc::new(reinterpret::<DurationSecondType, _>(v, nulls)),
+            U::Millisecond => Arc::new(reinterpret::<DurationMillisecondType, _>(v, nulls)),
+            U::Microsecond => Arc::new(reinterpret::<DurationMicrosecondType, _>(v, nulls)),
+            U::Nanosecond => Arc::new(reinterpret::<DurationNanosecondType, _>(v, nulls)),
+        },
+        D::Decimal64(p, s) => Arc::new(
+            reinterpret::<Decimal64Type, _>(v, nulls).with_precision_and_scale(*p, *s)?,
+        ),
+        D::Decimal128(p, s) => Arc::new(
+            Decimal128Array::new(v.iter().map(|&x| i128::from(x)).collect(), nulls)
+                .with_precision_and_scale(*p, *s)?,
+        ),
+        D::Decimal256(p, s) => Arc::new(
+            Decimal256Array::new(
+                v.iter().map(|&x| i256::from_i128(i128::from(x))).collect(),
+                nulls,
+            )
+            .with_precision_and_scale(*p, *s)?,
+        ),
+        other => return Err(general(format!("INT64 column read as {other}"))),
+    })
+}
+
+/// Nanoseconds since the Unix epoch of an INT96 timestamp (nanoseconds of
+/// the day, then the Julian day).
+pub(crate) fn int96_to_nanos(v: Int96) -> i64 {
+    const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
+    const NANOS_PER_DAY: i64 = 86_400_000_000_000;
+    let nanos = (i64::from(v.0[1]) << 32) | i64::from(v.0[0]);
+    (i64::from(v.0[2]) - JULIAN_UNIX_EPOCH)
+        .wrapping_mul(NANOS_PER_DAY)
+        .wrapping_add(nanos)
+}
+
+fn from_int96(v: &[Int96], nulls: Option<NullBuffer>, target: &DataType) -> Result<ArrayRef> {
+    let nanos: Vec<i64> = v.iter().map(|&x| int96_to_nanos(x)).collect();
+    match target {
+        DataType::Timestamp(_, _) => from_i64(nanos, nulls, target, Some(ArrowTimeUnit::Nanosecond)),
+        other => Err(general(format!("INT96 column read as {other}"))),
+    }
+}
+
+/// A big-endian two's complement integer of up to 32 bytes.
+fn be_to_i256(b: &[u8]) -> Result<i256> {
+    if b.len() > 32 {
+        return Err(general(format!("decimal of {} bytes", b.len())));
+    }
+    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xFF } else { 0 };
+    let mut le = [fill; 32];
+    for (i, &byte) in b.iter().rev().enumerate() {
+        le[i] = byte;
+    }
+    Ok(i256::from_le_bytes(le))
+}
+
+fn be_to_i128(b: &[u8]) -> Result<i128> {
+    if b.len() > 16 {
+        return Err(general(format!("decimal of {} bytes in a 128-bit decimal", b.len())));
+    }
+    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xFF } else { 0 };
+    let mut le = [fill; 16];
+    for (i, &byte) in b.iter().rev().enumerate() {
+        le[i] = byte;
+    }
+    Ok(i128::from_le_bytes(le))
+}
+
+fn decimals<'a>(
+    values: impl Iterator<Item = &'a [u8]>,
+    nulls: Option<NullBuffer>,
+    target: &DataType,
+) -> Result<ArrayRef> {
+    Ok(match target {
+        DataType::Decimal128(p, s) => {
+            let v = values.map(be_to_i128).collect::<Result<Vec<_>>>()?;
+            Arc::new(Decimal128Array::new(v.into(), nulls).with_precision_and_scale(*p, *s)?)
+        }
+        DataType::Decimal256(p, s) => {
+            let v = values.map(be_to_i256).collect::<Result<Vec<_>>>()?;
+            Arc::new(Decimal256Array::new(v.into(), nulls).with_precision_and_scale(*p, *s)?)
+        }
+        other => return Err(general(format!("decimal bytes read as {other}"))),
+    })
+}
+
+pub(crate) fn from_bytes(
+    v: ByteArrayBuffer,
+    nulls: Option<NullBuffer>,
+    target: &DataType,
+) -> Result<ArrayRef> {
+    use DataType as D;
+    if let D::Decimal128(_, _) | D::Decimal256(_, _) = target {
+        // Null slots hold empty values: decode them as zero.
+        return decimals(v.iter(), nulls, target);
+    }
+    let (offsets, values) = v.into_parts();
+    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    let values = Buffer::from_vec(values);
+    let binary = || -> Result<BinaryArray> {
+        Ok(BinaryArray::try_new(offsets.clone(), values.clone(), nulls.clone())?)
+    };
+    Ok(match target {
+        D::Binary => Arc::new(binary()?),
+        D::Utf8 => Arc::new(StringArray::try_new(offsets, values, nulls)?),
+        D::LargeBinary => {
+            let b = binary()?;
+            Arc::new(LargeBinaryArray::try_new(
+                large_offsets(b.offsets()),
+                b.values().clone(),
+                nulls,
+            )?)
+        }
+        D::LargeUtf8 => {
+            let s = StringArray::try_new(offsets, values, nulls)?;
+            Arc::new(LargeStringArray::try_new(
+                large_offsets(s.offsets()),
+                s.values().clone(),
+                s.nulls().cloned(),
+            )?)
+        }
+        D::Utf8View => {
+            let s = StringArray::try_new(offsets, values, nulls)?;
+            Arc::new(StringViewArray::from(&s))
+        }
+        D::BinaryView => Arc::new(BinaryViewArray::from(&binary()?)),
+        other => return Err(general(format!("BYTE_ARRAY column read as {other}"))),
+    })
+}
+
+fn from_fixed(
+    v: FixedLenByteArrayBuffer,
+    nulls: Option<NullBuffer>,
+    target: &DataType,
+) -> Result<ArrayRef> {
+    use DataType as D;
+    let width = v.width();
+    Ok(match target {
+        D::FixedSizeBinary(w) => {
+            let len = v.len();
+            let bytes = v.into_vec();
+            if width == 0 {
+                Arc::new(FixedSizeBinaryArray::new_null(*w, len))
+            } else {
+                Arc::new(FixedSizeBinaryArray::try_new(*w, Buffer::from_vec(bytes), nulls)?)
+            }
+        }
+        D::Float16 if width == 2 => {
+            let len = v.len();
+            Arc::new(Float16Array::new(
+                ScalarBuffer::new(Buffer::from_vec(v.into_vec()), 0, len),
+                nulls,
+            ))
+        }
+        D::Decimal128(_, _) | D::Decimal256(_, _) => {
+            let bytes = v.values();
+            if width == 0 {
+                return Err(general("FIXED_LEN_BYTE_ARRAY decimal of width 0"));
+            }
+            decimals(bytes.chunks_exact(width), nulls, target)?
+        }
+        other => return Err(general(format!("FIXED_LEN_BYTE_ARRAY column read as {other}"))),
+    })
+}
+
+fn large_offsets(o: &OffsetBuffer<i32>) -> OffsetBuffer<i64> {
+    OffsetBuffer::new(o.iter().map(|&x| i64::from(x)).collect())
+}

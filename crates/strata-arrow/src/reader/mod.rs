@@ -1,0 +1,223 @@
+//! From leaf columns to Arrow arrays: [`LeafReader`]s read each projected
+//! leaf of a row group, and [`assemble`] builds the nested arrays from
+//! their levels.
+//!
+//! ## Data flow
+//!
+//! ```text
+//! row group ─▶ one LeafReader per projected leaf (page reader + record reader)
+//! batch of n records ─▶ every leaf reads n records ─▶ LeafBatch (levels + array)
+//!   leaf:   its array (one slot per level at or above its slot level)
+//!   struct: children assembled; validity from the first leaf's levels
+//!   list:   offsets and validity from the first leaf's levels:
+//!           a level starts a list slot when its repetition level is at or
+//!           below the list's parent repetition and its definition level
+//!           reaches the list's slot level; it adds an element when its
+//!           definition level reaches the element's
+//!   map:    a list of key/value structs
+//! ```
+//!
+//! A field's slot level is the definition level of its nearest repeated
+//! ancestor's element (0 at the top): every level whose definition level
+//! reaches it and whose repetition level is at most that ancestor's
+//! repetition level is one slot of the field's array. All leaves under a
+//! field agree on those slots, so any of them (the first) gives the
+//! parents' structure.
+
+pub(crate) mod leaf;
+
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, GenericListArray, MapArray, OffsetSizeTrait, StructArray};
+use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{DataType, Fields};
+
+use crate::error::{Result, general};
+use crate::schema::{FieldKind, ParquetField};
+pub(crate) use leaf::{LeafBatch, LeafReader};
+
+/// The definition level at which each leaf under `field` holds a slot,
+/// given `field`'s own slot level; appended in leaf order.
+pub(crate) fn leaf_slot_levels(field: &ParquetField, slot_def: i16, out: &mut Vec<i16>) {
+    match &field.kind {
+        FieldKind::Leaf { .. } => out.push(slot_def),
+        FieldKind::Struct { children } => {
+            children.iter().for_each(|c| leaf_slot_levels(c, slot_def, out))
+        }
+        FieldKind::List { element } => leaf_slot_levels(element, field.def_level + 1, out),
+    }
+}
+
+/// Build the array of `field` from the leaf batches starting at
+/// `*next` (advanced past the field's leaves). Returns the array and the
+/// index of the field's first leaf.
+pub(crate) fn assemble(
+    field: &ParquetField,
+    slot_def: i16,
+    slot_rep: i16,
+    leaves: &[LeafBatch],
+    next: &mut usize,
+) -> Result<(ArrayRef, usize)> {
+    let first = *next;
+    match &field.kind {
+        FieldKind::Leaf { .. } => {
+            let leaf = leaves
+                .get(first)
+                .ok_or_else(|| general("fewer leaf batches than leaves"))?;
+            *next += 1;
+            Ok((leaf.array.clone(), first))
+        }
+        FieldKind::Struct { children } => {
+            let DataType::Struct(fields) = &field.arrow_type else {
+                return Err(general("struct field without a struct type"));
+            };
+            let mut arrays = Vec::with_capacity(children.len());
+            for child in children {
+                arrays.push(assemble(child, slot_def, slot_rep, leaves, next)?.0);
+            }
+            let levels = leaves
+                .get(first)
+                .ok_or_else(|| general("struct without leaves"))?;
+            let nulls = if field.nullable {
+                slot_validity(levels, slot_def, slot_rep, field.def_level)
+            } else {
+                None
+            };
+            let len = slot_count(levels, slot_def, slot_rep);
+            Ok((Arc::new(struct_array(fields, arrays, nulls, len)?), first))
+        }
+        FieldKind::List { element } => {
+            let (values, _) = assemble(element, field.def_level + 1, field.rep_level + 1, leaves, next)?;
+            let levels = leaves
+                .get(first)
+                .ok_or_else(|| general("list without leaves"))?;
+            let array: ArrayRef = match &field.arrow_type {
+                DataType::List(f) => {
+                    let (offsets, nulls) = list_offsets::<i32>(levels, field, slot_def, slot_rep)?;
+                    Arc::new(GenericListArray::<i32>::try_new(f.clone(), offsets, values, nulls)?)
+                }
+                DataType::LargeList(f) => {
+                    let (offsets, nulls) = list_offsets::<i64>(levels, field, slot_def, slot_rep)?;
+                    Arc::new(GenericListArray::<i64>::try_new(f.clone(), offsets, values, nulls)?)
+                }
+                DataType::Map(f, sorted) => {
+                    let (offsets, nulls) = list_offsets::<i32>(levels, field, slot_def, slot_rep)?;
+                    let entries = values
+                        .as_any()
+                        .downcast_ref::<StructArray>()
+                        .ok_or_else(|| general("map entries are not a struct"))?
+                        .clone();
+                    Arc::new(MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?)
+                }
+                other => return Err(general(format!("list field read as {other}"))),
+            };
+            Ok((array, first))
+        }
+    }
+}
+
+fn struct_array(
+    fields: &Fields,
+    arrays: Vec<ArrayRef>,
+    nulls: Option<NullBuffer>,
+    len: usize,
+) -> Result<StructArray> {
+    if arrays.is_empty() {
+        return Ok(StructArray::new_empty_fields(len, nulls));
+    }
+    Ok(StructArray::try_new(fields.clone(), arrays, nulls)?)
+}
+
+/// Whether level `i` holds a slot of a field with this slot level.
+#[inline]
+fn is_slot(leaf: &LeafBatch, i: usize, slot_def: i16, slot_rep: i16) -> bool {
+    leaf.def.get(i).is_none_or(|&d| d >= slot_def) && leaf.rep.get(i).is_none_or(|&r| r <= slot_rep)
+}
+
+fn num_levels(leaf: &LeafBatch) -> usize {
+    if !leaf.def.is_empty() {
+        leaf.def.len()
+    } else if !leaf.rep.is_empty() {
+        leaf.rep.len()
+    } else {
+        leaf.array.len()
+    }
+}
+
+fn slot_count(leaf: &LeafBatch, slot_def: i16, slot_rep: i16) -> usize {
+    if leaf.def.is_empty() && leaf.rep.is_empty() {
+        return leaf.array.len();
+    }
+    (0..num_levels(leaf))
+        .filter(|&i| is_slot(leaf, i, slot_def, slot_rep))
+        .count()
+}
+
+/// Validity of a field present at `def_level`, one bit per slot; `None`
+/// when every slot is valid.
+fn slot_validity(
+    leaf: &LeafBatch,
+    slot_def: i16,
+    slot_rep: i16,
+    def_level: i16,
+) -> Option<NullBuffer> {
+    if leaf.def.is_empty() {
+        return None;
+    }
+    let mut bits = BooleanBufferBuilder::new(leaf.def.len());
+    let mut nulls = 0usize;
+    for i in 0..leaf.def.len() {
+        if is_slot(leaf, i, slot_def, slot_rep) {
+            let valid = leaf.def[i] >= def_level;
+            nulls += usize::from(!valid);
+            bits.append(valid);
+        }
+    }
+    (nulls > 0).then(|| NullBuffer::new(bits.finish()))
+}
+
+type ListParts<O> = (OffsetBuffer<O>, Option<NullBuffer>);
+
+/// Offsets and validity of a list field from a leaf's levels.
+fn list_offsets<O: OffsetSizeTrait>(
+    leaf: &LeafBatch,
+    field: &ParquetField,
+    slot_def: i16,
+    slot_rep: i16,
+) -> Result<ListParts<O>> {
+    let n = num_levels(leaf);
+    if leaf.rep.len() != n || leaf.def.len() != n {
+        return Err(general("a list's leaf has no levels"));
+    }
+    let elem_def = field.def_level + 1;
+    let elem_rep = field.rep_level + 1;
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut bits = BooleanBufferBuilder::new(n);
+    let mut nulls = 0usize;
+    let mut elements = 0usize;
+    offsets.push(O::usize_as(0));
+    let mut open = false;
+    for i in 0..n {
+        let (d, r) = (leaf.def[i], leaf.rep[i]);
+        if r <= slot_rep && d >= slot_def {
+            if open {
+                offsets.push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
+            }
+            open = true;
+            let valid = d >= field.def_level;
+            nulls += usize::from(!valid);
+            bits.append(valid);
+        }
+        if d >= elem_def && r <= elem_rep {
+            if !open {
+                return Err(general("list element before its list"));
+            }
+            elements += 1;
+        }
+    }
+    if open {
+        offsets.push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
+    }
+    let nulls = (field.nullable && nulls > 0).then(|| NullBuffer::new(bits.finish()));
+    Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
+}

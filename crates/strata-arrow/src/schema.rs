@@ -1,0 +1,979 @@
+//! Schema mapping between Arrow and Parquet, both ways.
+//!
+//! - **Parquet to Arrow** ([`parquet_to_arrow_schema`]): each leaf's type
+//!   comes from its logical type (or legacy converted type) and physical
+//!   type, as the Parquet LogicalTypes spec describes; groups become
+//!   structs, `LIST` groups lists (with the spec's backward-compatibility
+//!   rules for two-level lists and repeated fields without an annotation)
+//!   and `MAP` groups maps. When the footer carries the Arrow schema the
+//!   writer used (`ARROW:schema`, a base64 IPC schema message, as pyarrow
+//!   and arrow-rs write it), its types are taken wherever the stored data
+//!   can be read as them, so large types, views, dictionaries, time zones
+//!   and the like round-trip exactly.
+//! - **Arrow to Parquet** ([`arrow_to_parquet_schema`]): the inverse, as
+//!   arrow-rs and pyarrow write it (three-level lists named
+//!   `list`/`element`, maps as `key_value` with `key` and `value`, decimals
+//!   as INT32/INT64/FIXED_LEN_BYTE_ARRAY by precision).
+//!
+//! Both directions produce a [`ParquetField`] tree: the Arrow type of
+//! every field together with its definition and repetition levels and,
+//! for leaves, the Parquet column it reads or writes. The reader builds
+//! arrays from it and the writer computes levels from it, so the two
+//! always agree.
+
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, Fields, Metadata, Schema, TimeUnit as ArrowTimeUnit};
+use base64::Engine;
+use strata_format::metadata::{
+    ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, TimeUnit, Type,
+};
+use strata_format::schema::{NodeKind, SchemaNode};
+use strata_format::{ColumnDescriptor, SchemaDescriptor};
+
+use crate::error::{Result, schema_err};
+
+/// The footer key under which the Arrow schema is stored.
+pub const ARROW_SCHEMA_META_KEY: &str = "ARROW:schema";
+
+/// The Arrow metadata key that carries a Parquet field id.
+pub const PARQUET_FIELD_ID_META_KEY: &str = "PARQUET:field_id";
+
+/// A field of the Arrow schema matched with the Parquet schema: its Arrow
+/// type and levels, and where its values live.
+#[derive(Debug, Clone)]
+pub(crate) struct ParquetField {
+    /// Definition level at which this field is present (not null).
+    pub def_level: i16,
+    /// Repetition level of this field (repeated ancestors, not itself).
+    pub rep_level: i16,
+    /// Whether the field can be null.
+    pub nullable: bool,
+    /// The Arrow type produced or consumed.
+    pub arrow_type: DataType,
+    /// Leaf, struct or list.
+    pub kind: FieldKind,
+}
+
+/// The shape of a [`ParquetField`].
+#[derive(Debug, Clone)]
+pub(crate) enum FieldKind {
+    /// A Parquet leaf column (index among the schema's leaves).
+    Leaf {
+        /// Index of the column among the schema's leaves.
+        column: usize,
+    },
+    /// A group read as an Arrow struct.
+    Struct {
+        /// The (projected) children.
+        children: Vec<ParquetField>,
+    },
+    /// A repeated field: Arrow list, large list, fixed-size list or map.
+    /// Elements are present at `def_level + 1` and repeat at
+    /// `rep_level + 1`.
+    List {
+        /// The element (for maps, the `entries` struct).
+        element: Box<ParquetField>,
+    },
+}
+
+impl ParquetField {
+    /// Leaf columns under this field, in schema order.
+    pub(crate) fn leaves(&self, out: &mut Vec<usize>) {
+        match &self.kind {
+            FieldKind::Leaf { column } => out.push(*column),
+            FieldKind::Struct { children } => children.iter().for_each(|c| c.leaves(out)),
+            FieldKind::List { element } => element.leaves(out),
+        }
+    }
+}
+
+/// The Arrow schema of a Parquet file: its leaves' types from the Parquet
+/// schema, refined by the embedded `ARROW:schema` when the key-value
+/// metadata holds one.
+///
+/// ```
+/// use strata_arrow::parquet_to_arrow_schema;
+/// use strata_format::metadata::{FieldRepetitionType, LogicalType, SchemaElement, Type};
+/// use strata_format::SchemaDescriptor;
+///
+/// let descr = SchemaDescriptor::from_elements(&[
+///     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+///     SchemaElement {
+///         name: "name".into(),
+///         physical_type: Some(Type::ByteArray),
+///         repetition_type: Some(FieldRepetitionType::Optional),
+///         logical_type: Some(LogicalType::String),
+///         ..Default::default()
+///     },
+/// ])
+/// .unwrap();
+/// let schema = parquet_to_arrow_schema(&descr, None).unwrap();
+/// assert_eq!(schema.field(0).data_type(), &arrow_schema::DataType::Utf8);
+/// assert!(schema.field(0).is_nullable());
+/// ```
+pub fn parquet_to_arrow_schema(
+    schema: &SchemaDescriptor,
+    key_value_metadata: Option<&[KeyValue]>,
+) -> Result<Schema> {
+    let hint = key_value_metadata.and_then(embedded_arrow_schema);
+    let (schema, _) = build_arrow_schema(schema, None, hint.as_ref(), key_value_metadata)?;
+    Ok(schema)
+}
+
+/// The Arrow schema stored under `ARROW:schema`, if the metadata holds a
+/// readable one (an unreadable one is ignored, as other readers do).
+pub(crate) fn embedded_arrow_schema(kv: &[KeyValue]) -> Option<Schema> {
+    let value = kv
+        .iter()
+        .find(|kv| kv.key == ARROW_SCHEMA_META_KEY)?
+        .value
+        .as_deref()?;
+    decode_arrow_schema(value).ok()
+}
+
+/// Decode a base64 `ARROW:schema` value.
+pub(crate) fn decode_arrow_schema(value: &str) -> Result<Schema> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(value.trim())
+        .map_err(|e| schema_err(format!("ARROW:schema is not base64: {e}")))?;
+    // The IPC encapsulation: an optional 0xFFFFFFFF continuation marker and
+    // a 4-byte length before the flatbuffer message.
+    let message = if bytes.len() >= 8 && bytes[..4] == [0xFF; 4] {
+        &bytes[8..]
+    } else if bytes.len() >= 4 {
+        &bytes[4..]
+    } else {
+        return Err(schema_err("ARROW:schema too short"));
+    };
+    let message = arrow_ipc::root_as_message(message)
+        .map_err(|e| schema_err(format!("ARROW:schema is not an IPC message: {e}")))?;
+    let schema = message
+        .header_as_schema()
+        .ok_or_else(|| schema_err("ARROW:schema message is not a schema"))?;
+    Ok(arrow_ipc::convert::try_fb_to_schema(schema)?)
+}
+
+/// Encode an Arrow schema as an `ARROW:schema` value: an IPC schema message
+/// with its continuation marker and length, base64.
+pub(crate) fn encode_arrow_schema(schema: &Schema) -> String {
+    let options = arrow_ipc::writer::IpcWriteOptions::default();
+    let mut tracker = arrow_ipc::writer::DictionaryTracker::new(true);
+    let encoded = arrow_ipc::writer::IpcDataGenerator::default()
+        .schema_to_bytes_with_dictionary_tracker(schema, &mut tracker, &options);
+    let message = encoded.ipc_message;
+    let mut framed = Vec::with_capacity(message.len() + 8);
+    framed.extend_from_slice(&[0xFF; 4]);
+    framed.extend_from_slice(&u32::try_from(message.len()).unwrap_or(u32::MAX).to_le_bytes());
+    framed.extend_from_slice(&message);
+    base64::engine::general_purpose::STANDARD.encode(framed)
+}
+
+/// Build the Arrow schema and field tree of `schema`, keeping only the
+/// leaves in `mask` (all when `None`).
+pub(crate) fn build_arrow_schema(
+    schema: &SchemaDescriptor,
+    mask: Option<&[bool]>,
+    hint: Option<&Schema>,
+    key_value_metadata: Option<&[KeyValue]>,
+) -> Result<(Schema, Vec<ParquetField>)> {
+    let mut builder = Builder {
+        mask,
+        next_leaf: 0,
+        columns: schema.columns(),
+    };
+    let mut fields = Vec::new();
+    let mut tree = Vec::new();
+    for child in schema.root().children() {
+        let hint_field = hint.and_then(|h| h.field_with_name(&child.name).ok());
+        if let Some((field, pf)) = builder.node(child, 0, 0, hint_field)? {
+            fields.push(field);
+            tree.push(pf);
+        }
+    }
+    let mut metadata: Metadata = hint.map(|h| h.metadata().clone()).unwrap_or_default();
+    if hint.is_none()
+        && let Some(kv) = key_value_metadata
+    {
+        for kv in kv {
+            if kv.key != ARROW_SCHEMA_META_KEY
+                && let Some(v) = &kv.value
+            {
+                metadata.insert(kv.key.as_str(), v.as_str());
+            }
+        }
+    }
+    Ok((Schema::new_with_metadata(fields, metadata), tree))
+}
+
+struct Builder<'a> {
+    mask: Option<&'a [bool]>,
+    next_leaf: usize,
+    columns: &'a [ColumnDescriptor],
+}
+
+fn is_list(node: &SchemaNode) -> bool {
+    matches!(node.logical_type, Some(LogicalType::List))
+        || matches!(node.converted_type, Some(ConvertedType::List))
+}
+
+fn is_map(node: &SchemaNode) -> bool {
+    matches!(node.logical_type, Some(LogicalType::Map))
+        || matches!(
+            node.converted_type,
+            Some(ConvertedType::Map | ConvertedType::MapKeyValue)
+        )
+}
+
+fn field_metadata(node: &SchemaNode, hint: Option<&Field>) -> Metadata {
+    let mut md = hint.map(|h| h.metadata().clone()).unwrap_or_default();
+    if let Some(id) = node.field_id {
+        md.insert(PARQUET_FIELD_ID_META_KEY, id.to_string());
+    }
+    md
+}
+
+impl Builder<'_> {
+    /// Skip the leaves under `node` (not projected).
+    fn skip(&mut self, node: &SchemaNode) {
+        match &node.kind {
+            NodeKind::Primitive { .. } => self.next_leaf += 1,
+            NodeKind::Group { children } => children.iter().for_each(|c| self.skip(c)),
+        }
+    }
+
+    /// Map `node`, whose parent is present at definition level `def` and
+    /// repetition level `rep`.
+    fn node(
+        &mut self,
+        node: &SchemaNode,
+        def: i16,
+        rep: i16,
+        hint: Option<&Field>,
+    ) -> Result<Option<(Field, ParquetField)>> {
+        match node.repetition {
+            Some(Repetition::Repeated) => {
+                // A repeated field outside a LIST or MAP annotation is a
+                // list of required elements.
+                let Some((elem, pf)) = self.typed_node(node, def + 1, rep + 1, false, hint_element(hint))?
+                else {
+                    return Ok(None);
+                };
+                let elem = Arc::new(elem.with_nullable(false));
+                let dt = list_type(hint, elem);
+                let field = Field::new(&node.name, dt.clone(), false)
+                    .with_metadata(field_metadata(node, hint));
+                Ok(Some((
+                    field,
+                    ParquetField {
+                        def_level: def,
+                        rep_level: rep,
+                        nullable: false,
+                        arrow_type: dt,
+                        kind: FieldKind::List {
+                            element: Box::new(pf),
+                        },
+                    },
+                )))
+            }
+            Some(Repetition::Optional) => self.typed_node(node, def + 1, rep, true, hint),
+            _ => self.typed_node(node, def, rep, false, hint),
+        }
+    }
+
+    /// Map `node` as a field present at `def`/`rep`.
+    fn typed_node(
+        &mut self,
+        node: &SchemaNode,
+        def: i16,
+        rep: i16,
+        nullable: bool,
+        hint: Option<&Field>,
+    ) -> Result<Option<(Field, ParquetField)>> {
+        let make = |dt: DataType, kind: FieldKind| {
+            let field = Field::new(&node.name, dt.clone(), nullable)
+                .with_metadata(field_metadata(node, hint));
+            Some((
+                field,
+                ParquetField {
+                    def_level: def,
+                    rep_level: rep,
+                    nullable,
+                    arrow_type: dt,
+                    kind,
+                },
+            ))
+        };
+        match &node.kind {
+            NodeKind::Primitive { .. } => {
+                let column = self.next_leaf;
+                self.next_leaf += 1;
+                if self.mask.is_some_and(|m| !m.get(column).copied().unwrap_or(false)) {
+                    return Ok(None);
+                }
+                let descr = self
+                    .columns
+                    .get(column)
+                    .ok_or_else(|| schema_err("schema tree and columns disagree"))?;
+                let derived = leaf_type(descr)?;
+                let dt = match hint {
+                    Some(h) if leaf_accepts(descr, h.data_type()) => h.data_type().clone(),
+                    _ => derived,
+                };
+                Ok(make(dt, FieldKind::Leaf { column }))
+            }
+            NodeKind::Group { children } => {
+                if is_list(node) && children.len() == 1 {
+                    return self.list(node, &children[0], def, rep, nullable, hint);
+                }
+                if is_map(node) && children.len() == 1 {
+                    return self.map(node, &children[0], def, rep, nullable, hint);
+                }
+                let hint_fields = match hint.map(|h| h.data_type()) {
+                    Some(DataType::Struct(f)) => Some(f.clone()),
+                    _ => None,
+                };
+                let mut fields = Vec::new();
+                let mut kids = Vec::new();
+                for child in children {
+                    let h = hint_fields
+                        .as_ref()
+                        .and_then(|f| f.iter().find(|f| f.name() == &child.name))
+                        .map(|f| f.as_ref());
+                    if let Some((f, pf)) = self.node(child, def, rep, h)? {
+                        fields.push(f);
+                        kids.push(pf);
+                    }
+                }
+                if kids.is_empty() {
+                    return Ok(None);
+                }
+                Ok(make(
+                    DataType::Struct(Fields::from(fields)),
+                    FieldKind::Struct { children: kids },
+                ))
+            }
+        }
+    }
+
+    fn list(
+        &mut self,
+        node: &SchemaNode,
+        repeated: &SchemaNode,
+        def: i16,
+        rep: i16,
+        nullable: bool,
+        hint: Option<&Field>,
+    ) -> Result<Option<(Field, ParquetField)>> {
+        if repeated.repetition != Some(Repetition::Repeated) {
+            return Err(schema_err(format!(
+                "LIST group {} has a child that is not repeated",
+                node.name
+            )));
+        }
+        let elem_hint = hint_element(hint);
+        // The backward-compatibility rules: the repeated field is itself
+        // the element when it is a primitive, a group of several fields, or
+        // a group named `array` or `<list>_tuple`.
+        let repeated_is_element = match &repeated.kind {
+            NodeKind::Primitive { .. } => true,
+            NodeKind::Group { children } => {
+                children.len() != 1
+                    || repeated.name == "array"
+                    || repeated.name == format!("{}_tuple", node.name)
+            }
+        };
+        let element = if repeated_is_element {
+            self.typed_node(repeated, def + 1, rep + 1, false, elem_hint)?
+        } else {
+            self.node(&repeated.children()[0], def + 1, rep + 1, elem_hint)?
+        };
+        let Some((elem, pf)) = element else {
+            return Ok(None);
+        };
+        let dt = list_type(hint, Arc::new(elem));
+        let field =
+            Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
+        Ok(Some((
+            field,
+            ParquetField {
+                def_level: def,
+                rep_level: rep,
+                nullable,
+                arrow_type: dt,
+                kind: FieldKind::List {
+                    element: Box::new(pf),
+                },
+            },
+        )))
+    }
+
+    fn map(
+        &mut self,
+        node: &SchemaNode,
+        key_value: &SchemaNode,
+        def: i16,
+        rep: i16,
+        nullable: bool,
+        hint: Option<&Field>,
+    ) -> Result<Option<(Field, ParquetField)>> {
+        let (entries_hint, sorted) = match hint.map(|h| h.data_type()) {
+            Some(DataType::Map(f, sorted)) => (Some(f.as_ref()), *sorted),
+            _ => (None, false),
+        };
+        if key_value.repetition != Some(Repetition::Repeated)
+            || key_value.is_primitive()
+            || key_value.children().is_empty()
+            || key_value.children().len() > 2
+        {
+            return Err(schema_err(format!(
+                "MAP group {} is not a repeated group of key and value",
+                node.name
+            )));
+        }
+        let Some((entries, pf)) =
+            self.typed_node(key_value, def + 1, rep + 1, false, entries_hint)?
+        else {
+            return Ok(None);
+        };
+        let FieldKind::Struct { children } = &pf.kind else {
+            return Err(schema_err("map entries are not a group"));
+        };
+        // A map needs both its key and its value; a projection that keeps
+        // only one reads the entries as a list of structs.
+        let dt = if children.len() == 2 {
+            let entries_name = entries_hint.map_or("key_value", |h| h.name().as_str());
+            let DataType::Struct(fields) = entries.data_type() else {
+                return Err(schema_err("map entries are not a struct"));
+            };
+            let key = fields[0].as_ref().clone().with_nullable(false);
+            let fields = Fields::from(vec![Arc::new(key), fields[1].clone()]);
+            DataType::Map(
+                Arc::new(Field::new(entries_name, DataType::Struct(fields), false)),
+                sorted,
+            )
+        } else {
+            DataType::List(Arc::new(entries))
+        };
+        let mut pf = pf;
+        pf.arrow_type = match &dt {
+            DataType::Map(f, _) => f.data_type().clone(),
+            _ => pf.arrow_type,
+        };
+        let field =
+            Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
+        Ok(Some((
+            field,
+            ParquetField {
+                def_level: def,
+                rep_level: rep,
+                nullable,
+                arrow_type: dt,
+                kind: FieldKind::List {
+                    element: Box::new(pf),
+                },
+            },
+        )))
+    }
+}
+
+/// The element field a list hint holds.
+fn hint_element(hint: Option<&Field>) -> Option<&Field> {
+    match hint.map(|h| h.data_type()) {
+        Some(
+            DataType::List(f)
+            | DataType::LargeList(f)
+            | DataType::FixedSizeList(f, _)
+            | DataType::ListView(f)
+            | DataType::LargeListView(f),
+        ) => Some(f.as_ref()),
+        _ => None,
+    }
+}
+
+/// The list type for `elem`: the hint's kind of list if it has one.
+fn list_type(hint: Option<&Field>, elem: Arc<Field>) -> DataType {
+    let elem = match hint_element(hint) {
+        Some(h) => Arc::new(elem.as_ref().clone().with_name(h.name())),
+        None => elem,
+    };
+    match hint.map(|h| h.data_type()) {
+        Some(DataType::LargeList(_)) => DataType::LargeList(elem),
+        Some(DataType::FixedSizeList(_, n)) => DataType::FixedSizeList(elem, *n),
+        _ => DataType::List(elem),
+    }
+}
+
+fn time_unit(unit: &TimeUnit) -> Option<ArrowTimeUnit> {
+    match unit {
+        TimeUnit::Millis => Some(ArrowTimeUnit::Millisecond),
+        TimeUnit::Micros => Some(ArrowTimeUnit::Microsecond),
+        TimeUnit::Nanos => Some(ArrowTimeUnit::Nanosecond),
+        TimeUnit::Unknown(_) => None,
+    }
+}
+
+/// The Arrow decimal type for a precision and scale stored in `physical`.
+fn decimal_type(precision: i32, scale: i32) -> Result<DataType> {
+    let p = u8::try_from(precision)
+        .ok()
+        .filter(|p| (1..=76).contains(p))
+        .ok_or_else(|| schema_err(format!("decimal precision {precision} out of range")))?;
+    let s = i8::try_from(scale).map_err(|_| schema_err(format!("decimal scale {scale}")))?;
+    Ok(if p <= 38 {
+        DataType::Decimal128(p, s)
+    } else {
+        DataType::Decimal256(p, s)
+    })
+}
+
+/// The Arrow type a leaf reads as without a hint.
+pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
+    let lt = d.logical_type.as_ref();
+    let ct = d.converted_type;
+    let dt = match d.physical_type {
+        Type::Boolean => DataType::Boolean,
+        Type::Int32 => match (lt, ct) {
+            (Some(LogicalType::Integer { bit_width, is_signed }), _) => {
+                match (bit_width, is_signed) {
+                    (8, true) => DataType::Int8,
+                    (16, true) => DataType::Int16,
+                    (8, false) => DataType::UInt8,
+                    (16, false) => DataType::UInt16,
+                    (32, false) => DataType::UInt32,
+                    _ => DataType::Int32,
+                }
+            }
+            (Some(LogicalType::Decimal { scale, precision }), _) => {
+                decimal_type(*precision, *scale)?
+            }
+            (Some(LogicalType::Date), _) => DataType::Date32,
+            (Some(LogicalType::Time { unit, .. }), _) => match unit {
+                TimeUnit::Millis => DataType::Time32(ArrowTimeUnit::Millisecond),
+                _ => return Err(schema_err(format!("INT32 column {} with TIME({unit:?})", d.path))),
+            },
+            (Some(LogicalType::Null), _) => DataType::Null,
+            (None, Some(ConvertedType::Uint8)) => DataType::UInt8,
+            (None, Some(ConvertedType::Uint16)) => DataType::UInt16,
+            (None, Some(ConvertedType::Uint32)) => DataType::UInt32,
+            (None, Some(ConvertedType::Int8)) => DataType::Int8,
+            (None, Some(ConvertedType::Int16)) => DataType::Int16,
+            (None, Some(ConvertedType::Date)) => DataType::Date32,
+            (None, Some(ConvertedType::TimeMillis)) => DataType::Time32(ArrowTimeUnit::Millisecond),
+            (None, Some(ConvertedType::Decimal)) => {
+                decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
+            }
+            _ => DataType::Int32,
+        },
+        Type::Int64 => match (lt, ct) {
+            (Some(LogicalType::Integer { bit_width: 64, is_signed: false }), _) => DataType::UInt64,
+            (Some(LogicalType::Decimal { scale, precision }), _) => {
+                decimal_type(*precision, *scale)?
+            }
+            (Some(LogicalType::Time { unit, .. }), _) => match unit {
+                TimeUnit::Micros => DataType::Time64(ArrowTimeUnit::Microsecond),
+                TimeUnit::Nanos => DataType::Time64(ArrowTimeUnit::Nanosecond),
+                _ => return Err(schema_err(format!("INT64 column {} with TIME({unit:?})", d.path))),
+            },
+            (Some(LogicalType::Timestamp { is_adjusted_to_utc, unit }), _) => {
+                let unit = time_unit(unit)
+                    .ok_or_else(|| schema_err(format!("column {}: unknown time unit", d.path)))?;
+                DataType::Timestamp(unit, is_adjusted_to_utc.then(|| "+00:00".into()))
+            }
+            (None, Some(ConvertedType::Uint64)) => DataType::UInt64,
+            (None, Some(ConvertedType::TimestampMillis)) => {
+                DataType::Timestamp(ArrowTimeUnit::Millisecond, Some("+00:00".into()))
+            }
+            (None, Some(ConvertedType::TimestampMicros)) => {
+                DataType::Timestamp(ArrowTimeUnit::Microsecond, Some("+00:00".into()))
+            }
+            (None, Some(ConvertedType::TimeMicros)) => DataType::Time64(ArrowTimeUnit::Microsecond),
+            (None, Some(ConvertedType::Decimal)) => {
+                decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
+            }
+            _ => DataType::Int64,
+        },
+        Type::Int96 => DataType::Timestamp(ArrowTimeUnit::Nanosecond, None),
+        Type::Float => DataType::Float32,
+        Type::Double => DataType::Float64,
+        Type::ByteArray => match (lt, ct) {
+            (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => {
+                DataType::Utf8
+            }
+            (Some(LogicalType::Decimal { scale, precision }), _) => {
+                decimal_type(*precision, *scale)?
+            }
+            (None, Some(ConvertedType::Utf8 | ConvertedType::Enum | ConvertedType::Json)) => {
+                DataType::Utf8
+            }
+            (None, Some(ConvertedType::Decimal)) => {
+                decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
+            }
+            _ => DataType::Binary,
+        },
+        Type::FixedLenByteArray => {
+            let width = d
+                .type_length
+                .filter(|w| *w > 0)
+                .ok_or_else(|| schema_err(format!("column {} has no width", d.path)))?;
+            match (lt, ct) {
+                (Some(LogicalType::Decimal { scale, precision }), _) => {
+                    decimal_type(*precision, *scale)?
+                }
+                (Some(LogicalType::Float16), _) if width == 2 => DataType::Float16,
+                (None, Some(ConvertedType::Decimal)) => {
+                    decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
+                }
+                _ => DataType::FixedSizeBinary(width),
+            }
+        }
+    };
+    Ok(dt)
+}
+
+/// Whether a leaf of `d`'s physical type can be read as `dt`.
+pub(crate) fn leaf_accepts(d: &ColumnDescriptor, dt: &DataType) -> bool {
+    use DataType as D;
+    match d.physical_type {
+        Type::Boolean => matches!(dt, D::Boolean),
+        Type::Int32 => matches!(
+            dt,
+            D::Int8
+                | D::Int16
+                | D::Int32
+                | D::UInt8
+                | D::UInt16
+                | D::UInt32
+                | D::Date32
+                | D::Date64
+                | D::Time32(_)
+                | D::Decimal32(_, _)
+                | D::Decimal64(_, _)
+                | D::Decimal128(_, _)
+                | D::Decimal256(_, _)
+                | D::Null
+        ),
+        Type::Int64 => matches!(
+            dt,
+            D::Int64
+                | D::UInt64
+                | D::Timestamp(_, _)
+                | D::Date64
+                | D::Time64(_)
+                | D::Duration(_)
+                | D::Decimal64(_, _)
+                | D::Decimal128(_, _)
+                | D::Decimal256(_, _)
+        ),
+        Type::Int96 => matches!(dt, D::Timestamp(_, _)),
+        Type::Float => matches!(dt, D::Float32),
+        Type::Double => matches!(dt, D::Float64),
+        Type::ByteArray => match dt {
+            D::Dictionary(k, v) => k.is_dictionary_key_type() && byte_array_value_type(v),
+            other => byte_array_value_type(other),
+        },
+        Type::FixedLenByteArray => match dt {
+            D::FixedSizeBinary(w) => Some(*w) == d.type_length,
+            D::Float16 => d.type_length == Some(2),
+            D::Decimal128(_, _) | D::Decimal256(_, _) => true,
+            _ => false,
+        },
+    }
+}
+
+fn byte_array_value_type(dt: &DataType) -> bool {
+    use DataType as D;
+    matches!(
+        dt,
+        D::Utf8
+            | D::LargeUtf8
+            | D::Utf8View
+            | D::Binary
+            | D::LargeBinary
+            | D::BinaryView
+            | D::Decimal128(_, _)
+            | D::Decimal256(_, _)
+    )
+}
+
+/// Bytes of the FIXED_LEN_BYTE_ARRAY that stores decimals of `precision`
+/// digits: the fewest whose two's complement holds `10^precision - 1`.
+pub(crate) fn decimal_length(precision: u8) -> usize {
+    (1..=32usize)
+        .find(|&n| ((8 * n - 1) as f64 * std::f64::consts::LOG10_2).floor() >= f64::from(precision))
+        .unwrap_or(32)
+}
+
+/// The Parquet schema that stores `schema`: a root group named `schema`
+/// with one field per Arrow field.
+///
+/// ```
+/// use arrow_schema::{DataType, Field, Schema};
+/// use strata_arrow::arrow_to_parquet_schema;
+///
+/// let schema = Schema::new(vec![
+///     Field::new("id", DataType::Int64, false),
+///     Field::new("tags", DataType::new_list(DataType::Utf8, true), true),
+/// ]);
+/// let parquet = arrow_to_parquet_schema(&schema).unwrap();
+/// assert_eq!(parquet.num_columns(), 2);
+/// assert_eq!(parquet.column(1).unwrap().path.string(), "tags.list.element");
+/// assert_eq!(parquet.column(1).unwrap().max_def_level, 3);
+/// ```
+pub fn arrow_to_parquet_schema(schema: &Schema) -> Result<SchemaDescriptor> {
+    let children = schema
+        .fields()
+        .iter()
+        .map(|f| arrow_field_to_node(f))
+        .collect::<Result<Vec<_>>>()?;
+    let root = SchemaNode {
+        name: "arrow_schema".into(),
+        repetition: None,
+        converted_type: None,
+        logical_type: None,
+        field_id: None,
+        vector_length: None,
+        kind: NodeKind::Group { children },
+    };
+    Ok(SchemaDescriptor::new(root)?)
+}
+
+fn repetition(field: &Field) -> Repetition {
+    if field.is_nullable() {
+        Repetition::Optional
+    } else {
+        Repetition::Required
+    }
+}
+
+fn field_id(field: &Field) -> Option<i32> {
+    field
+        .metadata()
+        .get(PARQUET_FIELD_ID_META_KEY)
+        .and_then(|v| v.parse().ok())
+}
+
+fn primitive(
+    field: &Field,
+    physical_type: Type,
+    logical_type: Option<LogicalType>,
+    type_length: Option<i32>,
+) -> SchemaNode {
+    let (precision, scale) = match &logical_type {
+        Some(LogicalType::Decimal { scale, precision }) => (Some(*precision), Some(*scale)),
+        _ => (None, None),
+    };
+    let converted_type = logical_type.as_ref().and_then(converted_for);
+    SchemaNode {
+        name: field.name().clone(),
+        repetition: Some(repetition(field)),
+        converted_type,
+        logical_type,
+        field_id: field_id(field),
+        vector_length: None,
+        kind: NodeKind::Primitive {
+            physical_type,
+            type_length,
+            scale,
+            precision,
+        },
+    }
+}
+
+/// The legacy converted type written beside a logical type, for readers
+/// that know only converted types.
+fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
+    Some(match lt {
+        LogicalType::String => ConvertedType::Utf8,
+        LogicalType::Map => ConvertedType::Map,
+        LogicalType::List => ConvertedType::List,
+        LogicalType::Enum => ConvertedType::Enum,
+        LogicalType::Decimal { .. } => ConvertedType::Decimal,
+        LogicalType::Date => ConvertedType::Date,
+        LogicalType::Json => ConvertedType::Json,
+        LogicalType::Bson => ConvertedType::Bson,
+        LogicalType::Time { unit, is_adjusted_to_utc: true } => match unit {
+            TimeUnit::Millis => ConvertedType::TimeMillis,
+            TimeUnit::Micros => ConvertedType::TimeMicros,
+            _ => return None,
+        },
+        LogicalType::Timestamp { unit, is_adjusted_to_utc: true } => match unit {
+            TimeUnit::Millis => ConvertedType::TimestampMillis,
+            TimeUnit::Micros => ConvertedType::TimestampMicros,
+            _ => return None,
+        },
+        LogicalType::Integer { bit_width, is_signed } => match (bit_width, is_signed) {
+            (8, true) => ConvertedType::Int8,
+            (16, true) => ConvertedType::Int16,
+            (32, true) => ConvertedType::Int32,
+            (64, true) => ConvertedType::Int64,
+            (8, false) => ConvertedType::Uint8,
+            (16, false) => ConvertedType::Uint16,
+            (32, false) => ConvertedType::Uint32,
+            (64, false) => ConvertedType::Uint64,
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+fn int(bit_width: i8, is_signed: bool) -> Option<LogicalType> {
+    Some(LogicalType::Integer { bit_width, is_signed })
+}
+
+fn decimal_node(field: &Field, precision: u8, scale: i8) -> SchemaNode {
+    let lt = Some(LogicalType::Decimal {
+        scale: i32::from(scale),
+        precision: i32::from(precision),
+    });
+    if precision <= 9 {
+        primitive(field, Type::Int32, lt, None)
+    } else if precision <= 18 {
+        primitive(field, Type::Int64, lt, None)
+    } else {
+        let len = i32::try_from(decimal_length(precision)).unwrap_or(32);
+        primitive(field, Type::FixedLenByteArray, lt, Some(len))
+    }
+}
+
+fn group(field: &Field, logical: Option<LogicalType>, children: Vec<SchemaNode>) -> SchemaNode {
+    SchemaNode {
+        name: field.name().clone(),
+        repetition: Some(repetition(field)),
+        converted_type: logical.as_ref().and_then(converted_for),
+        logical_type: logical,
+        field_id: field_id(field),
+        vector_length: None,
+        kind: NodeKind::Group { children },
+    }
+}
+
+/// The Parquet node that stores an Arrow field.
+fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
+    use DataType as D;
+    let ts = |unit: TimeUnit, utc: bool| {
+        Some(LogicalType::Timestamp {
+            is_adjusted_to_utc: utc,
+            unit,
+        })
+    };
+    let time = |unit: TimeUnit| {
+        Some(LogicalType::Time {
+            is_adjusted_to_utc: true,
+            unit,
+        })
+    };
+    Ok(match field.data_type() {
+        D::Null => {
+            let mut n = primitive(field, Type::Int32, Some(LogicalType::Null), None);
+            n.repetition = Some(Repetition::Optional);
+            n
+        }
+        D::Boolean => primitive(field, Type::Boolean, None, None),
+        D::Int8 => primitive(field, Type::Int32, int(8, true), None),
+        D::Int16 => primitive(field, Type::Int32, int(16, true), None),
+        D::Int32 => primitive(field, Type::Int32, None, None),
+        D::Int64 => primitive(field, Type::Int64, None, None),
+        D::UInt8 => primitive(field, Type::Int32, int(8, false), None),
+        D::UInt16 => primitive(field, Type::Int32, int(16, false), None),
+        D::UInt32 => primitive(field, Type::Int32, int(32, false), None),
+        D::UInt64 => primitive(field, Type::Int64, int(64, false), None),
+        D::Float16 => primitive(field, Type::FixedLenByteArray, Some(LogicalType::Float16), Some(2)),
+        D::Float32 => primitive(field, Type::Float, None, None),
+        D::Float64 => primitive(field, Type::Double, None, None),
+        D::Decimal32(p, s) | D::Decimal64(p, s) | D::Decimal128(p, s) | D::Decimal256(p, s) => {
+            decimal_node(field, *p, *s)
+        }
+        D::Date32 => primitive(field, Type::Int32, Some(LogicalType::Date), None),
+        // Stored losslessly as milliseconds; the embedded Arrow schema
+        // restores the type.
+        D::Date64 => primitive(field, Type::Int64, None, None),
+        D::Time32(_) => primitive(field, Type::Int32, time(TimeUnit::Millis), None),
+        D::Time64(ArrowTimeUnit::Nanosecond) => {
+            primitive(field, Type::Int64, time(TimeUnit::Nanos), None)
+        }
+        D::Time64(_) => primitive(field, Type::Int64, time(TimeUnit::Micros), None),
+        D::Timestamp(unit, tz) => {
+            let unit = match unit {
+                ArrowTimeUnit::Second | ArrowTimeUnit::Millisecond => TimeUnit::Millis,
+                ArrowTimeUnit::Microsecond => TimeUnit::Micros,
+                ArrowTimeUnit::Nanosecond => TimeUnit::Nanos,
+            };
+            primitive(field, Type::Int64, ts(unit, tz.is_some()), None)
+        }
+        D::Duration(_) => primitive(field, Type::Int64, None, None),
+        D::Utf8 | D::LargeUtf8 | D::Utf8View => {
+            primitive(field, Type::ByteArray, Some(LogicalType::String), None)
+        }
+        D::Binary | D::LargeBinary | D::BinaryView => primitive(field, Type::ByteArray, None, None),
+        D::FixedSizeBinary(n) => primitive(field, Type::FixedLenByteArray, None, Some(*n)),
+        D::Dictionary(_, value) => {
+            let inner = Field::new(field.name(), value.as_ref().clone(), field.is_nullable())
+                .with_metadata(field.metadata().clone());
+            let node = arrow_field_to_node(&inner)?;
+            if !node.is_primitive() {
+                return Err(schema_err(format!(
+                    "dictionary field {} has a nested value type",
+                    field.name()
+                )));
+            }
+            node
+        }
+        D::List(elem) | D::LargeList(elem) | D::FixedSizeList(elem, _) => {
+            let element = arrow_field_to_node(&elem.as_ref().clone().with_name("element"))?;
+            let list = SchemaNode {
+                name: "list".into(),
+                repetition: Some(Repetition::Repeated),
+                converted_type: None,
+                logical_type: None,
+                field_id: None,
+                vector_length: None,
+                kind: NodeKind::Group {
+                    children: vec![element],
+                },
+            };
+            group(field, Some(LogicalType::List), vec![list])
+        }
+        D::Struct(fields) => {
+            if fields.is_empty() {
+                return Err(schema_err(format!(
+                    "struct field {} has no fields; Parquet cannot store an empty group",
+                    field.name()
+                )));
+            }
+            let children = fields
+                .iter()
+                .map(|f| arrow_field_to_node(f))
+                .collect::<Result<Vec<_>>>()?;
+            group(field, None, children)
+        }
+        D::Map(entries, _) => {
+            let D::Struct(kv) = entries.data_type() else {
+                return Err(schema_err(format!("map field {} without struct entries", field.name())));
+            };
+            if kv.len() != 2 {
+                return Err(schema_err(format!("map field {} needs a key and a value", field.name())));
+            }
+            let key = arrow_field_to_node(&kv[0].as_ref().clone().with_name("key").with_nullable(false))?;
+            let value = arrow_field_to_node(&kv[1].as_ref().clone().with_name("value"))?;
+            let key_value = SchemaNode {
+                name: "key_value".into(),
+                repetition: Some(Repetition::Repeated),
+                converted_type: None,
+                logical_type: None,
+                field_id: None,
+                vector_length: None,
+                kind: NodeKind::Group {
+                    children: vec![key, value],
+                },
+            };
+            group(field, Some(LogicalType::Map), vec![key_value])
+        }
+        other => {
+            return Err(crate::error::ParquetError::NYI(format!(
+                "writing Arrow type {other} (field {})",
+                field.name()
+            )));
+        }
+    })
+}
