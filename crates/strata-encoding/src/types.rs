@@ -814,13 +814,27 @@ impl ValueBatch for FixedLenBatch<'_> {
 /// (the layout of Arrow's `FixedSizeBinary`). Null slots of a spaced decode
 /// are zero bytes.
 ///
+/// The width is fixed by [`new`](Self::new) or set later by
+/// [`reset`](Self::reset); a [`Default`] buffer has width 0 and holds no
+/// values until it is given a width (so containers of buffers can be built
+/// before the width is known).
+///
 /// ```
 /// use strata_encoding::FixedLenByteArrayBuffer;
 ///
-/// let buf = FixedLenByteArrayBuffer::new(16);
-/// assert_eq!((buf.width(), buf.len()), (16, 0));
+/// let mut buf = FixedLenByteArrayBuffer::new(2);
+/// assert_eq!((buf.width(), buf.len()), (2, 0));
+/// buf.push(b"ab").unwrap();
+/// assert!(buf.push(b"abc").is_err(), "a value of another width");
+/// assert_eq!(buf.value(0), Some(&b"ab"[..]));
+///
+/// let mut later = FixedLenByteArrayBuffer::default();
+/// assert_eq!(later.width(), 0);
+/// later.reset(3);
+/// later.push(b"xyz").unwrap();
+/// assert_eq!((later.width(), later.len()), (3, 1));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FixedLenByteArrayBuffer {
     width: usize,
     values: Vec<u8>,
@@ -865,6 +879,27 @@ impl FixedLenByteArrayBuffer {
     /// Remove every value, keeping the allocation.
     pub fn clear(&mut self) {
         self.values.clear();
+    }
+
+    /// Remove every value and hold `width`-byte values from now on,
+    /// keeping the allocation.
+    pub fn reset(&mut self, width: usize) {
+        self.values.clear();
+        self.width = width;
+    }
+
+    /// Append one value, which must be exactly [`width`](Self::width)
+    /// bytes long.
+    pub fn push(&mut self, value: &[u8]) -> Result<()> {
+        if value.len() != self.width || self.width == 0 {
+            return Err(EncodingError::InvalidArgument(format!(
+                "value of {} bytes pushed to a buffer of {}-byte values",
+                value.len(),
+                self.width
+            )));
+        }
+        self.values.extend_from_slice(value);
+        Ok(())
     }
 
     /// The value bytes, without a copy.

@@ -37,6 +37,28 @@
 //! empty slots); repeated columns get only their present values, densely,
 //! and the levels say where they belong.
 //!
+//! ## Types
+//!
+//! `ColumnRecordReader<T>` reads a column of the physical type of its
+//! [`RecordValue`] `T`:
+//!
+//! | Physical type | `T` | `Values` (one batch) | dictionary |
+//! |---|---|---|---|
+//! | BOOLEAN | `bool` | `Vec<bool>` | none |
+//! | INT32, INT64 | `i32`, `i64` | `Vec<i32>`, `Vec<i64>` | `Vec<T>` |
+//! | INT96 | [`Int96`](strata_encoding::Int96) | `Vec<Int96>` | `Vec<Int96>` |
+//! | FLOAT, DOUBLE | `f32`, `f64` | `Vec<f32>`, `Vec<f64>` | `Vec<T>` |
+//! | BYTE_ARRAY | [`ByteArray`](strata_encoding::ByteArray) | [`ByteArrayBuffer`](strata_encoding::ByteArrayBuffer) | `ByteArrayBuffer` |
+//! | FIXED_LEN_BYTE_ARRAY | [`FixedLenByteArray`](strata_encoding::FixedLenByteArray) | [`FixedLenByteArrayBuffer`](strata_encoding::FixedLenByteArrayBuffer) | `FixedLenByteArrayBuffer` |
+//!
+//! A FIXED_LEN_BYTE_ARRAY column's width is its descriptor's
+//! `type_length`, checked once by [`ColumnRecordReader::new`] (missing or
+//! not positive is a [`RecordError::InvalidArgument`]); every batch's
+//! buffer is given that width (a default buffer has none), and a null slot
+//! of a flat optional column is `width` zero bytes. Its PLAIN pages are
+//! read in place like the fixed-width numbers; DELTA_BYTE_ARRAY and
+//! BYTE_STREAM_SPLIT pages are decoded once per page.
+//!
 //! ## Example
 //!
 //! ```
@@ -93,13 +115,46 @@
 //!     root_field_index: 0,
 //! };
 //! let pages = PageReader::new(chunk, CompressionCodec::Uncompressed, 3).unwrap();
-//! let mut reader = ColumnRecordReader::<i32>::new(pages, descr).unwrap();
+//! let mut reader = ColumnRecordReader::<i32>::new(pages, descr.clone()).unwrap();
 //! let mut batch = RecordBatchBuffers::new();
 //! assert_eq!(reader.read_records(10, &mut batch).unwrap(), 3);
 //! assert_eq!(batch.def_levels, [1, 0, 1]);
 //! assert_eq!(batch.values, [7, 0, 9]); // the null slot holds 0
 //! assert_eq!((batch.validity[0] & 0b111, batch.null_count), (0b101, 1));
 //! assert_eq!(reader.read_records(10, &mut batch).unwrap(), 0);
+//!
+//! // The same page layout for an optional FIXED_LEN_BYTE_ARRAY(2) column:
+//! // "ab", null, "cd".
+//! use strata_encoding::{FixedLenBatch, FixedLenByteArray, PlainFixedLenByteArrayEncoder};
+//! let mut body = ByteSink::new();
+//! let mut levels = LevelEncoder::new(1).unwrap();
+//! levels.put(&[1, 0, 1]).unwrap();
+//! levels.flush_v1(&mut body).unwrap();
+//! let mut values = PlainFixedLenByteArrayEncoder::new(2).unwrap();
+//! values.put(FixedLenBatch::new(2, b"abcd").unwrap()).unwrap();
+//! values.flush_into(&mut body).unwrap();
+//! let header = PageHeader {
+//!     uncompressed_page_size: body.len() as i32,
+//!     compressed_page_size: body.len() as i32,
+//!     ..header
+//! };
+//! let mut chunk = ByteSink::new();
+//! thrift::encode(&header, &mut chunk);
+//! chunk.extend_from_slice(body.as_slice());
+//! let chunk = Bytes::from(chunk.as_slice().to_vec());
+//!
+//! let descr = ColumnDescriptor {
+//!     physical_type: Type::FixedLenByteArray,
+//!     type_length: Some(2),
+//!     ..descr
+//! };
+//! let pages = PageReader::new(chunk, CompressionCodec::Uncompressed, 3).unwrap();
+//! let mut reader = ColumnRecordReader::<FixedLenByteArray>::new(pages, descr).unwrap();
+//! let mut batch = RecordBatchBuffers::new();
+//! assert_eq!(reader.read_records(10, &mut batch).unwrap(), 3);
+//! assert_eq!(batch.values.width(), 2);
+//! assert_eq!(batch.values.values(), b"ab\0\0cd"); // the null slot is zeros
+//! assert_eq!(batch.null_count, 1);
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

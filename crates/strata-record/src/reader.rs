@@ -84,6 +84,7 @@ enum Source {
 /// The current page's values and the chunk's dictionary.
 #[derive(Debug)]
 struct PageValues<T: RecordValue> {
+    ctx: T::Context,
     source: Source,
     dict: Option<Arc<T::Dict>>,
     indices: Vec<u32>,
@@ -100,7 +101,7 @@ impl<T: RecordValue> PageValues<T> {
         match &self.source {
             Source::Empty => 0,
             Source::Plain { data, pos } => {
-                T::plain_width().map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
+                T::plain_width(self.ctx).map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
             }
             Source::Indices { pos } => self.indices.len().saturating_sub(*pos),
             Source::Store { pos } => {
@@ -133,11 +134,11 @@ impl<T: RecordValue> PageValues<T> {
         match &mut self.source {
             Source::Empty => return Err(corrupt("values without a data page")),
             Source::Plain { data, pos } => {
-                let w = T::plain_width().unwrap_or(1);
+                let w = T::plain_width(self.ctx).unwrap_or(1);
                 let bytes = data
                     .get(*pos * w..(*pos + present) * w)
                     .ok_or_else(|| corrupt("PLAIN values past the page"))?;
-                T::read_plain(bytes, present, out, spaced)?;
+                T::read_plain(self.ctx, bytes, present, out, spaced)?;
                 *pos += present;
             }
             Source::Indices { pos } => {
@@ -268,7 +269,8 @@ fn fill_levels(dec: &mut LevelDecoder<'_>, n: usize, out: &mut Vec<i16>) -> Resu
 ///
 /// `T` is the physical type's value type (`i32`, `i64`, `f32`, `f64`,
 /// [`Int96`](strata_encoding::Int96), `bool`,
-/// [`ByteArray`](strata_encoding::ByteArray)).
+/// [`ByteArray`](strata_encoding::ByteArray),
+/// [`FixedLenByteArray`](strata_encoding::FixedLenByteArray)).
 #[derive(Debug)]
 pub struct ColumnRecordReader<T: RecordValue> {
     pages: PageReader,
@@ -283,7 +285,10 @@ pub struct ColumnRecordReader<T: RecordValue> {
 impl<T: RecordValue> ColumnRecordReader<T> {
     /// A reader of the column chunk `pages`, whose leaf is `descr`.
     ///
-    /// Fails if `descr`'s physical type is not `T`'s.
+    /// Fails if `descr`'s physical type is not `T`'s, if its maximum
+    /// levels are negative, or if it is a FIXED_LEN_BYTE_ARRAY column
+    /// without a positive `type_length`
+    /// ([`RecordError::InvalidArgument`]).
     pub fn new(pages: PageReader, descr: ColumnDescriptor) -> Result<Self> {
         if !T::accepts(descr.physical_type) {
             return Err(RecordError::TypeMismatch {
@@ -298,6 +303,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 descr.max_def_level, descr.max_rep_level
             )));
         }
+        let ctx = T::context(&descr)?;
+        let mut store = T::Values::default();
+        T::reset_values(ctx, &mut store);
+        let mut scratch = T::Values::default();
+        T::reset_values(ctx, &mut scratch);
         Ok(Self {
             pages,
             max_def: descr.max_def_level,
@@ -305,11 +315,12 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             descr,
             levels: PageLevels::default(),
             values: PageValues {
+                ctx,
                 source: Source::Empty,
                 dict: None,
                 indices: Vec::new(),
-                store: T::Values::default(),
-                scratch: T::Values::default(),
+                store,
+                scratch,
             },
             stats: ReadStats::default(),
         })
@@ -333,12 +344,16 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     /// Read up to `max_records` records into `out` (cleared first) and
     /// return how many were read: 0 only at the end of the chunk (or when
     /// `max_records` is 0). A record is never split across batches.
+    ///
+    /// A [`FixedLenByteArrayBuffer`](strata_encoding::FixedLenByteArrayBuffer)
+    /// `out.values` is given the column's width (a default one has none).
     pub fn read_records(
         &mut self,
         max_records: usize,
         out: &mut RecordBatchBuffers<T::Values>,
     ) -> Result<usize> {
         out.clear();
+        T::reset_values(self.values.ctx, &mut out.values);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
         out.num_records = records;
@@ -617,7 +632,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                             "dictionary page encoding {encoding:?}"
                         )));
                     }
-                    self.values.dict = Some(T::decode_dictionary(&buf, num_values as usize)?);
+                    self.values.dict = Some(T::decode_dictionary(
+                        self.values.ctx,
+                        &buf,
+                        num_values as usize,
+                    )?);
                     self.stats.dictionary_pages += 1;
                 }
                 Page::DataPage {
@@ -716,8 +735,8 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 T::decode_indices(dict, &values, present, &mut self.values.indices)?;
                 self.values.source = Source::Indices { pos: 0 };
             }
-            Encoding::Plain if T::plain_width().is_some() => {
-                let width = T::plain_width().unwrap_or(1);
+            Encoding::Plain if T::plain_width(self.values.ctx).is_some() => {
+                let width = T::plain_width(self.values.ctx).unwrap_or(1);
                 let need = present.saturating_mul(width);
                 if values.len() < need {
                     return Err(corrupt(format!(
@@ -731,7 +750,13 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 };
             }
             other => {
-                T::decode_page(other, &values, present, &mut self.values.store)?;
+                T::decode_page(
+                    self.values.ctx,
+                    other,
+                    &values,
+                    present,
+                    &mut self.values.store,
+                )?;
                 self.values.source = Source::Store { pos: 0 };
             }
         }

@@ -6,10 +6,13 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use strata_encoding::{
-    ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, Decoder, DeltaBinaryPackedDecoder,
-    DeltaByteArrayDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError, Int96,
-    PlainBooleanDecoder, PlainByteArrayDecoder, PlainDecoder, RleBooleanDecoder, ValueType,
+    ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder, Decoder,
+    DeltaBinaryPackedDecoder, DeltaByteArrayDecoder, DeltaByteArrayFixedLenDecoder,
+    DeltaLengthByteArrayDecoder, DictDecoder, EncodingError, FixedLenByteArray,
+    FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder, PlainDecoder,
+    PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
 };
+use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
 
 use crate::error::{RecordError, Result};
@@ -35,7 +38,12 @@ pub struct Spaced<'v> {
 
 /// An output buffer of values: `Vec<T>` for fixed-width types and
 /// booleans (and `Vec<u32>` for dictionary indices), [`ByteArrayBuffer`]
-/// (offsets + values) for byte arrays. `clear` keeps the allocation.
+/// (offsets + values) for byte arrays, [`FixedLenByteArrayBuffer`] (values
+/// back to back) for fixed-length byte arrays. `clear` keeps the
+/// allocation.
+///
+/// A default [`FixedLenByteArrayBuffer`] has width 0; the reader gives an
+/// output buffer its column's width at the start of every batch.
 pub trait ValueBuffer: Default + Debug {
     /// Number of values (slots) held.
     fn len(&self) -> usize;
@@ -65,29 +73,57 @@ impl ValueBuffer for ByteArrayBuffer {
     }
 }
 
+impl ValueBuffer for FixedLenByteArrayBuffer {
+    fn len(&self) -> usize {
+        FixedLenByteArrayBuffer::len(self)
+    }
+    fn clear(&mut self) {
+        FixedLenByteArrayBuffer::clear(self);
+    }
+}
+
 /// A Parquet physical type the record reader can read: `bool`, `i32`,
-/// `i64`, [`Int96`], `f32`, `f64` and [`ByteArray`] (i32 offsets).
-/// Sealed; the methods are the reader's plumbing.
+/// `i64`, [`Int96`], `f32`, `f64`, [`ByteArray`] (i32 offsets) and
+/// [`FixedLenByteArray`]. Sealed; the methods are the reader's plumbing.
 pub trait RecordValue: ValueType + Sized + sealed::Sealed {
     /// The output buffer of a batch.
     type Values: ValueBuffer;
     /// The decoded dictionary of a column chunk (`()` for booleans, which
     /// are never dictionary encoded).
     type Dict: Debug + Send + Sync + 'static;
+    /// What decoding needs to know of a column beyond its physical type,
+    /// taken from its descriptor once when the reader is built: the value
+    /// width (`usize`) for [`FixedLenByteArray`], `()` for every other
+    /// type.
+    type Context: Copy + Debug + Send + Sync + 'static;
 
     /// Whether a column of physical type `physical` is read as this type.
     fn accepts(physical: Type) -> bool;
 
+    /// The context of the column `descr`, whose physical type this type
+    /// [`accepts`](Self::accepts). Fails if the descriptor lacks what the
+    /// type needs (a FIXED_LEN_BYTE_ARRAY column without a positive
+    /// `type_length`).
+    fn context(descr: &ColumnDescriptor) -> Result<Self::Context>;
+
+    /// Empty `values` and make it ready to hold this column's values (a
+    /// [`FixedLenByteArrayBuffer`] takes the column's width), keeping the
+    /// allocation.
+    fn reset_values(_ctx: Self::Context, values: &mut Self::Values) {
+        values.clear();
+    }
+
     /// Bytes per value under PLAIN when values can be read straight from
-    /// the page at any position (fixed-width numbers); `None` otherwise.
-    fn plain_width() -> Option<usize> {
+    /// the page at any position (fixed-width values); `None` otherwise.
+    fn plain_width(_ctx: Self::Context) -> Option<usize> {
         None
     }
 
     /// Decode `present` PLAIN values from `bytes` (exactly
-    /// `present * plain_width()` bytes) into `out`, spread over null slots
+    /// `present * plain_width(ctx)` bytes) into `out`, spread over null slots
     /// when `spaced` is given.
     fn read_plain(
+        ctx: Self::Context,
         bytes: &[u8],
         present: usize,
         out: &mut Self::Values,
@@ -98,6 +134,7 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
     /// with `encoding` (not a dictionary encoding) into `store`, replacing
     /// its contents.
     fn decode_page(
+        ctx: Self::Context,
         encoding: Encoding,
         data: &[u8],
         present: usize,
@@ -115,7 +152,11 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
     ) -> Result<()>;
 
     /// Decode a dictionary page of `num_values` PLAIN values.
-    fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>>;
+    fn decode_dictionary(
+        ctx: Self::Context,
+        data: &[u8],
+        num_values: usize,
+    ) -> Result<Arc<Self::Dict>>;
 
     /// Decode the `present` indices of a dictionary-encoded values section
     /// into `out` (replacing its contents), each checked against `dict`.
@@ -175,15 +216,17 @@ where
 }
 
 /// Decode `present` values (or `spaced.slots` slots) from `dec` onto the
-/// end of a byte-array buffer.
-fn emit_bytes<'s, D>(
+/// end of an appending buffer (byte arrays, fixed-length byte arrays).
+fn emit_append<'s, T, D>(
     dec: &mut D,
-    out: &mut ByteArrayBuffer,
+    out: &mut T::Out,
     present: usize,
     spaced: Option<Spaced<'_>>,
 ) -> Result<()>
 where
-    D: Decoder<'s, ByteArray>,
+    T: ValueType,
+    T::Out: Sized,
+    D: Decoder<'s, T>,
 {
     match spaced {
         None => {
@@ -215,19 +258,53 @@ where
     emit_vec(&mut dec, store, present, None)
 }
 
-/// Decode a whole page of `present` byte arrays into a store.
-fn decode_all_bytes<'s, D>(
+/// Decode a whole page of `present` values into an appending store (its
+/// contents already removed).
+fn decode_all_append<'s, T, D>(
     mut dec: D,
     data: &'s [u8],
     present: usize,
-    store: &mut ByteArrayBuffer,
+    store: &mut T::Out,
 ) -> Result<()>
 where
-    D: Decoder<'s, ByteArray>,
+    T: ValueType,
+    T::Out: Sized,
+    D: Decoder<'s, T>,
 {
-    store.clear();
     dec.set_data(data, present)?;
-    emit_bytes(&mut dec, store, present, None)
+    emit_append(&mut dec, store, present, None)
+}
+
+/// Decode a dictionary page of `num_values` PLAIN values with `dec`.
+fn dictionary_with<T: strata_encoding::DictValue>(
+    mut dec: DictDecoder<'_, T>,
+    data: &[u8],
+    num_values: usize,
+) -> Result<Arc<T::Dict>> {
+    dec.set_dict(data, num_values)?;
+    dec.dict()
+        .cloned()
+        .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+}
+
+/// Decode the `present` indices of a dictionary-encoded values section
+/// with `dec` into `out`, checked against `dict`.
+fn indices_with<'s, T: strata_encoding::DictValue>(
+    mut dec: DictDecoder<'s, T>,
+    dict: &Arc<T::Dict>,
+    data: &'s [u8],
+    present: usize,
+    out: &mut Vec<u32>,
+) -> Result<()> {
+    dec.set_shared_dict(Arc::clone(dict));
+    dec.set_data(data, present)?;
+    out.clear();
+    out.resize(present, 0);
+    let got = dec.decode_indices(out)?;
+    if got != present {
+        return Err(short(present, got));
+    }
+    Ok(())
 }
 
 /// A decoder over values already decoded into a slice (a page store or a
@@ -325,12 +402,12 @@ macro_rules! dict_numeric {
     () => {
         type Dict = Vec<Self>;
 
-        fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
-            let mut dec = DictDecoder::<Self>::new();
-            dec.set_dict(data, num_values)?;
-            dec.dict()
-                .cloned()
-                .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+        fn decode_dictionary(
+            _ctx: Self::Context,
+            data: &[u8],
+            num_values: usize,
+        ) -> Result<Arc<Self::Dict>> {
+            dictionary_with(DictDecoder::<Self>::new(), data, num_values)
         }
 
         fn decode_indices(
@@ -339,16 +416,7 @@ macro_rules! dict_numeric {
             present: usize,
             out: &mut Vec<u32>,
         ) -> Result<()> {
-            let mut dec = DictDecoder::<Self>::new();
-            dec.set_shared_dict(Arc::clone(dict));
-            dec.set_data(data, present)?;
-            out.clear();
-            out.resize(present, 0);
-            let got = dec.decode_indices(out)?;
-            if got != present {
-                return Err(short(present, got));
-            }
-            Ok(())
+            indices_with(DictDecoder::<Self>::new(), dict, data, present, out)
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
@@ -364,16 +432,22 @@ macro_rules! dict_numeric {
 macro_rules! fixed_common {
     ($t:ty, $w:literal, $($phys:ident)|+) => {
         type Values = Vec<$t>;
+        type Context = ();
 
         fn accepts(physical: Type) -> bool {
             matches!(physical, $(Type::$phys)|+)
         }
 
-        fn plain_width() -> Option<usize> {
+        fn context(_descr: &ColumnDescriptor) -> Result<()> {
+            Ok(())
+        }
+
+        fn plain_width(_ctx: ()) -> Option<usize> {
             Some($w)
         }
 
         fn read_plain(
+            _ctx: (),
             bytes: &[u8],
             present: usize,
             out: &mut Self::Values,
@@ -405,6 +479,7 @@ macro_rules! int_value {
             dict_numeric!();
 
             fn decode_page(
+                _ctx: (),
                 encoding: Encoding,
                 data: &[u8],
                 present: usize,
@@ -435,6 +510,7 @@ macro_rules! float_value {
             dict_numeric!();
 
             fn decode_page(
+                _ctx: (),
                 encoding: Encoding,
                 data: &[u8],
                 present: usize,
@@ -465,6 +541,7 @@ impl RecordValue for Int96 {
     dict_numeric!();
 
     fn decode_page(
+        _ctx: (),
         encoding: Encoding,
         data: &[u8],
         present: usize,
@@ -481,12 +558,18 @@ impl sealed::Sealed for bool {}
 impl RecordValue for bool {
     type Values = Vec<bool>;
     type Dict = ();
+    type Context = ();
 
     fn accepts(physical: Type) -> bool {
         matches!(physical, Type::Boolean)
     }
 
+    fn context(_descr: &ColumnDescriptor) -> Result<()> {
+        Ok(())
+    }
+
     fn read_plain(
+        _ctx: (),
         bytes: &[u8],
         present: usize,
         out: &mut Self::Values,
@@ -498,6 +581,7 @@ impl RecordValue for bool {
     }
 
     fn decode_page(
+        _ctx: (),
         encoding: Encoding,
         data: &[u8],
         present: usize,
@@ -521,7 +605,7 @@ impl RecordValue for bool {
         emit_vec(&mut SliceCursor { data }, out, present, spaced)
     }
 
-    fn decode_dictionary(_data: &[u8], _num_values: usize) -> Result<Arc<Self::Dict>> {
+    fn decode_dictionary(_ctx: (), _data: &[u8], _num_values: usize) -> Result<Arc<Self::Dict>> {
         Err(RecordError::Unsupported(
             "dictionary page for a BOOLEAN column".into(),
         ))
@@ -549,12 +633,18 @@ impl sealed::Sealed for ByteArray {}
 impl RecordValue for ByteArray {
     type Values = ByteArrayBuffer;
     type Dict = ByteArrayBuffer;
+    type Context = ();
 
     fn accepts(physical: Type) -> bool {
         matches!(physical, Type::ByteArray)
     }
 
+    fn context(_descr: &ColumnDescriptor) -> Result<()> {
+        Ok(())
+    }
+
     fn read_plain(
+        _ctx: (),
         bytes: &[u8],
         present: usize,
         out: &mut Self::Values,
@@ -562,22 +652,26 @@ impl RecordValue for ByteArray {
     ) -> Result<()> {
         let mut dec = PlainByteArrayDecoder::new();
         dec.set_data(bytes, present)?;
-        emit_bytes(&mut dec, out, present, spaced)
+        emit_append(&mut dec, out, present, spaced)
     }
 
     fn decode_page(
+        _ctx: (),
         encoding: Encoding,
         data: &[u8],
         present: usize,
         store: &mut Self::Values,
     ) -> Result<()> {
+        store.clear();
         match encoding {
-            Encoding::Plain => decode_all_bytes(PlainByteArrayDecoder::new(), data, present, store),
+            Encoding::Plain => {
+                decode_all_append(PlainByteArrayDecoder::new(), data, present, store)
+            }
             Encoding::DeltaLengthByteArray => {
-                decode_all_bytes(DeltaLengthByteArrayDecoder::new(), data, present, store)
+                decode_all_append(DeltaLengthByteArrayDecoder::new(), data, present, store)
             }
             Encoding::DeltaByteArray => {
-                decode_all_bytes(DeltaByteArrayDecoder::new(), data, present, store)
+                decode_all_append(DeltaByteArrayDecoder::new(), data, present, store)
             }
             other => Err(unsupported::<ByteArray>(other)),
         }
@@ -599,15 +693,11 @@ impl RecordValue for ByteArray {
             pos: start,
             end,
         };
-        emit_bytes(&mut cursor, out, present, spaced)
+        emit_append(&mut cursor, out, present, spaced)
     }
 
-    fn decode_dictionary(data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
-        let mut dec = DictDecoder::<ByteArray>::new();
-        dec.set_dict(data, num_values)?;
-        dec.dict()
-            .cloned()
-            .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+    fn decode_dictionary(_ctx: (), data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+        dictionary_with(DictDecoder::<ByteArray>::new(), data, num_values)
     }
 
     fn decode_indices(
@@ -616,16 +706,7 @@ impl RecordValue for ByteArray {
         present: usize,
         out: &mut Vec<u32>,
     ) -> Result<()> {
-        let mut dec = DictDecoder::<ByteArray>::new();
-        dec.set_shared_dict(Arc::clone(dict));
-        dec.set_data(data, present)?;
-        out.clear();
-        out.resize(present, 0);
-        let got = dec.decode_indices(out)?;
-        if got != present {
-            return Err(short(present, got));
-        }
-        Ok(())
+        indices_with(DictDecoder::<ByteArray>::new(), dict, data, present, out)
     }
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
@@ -634,4 +715,135 @@ impl RecordValue for ByteArray {
         }
         Ok(())
     }
+}
+
+/// The bytes of values `start..start + present` of `width`-byte values.
+fn fixed_len_range(bytes: &[u8], width: usize, start: usize, present: usize) -> Result<&[u8]> {
+    let available = bytes.len().checked_div(width).unwrap_or(0);
+    start
+        .checked_add(present)
+        .filter(|&end| end <= available)
+        .and_then(|end| bytes.get(start * width..end * width))
+        .ok_or_else(|| short(present, available.saturating_sub(start)))
+}
+
+impl sealed::Sealed for FixedLenByteArray {}
+/// FIXED_LEN_BYTE_ARRAY: values of the column's `type_length` bytes, back
+/// to back in a [`FixedLenByteArrayBuffer`]. PLAIN pages are read in place
+/// (skipping advances a position); DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT
+/// pages are decoded once per page; dictionaries are a
+/// [`FixedLenByteArrayBuffer`] shared through an [`Arc`].
+impl RecordValue for FixedLenByteArray {
+    type Values = FixedLenByteArrayBuffer;
+    type Dict = FixedLenByteArrayBuffer;
+    /// The value width in bytes (positive).
+    type Context = usize;
+
+    fn accepts(physical: Type) -> bool {
+        matches!(physical, Type::FixedLenByteArray)
+    }
+
+    fn context(descr: &ColumnDescriptor) -> Result<usize> {
+        match descr.type_length {
+            Some(w) if w > 0 => usize::try_from(w).map_err(|_| bad_width(descr)),
+            _ => Err(bad_width(descr)),
+        }
+    }
+
+    fn reset_values(width: usize, values: &mut Self::Values) {
+        values.reset(width);
+    }
+
+    fn plain_width(width: usize) -> Option<usize> {
+        Some(width)
+    }
+
+    fn read_plain(
+        width: usize,
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let mut dec = PlainFixedLenByteArrayDecoder::new(width)?;
+        dec.set_data(bytes, present)?;
+        emit_append(&mut dec, out, present, spaced)
+    }
+
+    fn decode_page(
+        width: usize,
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()> {
+        store.reset(width);
+        match encoding {
+            Encoding::Plain => decode_all_append(
+                PlainFixedLenByteArrayDecoder::new(width)?,
+                data,
+                present,
+                store,
+            ),
+            Encoding::DeltaByteArray => decode_all_append(
+                DeltaByteArrayFixedLenDecoder::new(width)?,
+                data,
+                present,
+                store,
+            ),
+            Encoding::ByteStreamSplit => decode_all_append(
+                ByteStreamSplitFixedLenDecoder::new(width)?,
+                data,
+                present,
+                store,
+            ),
+            other => Err(unsupported::<FixedLenByteArray>(other)),
+        }
+    }
+
+    fn read_store(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        // Decoded values are laid out as PLAIN values are: read them so.
+        let width = store.width();
+        let bytes = fixed_len_range(store.values(), width, start, present)?;
+        Self::read_plain(width, bytes, present, out, spaced)
+    }
+
+    fn decode_dictionary(width: usize, data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+        dictionary_with(
+            DictDecoder::<FixedLenByteArray>::new(width)?,
+            data,
+            num_values,
+        )
+    }
+
+    fn decode_indices(
+        dict: &Arc<Self::Dict>,
+        data: &[u8],
+        present: usize,
+        out: &mut Vec<u32>,
+    ) -> Result<()> {
+        let dec = DictDecoder::<FixedLenByteArray>::new(dict.width())?;
+        indices_with(dec, dict, data, present, out)
+    }
+
+    fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
+        for &i in indices {
+            out.push(dict.value(i as usize).ok_or_else(|| bad_index(i))?)?;
+        }
+        Ok(())
+    }
+}
+
+fn bad_width(descr: &ColumnDescriptor) -> RecordError {
+    RecordError::InvalidArgument(format!(
+        "FIXED_LEN_BYTE_ARRAY column {} needs a positive type_length, has {:?}",
+        descr.path.parts().join("."),
+        descr.type_length
+    ))
 }

@@ -5,10 +5,12 @@
 use std::path::PathBuf;
 
 use bytes::Bytes;
-use strata_encoding::{ByteArray, ByteArrayBuffer, Int96};
+use strata_encoding::{
+    ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
+};
 use strata_file::reader::FileReader;
 use strata_format::metadata::Type;
-use strata_record::{ColumnRecordReader, RecordBatchBuffers, RecordValue};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue};
 
 fn corpus(file: &str) -> Option<FileReader<Bytes>> {
     let dir = PathBuf::from(concat!(
@@ -324,4 +326,327 @@ fn delta_binary_packed() {
 #[test]
 fn delta_byte_array() {
     check_against_csv("delta_byte_array.parquet", "delta_byte_array_expect.csv");
+}
+
+// ---- FIXED_LEN_BYTE_ARRAY ----
+
+/// Every row of a flat FIXED_LEN_BYTE_ARRAY column (all row groups),
+/// `None` for nulls, read in batches of `batch`; checks the width and the
+/// zero bytes of null slots on the way.
+fn read_flba(file: &FileReader<Bytes>, col: usize, batch: usize) -> Vec<Option<Vec<u8>>> {
+    let width = file.schema().column(col).unwrap().type_length.unwrap() as usize;
+    let mut rows = Vec::new();
+    for rg in 0..file.num_row_groups() {
+        let mut r = reader::<FixedLenByteArray>(file, rg, col);
+        let mut out: RecordBatchBuffers<FixedLenByteArrayBuffer> = RecordBatchBuffers::new();
+        while r.read_records(batch, &mut out).unwrap() > 0 {
+            assert_eq!(out.values.width(), width);
+            assert_eq!(out.values.len(), out.num_levels);
+            for i in 0..out.num_levels {
+                let slot = out.values.value(i).unwrap();
+                if out.is_valid(i) {
+                    rows.push(Some(slot.to_vec()));
+                } else {
+                    assert!(slot.iter().all(|&b| b == 0), "null slots are zeros");
+                    rows.push(None);
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The same rows through dictionary mode (indices into the shared `Arc`),
+/// finishing with `read_records` after a fallback; also the number of rows
+/// read as indices.
+fn read_flba_dictionary(
+    file: &FileReader<Bytes>,
+    col: usize,
+    batch: usize,
+) -> (Vec<Option<Vec<u8>>>, usize) {
+    let mut rows = Vec::new();
+    let mut as_indices = 0;
+    for rg in 0..file.num_row_groups() {
+        let mut r = reader::<FixedLenByteArray>(file, rg, col);
+        let mut out = RecordBatchBuffers::new();
+        let mut first: Option<std::sync::Arc<FixedLenByteArrayBuffer>> = None;
+        loop {
+            let (records, dictionary, fallback) = match r.read_records_dictionary(batch, &mut out) {
+                Ok(DictionaryRead::Indices {
+                    records,
+                    dictionary,
+                }) => (records, dictionary, false),
+                Ok(DictionaryRead::Fallback {
+                    records,
+                    dictionary,
+                }) => (records, dictionary, true),
+                Err(e) => panic!("{e}"),
+            };
+            if let Some(d) = &dictionary {
+                match &first {
+                    None => first = Some(d.clone()),
+                    Some(f) => assert!(std::sync::Arc::ptr_eq(f, d)),
+                }
+            }
+            as_indices += records;
+            for i in 0..records {
+                let d = dictionary.as_ref().unwrap();
+                rows.push(
+                    out.is_valid(i)
+                        .then(|| d.value(out.values[i] as usize).unwrap().to_vec()),
+                );
+            }
+            if fallback || records == 0 {
+                break;
+            }
+        }
+        let mut values: RecordBatchBuffers<FixedLenByteArrayBuffer> = RecordBatchBuffers::new();
+        while r.read_records(batch, &mut values).unwrap() > 0 {
+            for i in 0..values.num_levels {
+                rows.push(
+                    values
+                        .is_valid(i)
+                        .then(|| values.values.value(i).unwrap().to_vec()),
+                );
+            }
+        }
+    }
+    (rows, as_indices)
+}
+
+/// A big-endian two's-complement integer of any width up to 16 bytes.
+fn be_int(bytes: &[u8]) -> i128 {
+    let mut v: i128 = if bytes.first().is_some_and(|b| b & 0x80 != 0) {
+        -1
+    } else {
+        0
+    };
+    for &b in bytes {
+        v = (v << 8) | i128::from(b);
+    }
+    v
+}
+
+#[test]
+fn fixed_length_byte_array() {
+    let Some(file) = corpus("fixed_length_byte_array.parquet") else {
+        return;
+    };
+    // From fixed_length_byte_array.md: `optional fixed_len_byte_array(4)
+    // flba_field`, 1000 values in descending order, 105 nulls, and per
+    // page of 100 rows its null count, min and max (big-endian).
+    let col = column_index(&file, "flba_field");
+    assert_eq!(file.schema().column(col).unwrap().type_length, Some(4));
+    let pages: [(usize, u32, u32); 10] = [
+        (9, 0x385, 0x3E8),
+        (9, 0x321, 0x384),
+        (19, 0x2BD, 0x320),
+        (10, 0x259, 0x2BC),
+        (13, 0x1F5, 0x258),
+        (11, 0x191, 0x1F4),
+        (11, 0x12D, 0x190),
+        (8, 0xC9, 0x12C),
+        (9, 0x65, 0xC8),
+        (6, 0x01, 0x64),
+    ];
+    let mut r = reader::<FixedLenByteArray>(&file, 0, col);
+    let mut out = RecordBatchBuffers::new();
+    for (k, (nulls, min, max)) in pages.into_iter().enumerate() {
+        assert_eq!(r.read_records(100, &mut out).unwrap(), 100);
+        assert_eq!(out.null_count, nulls, "page {k}");
+        let present: Vec<u32> = (0..100)
+            .filter(|&i| out.is_valid(i))
+            .map(|i| u32::from_be_bytes(out.values.value(i).unwrap().try_into().unwrap()))
+            .collect();
+        assert_eq!(present.len(), 100 - nulls);
+        assert_eq!(present.iter().min(), Some(&min), "page {k}");
+        assert_eq!(present.iter().max(), Some(&max), "page {k}");
+    }
+    assert_eq!(r.read_records(100, &mut out).unwrap(), 0);
+
+    for batch in [1, 7, 1024] {
+        let rows = read_flba(&file, col, batch);
+        assert_eq!(rows.len(), 1000);
+        assert_eq!(rows.iter().filter(|v| v.is_none()).count(), 105);
+        let present: Vec<u32> = rows
+            .iter()
+            .flatten()
+            .map(|v| u32::from_be_bytes(v[..].try_into().unwrap()))
+            .collect();
+        assert!(present.windows(2).all(|w| w[0] > w[1]), "descending");
+    }
+
+    // Skip 250 rows (two whole pages and half a page), read the rest.
+    let all = read_flba(&file, col, 1024);
+    let mut r = reader::<FixedLenByteArray>(&file, 0, col);
+    assert_eq!(r.skip_records(250).unwrap(), 250);
+    assert!(r.stats().pages_skipped >= 2, "{:?}", r.stats());
+    let mut rest = Vec::new();
+    while r.read_records(64, &mut out).unwrap() > 0 {
+        for i in 0..out.num_levels {
+            rest.push(
+                out.is_valid(i)
+                    .then(|| out.values.value(i).unwrap().to_vec()),
+            );
+        }
+    }
+    assert_eq!(rest, all[250..]);
+}
+
+#[test]
+fn fixed_length_decimals() {
+    // Both files hold the decimals 1.00, 2.00, ..., 24.00 (scale 2) with
+    // no nulls, as FIXED_LEN_BYTE_ARRAY big-endian unscaled integers; the
+    // legacy file has a narrower width (smaller precision).
+    for name in [
+        "fixed_length_decimal.parquet",
+        "fixed_length_decimal_legacy.parquet",
+    ] {
+        let Some(file) = corpus(name) else {
+            return;
+        };
+        let descr = file.schema().column(0).unwrap();
+        assert_eq!(descr.physical_type, Type::FixedLenByteArray, "{name}");
+        assert_eq!(descr.scale, Some(2), "{name}");
+        let width = descr.type_length.unwrap() as usize;
+        let expected: Vec<i128> = (1..=24).map(|v| v * 100).collect();
+        for batch in [1, 7, 1024] {
+            let rows = read_flba(&file, 0, batch);
+            let got: Vec<i128> = rows
+                .iter()
+                .map(|v| {
+                    let v = v.as_ref().expect("no nulls");
+                    assert_eq!(v.len(), width);
+                    be_int(v)
+                })
+                .collect();
+            assert_eq!(got, expected, "{name} batch {batch}");
+        }
+        let mut r = reader::<FixedLenByteArray>(&file, 0, 0);
+        assert_eq!(r.skip_records(20).unwrap(), 20);
+        let mut out = RecordBatchBuffers::new();
+        assert_eq!(r.read_records(10, &mut out).unwrap(), 4);
+        assert_eq!(be_int(out.values.value(0).unwrap()), 2100, "{name}");
+    }
+}
+
+/// Float16 as stored (little-endian IEEE 754 half).
+fn f16_bits(v: &[u8]) -> u16 {
+    u16::from_le_bytes(v.try_into().unwrap())
+}
+
+fn is_f16_nan(bits: u16) -> bool {
+    bits & 0x7C00 == 0x7C00 && bits & 0x03FF != 0
+}
+
+#[test]
+fn float16_dictionary_columns() {
+    // From the corpus README (the pyarrow code that wrote them): column
+    // `x`, Float16 as FIXED_LEN_BYTE_ARRAY(2), dictionary encoded.
+    // None, 0.0, NaN and None, 1.0, -2.0, NaN, 0.0, -1.0, -0.0, 2.0.
+    let cases: [(&str, &[Option<u16>]); 2] = [
+        (
+            "float16_zeros_and_nans.parquet",
+            &[None, Some(0x0000), Some(0x7E00)],
+        ),
+        (
+            "float16_nonzeros_and_nans.parquet",
+            &[
+                None,
+                Some(0x3C00),
+                Some(0xC000),
+                Some(0x7E00),
+                Some(0x0000),
+                Some(0xBC00),
+                Some(0x8000),
+                Some(0x4000),
+            ],
+        ),
+    ];
+    for (name, expected) in cases {
+        let Some(file) = corpus(name) else {
+            return;
+        };
+        let col = column_index(&file, "x");
+        assert_eq!(file.schema().column(col).unwrap().type_length, Some(2));
+        let check = |rows: Vec<Option<Vec<u8>>>, how: &str| {
+            assert_eq!(rows.len(), expected.len(), "{name} {how}");
+            for (i, (got, want)) in rows.iter().zip(expected).enumerate() {
+                match (got, want) {
+                    (None, None) => {}
+                    (Some(v), Some(w)) if is_f16_nan(*w) => {
+                        assert!(is_f16_nan(f16_bits(v)), "{name} {how} row {i}: NaN")
+                    }
+                    (Some(v), Some(w)) => assert_eq!(f16_bits(v), *w, "{name} {how} row {i}"),
+                    _ => panic!("{name} {how} row {i}: {got:?} vs {want:?}"),
+                }
+            }
+        };
+        for batch in [1, 7, 1024] {
+            check(read_flba(&file, col, batch), "values");
+            let (rows, as_indices) = read_flba_dictionary(&file, col, batch);
+            assert_eq!(as_indices, expected.len(), "{name}: every row as an index");
+            check(rows, "dictionary");
+        }
+        let r = {
+            let mut r = reader::<FixedLenByteArray>(&file, 0, col);
+            let mut out = RecordBatchBuffers::new();
+            r.read_records(100, &mut out).unwrap();
+            r
+        };
+        assert_eq!(r.stats().dictionary_pages, 1, "{name}");
+    }
+}
+
+#[test]
+fn byte_stream_split_extended_flba() {
+    let Some(file) = corpus("byte_stream_split_extended.gzip.parquet") else {
+        return;
+    };
+    // From the corpus README: 200 rows; each BYTE_STREAM_SPLIT column holds
+    // the same values as its PLAIN twin. The FIXED_LEN_BYTE_ARRAY pairs are
+    // float16 (width 2), flba5 (width 5) and decimal (width 4).
+    assert_eq!(file.metadata().num_rows, 200);
+    for (stem, width) in [("float16", 2), ("flba5", 5), ("decimal", 4)] {
+        let plain = column_index(&file, &format!("{stem}_plain"));
+        let split = column_index(&file, &format!("{stem}_byte_stream_split"));
+        for col in [plain, split] {
+            let d = file.schema().column(col).unwrap();
+            assert_eq!(d.physical_type, Type::FixedLenByteArray);
+            assert_eq!(d.type_length, Some(width));
+        }
+        let rg = file.row_group(0).unwrap();
+        let encodings = &rg.metadata().columns[split]
+            .meta_data
+            .as_ref()
+            .unwrap()
+            .encodings;
+        assert!(
+            encodings.contains(&strata_format::metadata::Encoding::ByteStreamSplit),
+            "{stem}: {encodings:?}"
+        );
+        let expected = read_flba(&file, plain, 1024);
+        assert_eq!(expected.len(), 200);
+        for batch in [1, 7, 1024] {
+            assert_eq!(
+                read_flba(&file, split, batch),
+                expected,
+                "{stem} batch {batch}"
+            );
+        }
+        // Skipping inside BYTE_STREAM_SPLIT pages.
+        let mut r = reader::<FixedLenByteArray>(&file, 0, split);
+        assert_eq!(r.skip_records(123).unwrap(), 123);
+        let mut out = RecordBatchBuffers::new();
+        let mut rest = Vec::new();
+        while r.read_records(50, &mut out).unwrap() > 0 {
+            for i in 0..out.num_levels {
+                rest.push(
+                    out.is_valid(i)
+                        .then(|| out.values.value(i).unwrap().to_vec()),
+                );
+            }
+        }
+        assert_eq!(rest, expected[123..], "{stem}");
+    }
 }
