@@ -7,11 +7,11 @@
 //!
 //! - [`ArrowWriter`]: `try_new(writer, schema, Option<WriterProperties>)`,
 //!   `write`, `flush`, `close`, `in_progress_size`, `memory_size`.
-//! - [`arrow_reader::ParquetRecordBatchReaderBuilder`]: `try_new`,
+//! - `arrow_reader::ParquetRecordBatchReaderBuilder`: `try_new`,
 //!   `try_new_with_options`, `with_batch_size`, `with_projection`,
 //!   `with_row_groups`, `with_row_selection`, `with_limit`, `with_offset`,
-//!   `build` into a [`arrow_reader::ParquetRecordBatchReader`], an
-//!   iterator of `Result<RecordBatch, ArrowError>`.
+//!   `build` into a `ParquetRecordBatchReader`, an iterator of
+//!   `Result<RecordBatch, ArrowError>` (see [`arrow_reader`]).
 //! - Schema mapping both ways ([`parquet_to_arrow_schema`],
 //!   [`arrow_to_parquet_schema`]), with the Arrow schema embedded in the
 //!   footer under `ARROW:schema` so types round-trip exactly.

@@ -164,7 +164,11 @@ pub(crate) fn encode_arrow_schema(schema: &Schema) -> String {
     let message = encoded.ipc_message;
     let mut framed = Vec::with_capacity(message.len() + 8);
     framed.extend_from_slice(&[0xFF; 4]);
-    framed.extend_from_slice(&u32::try_from(message.len()).unwrap_or(u32::MAX).to_le_bytes());
+    framed.extend_from_slice(
+        &u32::try_from(message.len())
+            .unwrap_or(u32::MAX)
+            .to_le_bytes(),
+    );
     framed.extend_from_slice(&message);
     base64::engine::general_purpose::STANDARD.encode(framed)
 }
@@ -234,14 +238,6 @@ fn field_metadata(node: &SchemaNode, hint: Option<&Field>) -> Metadata {
 }
 
 impl Builder<'_> {
-    /// Skip the leaves under `node` (not projected).
-    fn skip(&mut self, node: &SchemaNode) {
-        match &node.kind {
-            NodeKind::Primitive { .. } => self.next_leaf += 1,
-            NodeKind::Group { children } => children.iter().for_each(|c| self.skip(c)),
-        }
-    }
-
     /// Map `node`, whose parent is present at definition level `def` and
     /// repetition level `rep`.
     fn node(
@@ -255,7 +251,8 @@ impl Builder<'_> {
             Some(Repetition::Repeated) => {
                 // A repeated field outside a LIST or MAP annotation is a
                 // list of required elements.
-                let Some((elem, pf)) = self.typed_node(node, def + 1, rep + 1, false, hint_element(hint))?
+                let Some((elem, pf)) =
+                    self.typed_node(node, def + 1, rep + 1, false, hint_element(hint))?
                 else {
                     return Ok(None);
                 };
@@ -308,7 +305,10 @@ impl Builder<'_> {
             NodeKind::Primitive { .. } => {
                 let column = self.next_leaf;
                 self.next_leaf += 1;
-                if self.mask.is_some_and(|m| !m.get(column).copied().unwrap_or(false)) {
+                if self
+                    .mask
+                    .is_some_and(|m| !m.get(column).copied().unwrap_or(false))
+                {
                     return Ok(None);
                 }
                 let descr = self
@@ -534,23 +534,32 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
     let dt = match d.physical_type {
         Type::Boolean => DataType::Boolean,
         Type::Int32 => match (lt, ct) {
-            (Some(LogicalType::Integer { bit_width, is_signed }), _) => {
-                match (bit_width, is_signed) {
-                    (8, true) => DataType::Int8,
-                    (16, true) => DataType::Int16,
-                    (8, false) => DataType::UInt8,
-                    (16, false) => DataType::UInt16,
-                    (32, false) => DataType::UInt32,
-                    _ => DataType::Int32,
-                }
-            }
+            (
+                Some(LogicalType::Integer {
+                    bit_width,
+                    is_signed,
+                }),
+                _,
+            ) => match (bit_width, is_signed) {
+                (8, true) => DataType::Int8,
+                (16, true) => DataType::Int16,
+                (8, false) => DataType::UInt8,
+                (16, false) => DataType::UInt16,
+                (32, false) => DataType::UInt32,
+                _ => DataType::Int32,
+            },
             (Some(LogicalType::Decimal { scale, precision }), _) => {
                 decimal_type(*precision, *scale)?
             }
             (Some(LogicalType::Date), _) => DataType::Date32,
             (Some(LogicalType::Time { unit, .. }), _) => match unit {
                 TimeUnit::Millis => DataType::Time32(ArrowTimeUnit::Millisecond),
-                _ => return Err(schema_err(format!("INT32 column {} with TIME({unit:?})", d.path))),
+                _ => {
+                    return Err(schema_err(format!(
+                        "INT32 column {} with TIME({unit:?})",
+                        d.path
+                    )));
+                }
             },
             (Some(LogicalType::Null), _) => DataType::Null,
             (None, Some(ConvertedType::Uint8)) => DataType::UInt8,
@@ -566,16 +575,33 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
             _ => DataType::Int32,
         },
         Type::Int64 => match (lt, ct) {
-            (Some(LogicalType::Integer { bit_width: 64, is_signed: false }), _) => DataType::UInt64,
+            (
+                Some(LogicalType::Integer {
+                    bit_width: 64,
+                    is_signed: false,
+                }),
+                _,
+            ) => DataType::UInt64,
             (Some(LogicalType::Decimal { scale, precision }), _) => {
                 decimal_type(*precision, *scale)?
             }
             (Some(LogicalType::Time { unit, .. }), _) => match unit {
                 TimeUnit::Micros => DataType::Time64(ArrowTimeUnit::Microsecond),
                 TimeUnit::Nanos => DataType::Time64(ArrowTimeUnit::Nanosecond),
-                _ => return Err(schema_err(format!("INT64 column {} with TIME({unit:?})", d.path))),
+                _ => {
+                    return Err(schema_err(format!(
+                        "INT64 column {} with TIME({unit:?})",
+                        d.path
+                    )));
+                }
             },
-            (Some(LogicalType::Timestamp { is_adjusted_to_utc, unit }), _) => {
+            (
+                Some(LogicalType::Timestamp {
+                    is_adjusted_to_utc,
+                    unit,
+                }),
+                _,
+            ) => {
                 let unit = time_unit(unit)
                     .ok_or_else(|| schema_err(format!("column {}: unknown time unit", d.path)))?;
                 DataType::Timestamp(unit, is_adjusted_to_utc.then(|| "+00:00".into()))
@@ -792,17 +818,26 @@ fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
         LogicalType::Date => ConvertedType::Date,
         LogicalType::Json => ConvertedType::Json,
         LogicalType::Bson => ConvertedType::Bson,
-        LogicalType::Time { unit, is_adjusted_to_utc: true } => match unit {
+        LogicalType::Time {
+            unit,
+            is_adjusted_to_utc: true,
+        } => match unit {
             TimeUnit::Millis => ConvertedType::TimeMillis,
             TimeUnit::Micros => ConvertedType::TimeMicros,
             _ => return None,
         },
-        LogicalType::Timestamp { unit, is_adjusted_to_utc: true } => match unit {
+        LogicalType::Timestamp {
+            unit,
+            is_adjusted_to_utc: true,
+        } => match unit {
             TimeUnit::Millis => ConvertedType::TimestampMillis,
             TimeUnit::Micros => ConvertedType::TimestampMicros,
             _ => return None,
         },
-        LogicalType::Integer { bit_width, is_signed } => match (bit_width, is_signed) {
+        LogicalType::Integer {
+            bit_width,
+            is_signed,
+        } => match (bit_width, is_signed) {
             (8, true) => ConvertedType::Int8,
             (16, true) => ConvertedType::Int16,
             (32, true) => ConvertedType::Int32,
@@ -818,7 +853,10 @@ fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
 }
 
 fn int(bit_width: i8, is_signed: bool) -> Option<LogicalType> {
-    Some(LogicalType::Integer { bit_width, is_signed })
+    Some(LogicalType::Integer {
+        bit_width,
+        is_signed,
+    })
 }
 
 fn decimal_node(field: &Field, precision: u8, scale: i8) -> SchemaNode {
@@ -878,7 +916,12 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
         D::UInt16 => primitive(field, Type::Int32, int(16, false), None),
         D::UInt32 => primitive(field, Type::Int32, int(32, false), None),
         D::UInt64 => primitive(field, Type::Int64, int(64, false), None),
-        D::Float16 => primitive(field, Type::FixedLenByteArray, Some(LogicalType::Float16), Some(2)),
+        D::Float16 => primitive(
+            field,
+            Type::FixedLenByteArray,
+            Some(LogicalType::Float16),
+            Some(2),
+        ),
         D::Float32 => primitive(field, Type::Float, None, None),
         D::Float64 => primitive(field, Type::Double, None, None),
         D::Decimal32(p, s) | D::Decimal64(p, s) | D::Decimal128(p, s) | D::Decimal256(p, s) => {
@@ -949,12 +992,19 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
         }
         D::Map(entries, _) => {
             let D::Struct(kv) = entries.data_type() else {
-                return Err(schema_err(format!("map field {} without struct entries", field.name())));
+                return Err(schema_err(format!(
+                    "map field {} without struct entries",
+                    field.name()
+                )));
             };
             if kv.len() != 2 {
-                return Err(schema_err(format!("map field {} needs a key and a value", field.name())));
+                return Err(schema_err(format!(
+                    "map field {} needs a key and a value",
+                    field.name()
+                )));
             }
-            let key = arrow_field_to_node(&kv[0].as_ref().clone().with_name("key").with_nullable(false))?;
+            let key =
+                arrow_field_to_node(&kv[0].as_ref().clone().with_name("key").with_nullable(false))?;
             let value = arrow_field_to_node(&kv[1].as_ref().clone().with_name("value"))?;
             let key_value = SchemaNode {
                 name: "key_value".into(),

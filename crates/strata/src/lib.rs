@@ -11,11 +11,22 @@
 //! | [`encoding`] | `strata-encoding` | every Parquet encoding, encoders and decoders |
 //! | [`file`](mod@file) | `strata-file` | codecs, pages, column chunks, row groups, physical file reader and writer |
 //! | [`record`] | `strata-record` | the record reader: levels, validity and values in batches |
+//! | [`arrow`] | `strata-arrow` | Arrow schema mapping, `ArrowWriter`, `ParquetRecordBatchReader` |
 //!
-//! The Arrow layer (and the arrow-rs compatible paths such as
-//! `strata::arrow::ArrowWriter`) joins this facade when it is built;
-//! `strata::file::properties::{WriterProperties, WriterVersion,
-//! EnabledStatistics}` already follow arrow-rs's paths.
+//! ## arrow-rs compatible paths
+//!
+//! The common entry points sit where arrow-rs's `parquet` crate has them,
+//! so a program written for arrow-rs compiles against strata by renaming
+//! the crate:
+//!
+//! | path | items |
+//! |---|---|
+//! | `strata::arrow` | [`ArrowWriter`](arrow::ArrowWriter), [`ProjectionMask`](arrow::ProjectionMask) |
+//! | `strata::arrow::arrow_reader` | `ParquetRecordBatchReaderBuilder`, `ParquetRecordBatchReader`, `ArrowReaderOptions`, `RowSelection`, `RowSelector` |
+//! | `strata::file::properties` | `WriterProperties`, `WriterVersion`, `EnabledStatistics` |
+//! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel` |
+//! | `strata::schema::types` | `ColumnPath` |
+//! | `strata::errors` | `ParquetError`, `Result` |
 //!
 //! ```
 //! use strata::encoding::{Decoder, Encoder, PlainDecoder, PlainEncoder};
@@ -43,8 +54,28 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub use strata_arrow as arrow;
 pub use strata_encoding as encoding;
 pub use strata_file as file;
 pub use strata_format as format;
 pub use strata_record as record;
 pub use strata_sink as sink;
+
+/// Basic enums of the format, at arrow-rs's `parquet::basic` path.
+pub mod basic {
+    pub use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+    pub use strata_file::properties::Encoding;
+}
+
+/// Schema types, at arrow-rs's `parquet::schema` path.
+pub mod schema {
+    /// Schema types, at arrow-rs's `parquet::schema::types` path.
+    pub mod types {
+        pub use strata_format::{ColumnDescriptor, ColumnPath, SchemaDescriptor};
+    }
+}
+
+/// Errors, at arrow-rs's `parquet::errors` path.
+pub mod errors {
+    pub use strata_arrow::{ParquetError, Result};
+}

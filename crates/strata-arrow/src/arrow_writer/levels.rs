@@ -93,7 +93,9 @@ impl LevelNode {
                     .map(|c| LevelNode::new(c, next_leaf))
                     .collect(),
             ),
-            FieldKind::List { element } => NodeKind::List(Box::new(LevelNode::new(element, next_leaf))),
+            FieldKind::List { element } => {
+                NodeKind::List(Box::new(LevelNode::new(element, next_leaf)))
+            }
         };
         Self {
             def_level: field.def_level,
@@ -144,7 +146,11 @@ impl LevelNode {
         if range.is_empty() {
             return Ok(());
         }
-        let nulls = if self.nullable { array.logical_nulls() } else { None };
+        let nulls = if self.nullable {
+            array.logical_nulls()
+        } else {
+            None
+        };
         let nulls = nulls.filter(|n| has_null(n, &range));
         match &self.kind {
             NodeKind::Leaf { max_def, max_rep } => {
@@ -168,9 +174,17 @@ impl LevelNode {
                         let mut run_start = range.start;
                         for i in range.clone() {
                             let valid = nulls.is_valid(i);
-                            leaf.def.push(if valid { self.def_level } else { self.def_level - 1 });
+                            leaf.def.push(if valid {
+                                self.def_level
+                            } else {
+                                self.def_level - 1
+                            });
                             if *max_rep > 0 {
-                                leaf.rep.push(if i == range.start { first_rep } else { rest_rep });
+                                leaf.rep.push(if i == range.start {
+                                    first_rep
+                                } else {
+                                    rest_rep
+                                });
                             }
                             if !valid {
                                 leaf.push_range(run_start..i);
@@ -183,21 +197,29 @@ impl LevelNode {
                 Ok(())
             }
             NodeKind::Struct(children) => {
-                let s = array
-                    .as_struct_opt()
-                    .ok_or_else(|| general(format!("expected a struct array, got {}", array.data_type())))?;
-                let visit_run = |run: Range<usize>, first: i16, leaves: &mut [LeafLevels]| -> Result<()> {
-                    for (child, column) in children.iter().zip(s.columns()) {
-                        child.visit(column, run.clone(), first, rest_rep, leaves, max)?;
-                    }
-                    Ok(())
-                };
+                let s = array.as_struct_opt().ok_or_else(|| {
+                    general(format!(
+                        "expected a struct array, got {}",
+                        array.data_type()
+                    ))
+                })?;
+                let visit_run =
+                    |run: Range<usize>, first: i16, leaves: &mut [LeafLevels]| -> Result<()> {
+                        for (child, column) in children.iter().zip(s.columns()) {
+                            child.visit(column, run.clone(), first, rest_rep, leaves, max)?;
+                        }
+                        Ok(())
+                    };
                 match &nulls {
                     None => visit_run(range, first_rep, leaves),
                     Some(nulls) => {
                         let mut i = range.start;
                         while i < range.end {
-                            let rep = if i == range.start { first_rep } else { rest_rep };
+                            let rep = if i == range.start {
+                                first_rep
+                            } else {
+                                rest_rep
+                            };
                             if nulls.is_null(i) {
                                 self.push_empty(leaves, self.def_level - 1, rep, max);
                                 i += 1;
@@ -221,12 +243,18 @@ impl LevelNode {
                         DataType::List(_) => {
                             let l = array.as_list::<i32>();
                             let o = l.value_offsets();
-                            (l.values().clone(), Box::new(move |i| o[i] as usize..o[i + 1] as usize))
+                            (
+                                l.values().clone(),
+                                Box::new(move |i| o[i] as usize..o[i + 1] as usize),
+                            )
                         }
                         DataType::LargeList(_) => {
                             let l = array.as_list::<i64>();
                             let o = l.value_offsets();
-                            (l.values().clone(), Box::new(move |i| o[i] as usize..o[i + 1] as usize))
+                            (
+                                l.values().clone(),
+                                Box::new(move |i| o[i] as usize..o[i + 1] as usize),
+                            )
                         }
                         DataType::Map(_, _) => {
                             let m = array.as_map();
@@ -239,12 +267,21 @@ impl LevelNode {
                             // The values of a sliced fixed-size list are sliced
                             // with it: slot i is values i*size..(i+1)*size.
                             let size = usize::try_from(*size).unwrap_or(0);
-                            (l.values().clone(), Box::new(move |i| i * size..(i + 1) * size))
+                            (
+                                l.values().clone(),
+                                Box::new(move |i| i * size..(i + 1) * size),
+                            )
                         }
-                        other => return Err(general(format!("expected a list array, got {other}"))),
+                        other => {
+                            return Err(general(format!("expected a list array, got {other}")));
+                        }
                     };
                 for i in range.clone() {
-                    let rep = if i == range.start { first_rep } else { rest_rep };
+                    let rep = if i == range.start {
+                        first_rep
+                    } else {
+                        rest_rep
+                    };
                     if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
                         self.push_empty(leaves, self.def_level - 1, rep, max);
                         continue;
@@ -272,5 +309,9 @@ fn has_null(nulls: &NullBuffer, range: &Range<usize>) -> bool {
     if range.start == 0 && range.end == nulls.len() {
         return true;
     }
-    nulls.inner().slice(range.start, range.len()).count_set_bits() < range.len()
+    nulls
+        .inner()
+        .slice(range.start, range.len())
+        .count_set_bits()
+        < range.len()
 }

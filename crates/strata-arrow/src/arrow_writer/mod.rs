@@ -160,7 +160,13 @@ impl<W: Write + Send> ArrowWriter<W> {
             .columns()
             .iter()
             .enumerate()
-            .map(|(i, c)| Ok(ColumnWriter::new(Arc::new(c.clone()), i, self.props.clone())?))
+            .map(|(i, c)| {
+                Ok(ColumnWriter::new(
+                    Arc::new(c.clone()),
+                    i,
+                    self.props.clone(),
+                )?)
+            })
             .collect()
     }
 
@@ -367,9 +373,7 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
             let v: &[bool] = match &array {
                 None => &[],
                 Some(a) => {
-                    let b = a
-                        .as_boolean_opt()
-                        .ok_or_else(|| type_err(a, "BOOLEAN"))?;
+                    let b = a.as_boolean_opt().ok_or_else(|| type_err(a, "BOOLEAN"))?;
                     s.bools.clear();
                     for range in r {
                         s.bools.extend(range.clone().map(|i| b.value(i)));
@@ -444,7 +448,10 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
 }
 
 fn type_err(a: &ArrayRef, physical: &str) -> ParquetError {
-    general(format!("cannot write {} to a {physical} column", a.data_type()))
+    general(format!(
+        "cannot write {} to a {physical} column",
+        a.data_type()
+    ))
 }
 
 fn int32_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i32>) -> Result<&'a [i32]> {
@@ -464,12 +471,18 @@ fn int32_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i32>) ->
         D::UInt16 => gather_map(a.as_primitive::<UInt16Type>().values(), r, s, i32::from)?,
         D::UInt32 => gather_map(a.as_primitive::<UInt32Type>().values(), r, s, |x| x as i32)?,
         D::Decimal32(_, _) => gather(a.as_primitive::<Decimal32Type>().values(), r, s)?,
-        D::Decimal64(_, _) => gather_map(a.as_primitive::<Decimal64Type>().values(), r, s, |x| x as i32)?,
+        D::Decimal64(_, _) => gather_map(a.as_primitive::<Decimal64Type>().values(), r, s, |x| {
+            x as i32
+        })?,
         D::Decimal128(_, _) => {
-            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| x as i32)?
+            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| {
+                x as i32
+            })?
         }
         D::Decimal256(_, _) => {
-            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| x.as_i128() as i32)?
+            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| {
+                x.as_i128() as i32
+            })?
         }
         D::Null => &[],
         _ => return Err(type_err(a, "INT32")),
@@ -498,7 +511,9 @@ fn int64_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i64>) ->
         D::Timestamp(U::Nanosecond, _) => {
             gather(a.as_primitive::<TimestampNanosecondType>().values(), r, s)?
         }
-        D::Time64(U::Nanosecond) => gather(a.as_primitive::<Time64NanosecondType>().values(), r, s)?,
+        D::Time64(U::Nanosecond) => {
+            gather(a.as_primitive::<Time64NanosecondType>().values(), r, s)?
+        }
         D::Time64(_) => gather(a.as_primitive::<Time64MicrosecondType>().values(), r, s)?,
         D::Duration(U::Second) => gather(a.as_primitive::<DurationSecondType>().values(), r, s)?,
         D::Duration(U::Millisecond) => {
@@ -512,10 +527,14 @@ fn int64_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i64>) ->
         }
         D::Decimal64(_, _) => gather(a.as_primitive::<Decimal64Type>().values(), r, s)?,
         D::Decimal128(_, _) => {
-            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| x as i64)?
+            gather_map(a.as_primitive::<Decimal128Type>().values(), r, s, |x| {
+                x as i64
+            })?
         }
         D::Decimal256(_, _) => {
-            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| x.as_i128() as i64)?
+            gather_map(a.as_primitive::<Decimal256Type>().values(), r, s, |x| {
+                x.as_i128() as i64
+            })?
         }
         _ => return Err(type_err(a, "INT64")),
     })
@@ -540,8 +559,12 @@ fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSi
             for range in r {
                 for i in range.clone() {
                     let (a, b) = (
-                        offsets.get(i).map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
-                        offsets.get(i + 1).map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
+                        offsets
+                            .get(i)
+                            .map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
+                        offsets
+                            .get(i + 1)
+                            .map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
                     );
                     let v = match (a, b) {
                         (Some(a), Some(b)) => values.get(a..b),
@@ -625,7 +648,10 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
         D::Float16 => {
             let x = a.as_primitive::<Float16Type>().values();
             for range in r {
-                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                for v in x
+                    .get(range.clone())
+                    .ok_or_else(|| general("range past the end"))?
+                {
                     out.extend_from_slice(&v.to_le_bytes());
                 }
             }
@@ -634,7 +660,10 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
             let x = a.as_primitive::<Decimal128Type>().values();
             let w = width.min(16);
             for range in r {
-                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                for v in x
+                    .get(range.clone())
+                    .ok_or_else(|| general("range past the end"))?
+                {
                     out.extend_from_slice(&v.to_be_bytes()[16 - w..]);
                 }
             }
@@ -643,7 +672,10 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
             let x = a.as_primitive::<Decimal256Type>().values();
             let w = width.min(32);
             for range in r {
-                for v in x.get(range.clone()).ok_or_else(|| general("range past the end"))? {
+                for v in x
+                    .get(range.clone())
+                    .ok_or_else(|| general("range past the end"))?
+                {
                     out.extend_from_slice(&v.to_be_bytes()[32 - w..]);
                 }
             }

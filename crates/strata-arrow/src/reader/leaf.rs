@@ -25,7 +25,9 @@ use arrow_array::types::*;
 use arrow_array::*;
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, i256};
 use arrow_schema::{DataType, TimeUnit as ArrowTimeUnit};
-use strata_encoding::{ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96};
+use strata_encoding::{
+    ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
+};
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit};
@@ -79,7 +81,7 @@ enum Column {
     F32(Typed<f32>),
     F64(Typed<f64>),
     Bytes(Typed<ByteArray>),
-    // TEMP-FLBA Fixed(Typed<FixedLenByteArray>),
+    Fixed(Typed<FixedLenByteArray>),
 }
 
 /// Reads one leaf column of one row group as Arrow arrays.
@@ -128,7 +130,7 @@ impl LeafReader {
             P::Float => Column::F32(Typed::new(pages, descr)?),
             P::Double => Column::F64(Typed::new(pages, descr)?),
             P::ByteArray => Column::Bytes(Typed::new(pages, descr)?),
-            P::FixedLenByteArray => return Err(general("TEMP-FLBA")),
+            P::FixedLenByteArray => Column::Fixed(Typed::new(pages, descr)?),
         };
         Ok(Self {
             column,
@@ -150,7 +152,7 @@ impl LeafReader {
             Column::F32(t) => t.reader.skip_records(n)?,
             Column::F64(t) => t.reader.skip_records(n)?,
             Column::Bytes(t) => t.reader.skip_records(n)?,
-            // TEMP-FLBA Column::Fixed(t) => t.reader.skip_records(n)?,
+            Column::Fixed(t) => t.reader.skip_records(n)?,
         })
     }
 
@@ -181,7 +183,7 @@ impl LeafReader {
                 }
                 _ => plain(t, n, |v, nulls| from_bytes(v, nulls, &target))?,
             },
-            // TEMP-FLBA Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
+            Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
         };
         let array = if self.max_rep > 0 {
             spread(array, &def, self.slot_def, self.max_def)?
@@ -264,8 +266,14 @@ fn read_dictionary(
     }
     let outcome = t.reader.read_records_dictionary(n, &mut t.indices)?;
     let (records, dictionary, fell_back) = match outcome {
-        DictionaryRead::Indices { records, dictionary } => (records, dictionary, false),
-        DictionaryRead::Fallback { records, dictionary } => (records, dictionary, true),
+        DictionaryRead::Indices {
+            records,
+            dictionary,
+        } => (records, dictionary, false),
+        DictionaryRead::Fallback {
+            records,
+            dictionary,
+        } => (records, dictionary, true),
     };
     let b = &mut t.indices;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
@@ -291,7 +299,8 @@ fn read_dictionary(
     if fell_back {
         t.fallen_back = true;
         if records < n {
-            let (more, d2, r2, tail) = plain(t, n - records, |v, nulls| from_bytes(v, nulls, value))?;
+            let (more, d2, r2, tail) =
+                plain(t, n - records, |v, nulls| from_bytes(v, nulls, value))?;
             let tail = identity_dictionary(tail, key)?;
             array = arrow_select::concat::concat(&[array.as_ref(), tail.as_ref()])?;
             def.extend_from_slice(&d2);
@@ -380,9 +389,9 @@ fn from_i32(v: Vec<i32>, nulls: Option<NullBuffer>, target: &DataType) -> Result
             Arc::new(widen::<Time32SecondType, _>(&v, nulls, |x| x / 1000))
         }
         D::Time32(_) => Arc::new(reinterpret::<Time32MillisecondType, _>(v, nulls)),
-        D::Decimal32(p, s) => Arc::new(
-            reinterpret::<Decimal32Type, _>(v, nulls).with_precision_and_scale(*p, *s)?,
-        ),
+        D::Decimal32(p, s) => {
+            Arc::new(reinterpret::<Decimal32Type, _>(v, nulls).with_precision_and_scale(*p, *s)?)
+        }
         D::Decimal64(p, s) => Arc::new(
             widen::<Decimal64Type, _>(&v, nulls, i64::from).with_precision_and_scale(*p, *s)?,
         ),
@@ -469,7 +478,12 @@ fn from_i64(
             let from = stored.unwrap_or(*unit);
             match unit {
                 U::Nanosecond => Arc::new(rescale::<Time64NanosecondType>(v, nulls, from, *unit)),
-                _ => Arc::new(rescale::<Time64MicrosecondType>(v, nulls, from, U::Microsecond)),
+                _ => Arc::new(rescale::<Time64MicrosecondType>(
+                    v,
+                    nulls,
+                    from,
+                    U::Microsecond,
+                )),
             }
         }
         D::Duration(unit) => match unit {
@@ -478,9 +492,9 @@ fn from_i64(
             U::Microsecond => Arc::new(reinterpret::<DurationMicrosecondType, _>(v, nulls)),
             U::Nanosecond => Arc::new(reinterpret::<DurationNanosecondType, _>(v, nulls)),
         },
-        D::Decimal64(p, s) => Arc::new(
-            reinterpret::<Decimal64Type, _>(v, nulls).with_precision_and_scale(*p, *s)?,
-        ),
+        D::Decimal64(p, s) => {
+            Arc::new(reinterpret::<Decimal64Type, _>(v, nulls).with_precision_and_scale(*p, *s)?)
+        }
         D::Decimal128(p, s) => Arc::new(
             Decimal128Array::new(v.iter().map(|&x| i128::from(x)).collect(), nulls)
                 .with_precision_and_scale(*p, *s)?,
@@ -510,7 +524,9 @@ pub(crate) fn int96_to_nanos(v: Int96) -> i64 {
 fn from_int96(v: &[Int96], nulls: Option<NullBuffer>, target: &DataType) -> Result<ArrayRef> {
     let nanos: Vec<i64> = v.iter().map(|&x| int96_to_nanos(x)).collect();
     match target {
-        DataType::Timestamp(_, _) => from_i64(nanos, nulls, target, Some(ArrowTimeUnit::Nanosecond)),
+        DataType::Timestamp(_, _) => {
+            from_i64(nanos, nulls, target, Some(ArrowTimeUnit::Nanosecond))
+        }
         other => Err(general(format!("INT96 column read as {other}"))),
     }
 }
@@ -520,7 +536,11 @@ fn be_to_i256(b: &[u8]) -> Result<i256> {
     if b.len() > 32 {
         return Err(general(format!("decimal of {} bytes", b.len())));
     }
-    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xFF } else { 0 };
+    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+        0xFF
+    } else {
+        0
+    };
     let mut le = [fill; 32];
     for (i, &byte) in b.iter().rev().enumerate() {
         le[i] = byte;
@@ -530,9 +550,16 @@ fn be_to_i256(b: &[u8]) -> Result<i256> {
 
 fn be_to_i128(b: &[u8]) -> Result<i128> {
     if b.len() > 16 {
-        return Err(general(format!("decimal of {} bytes in a 128-bit decimal", b.len())));
+        return Err(general(format!(
+            "decimal of {} bytes in a 128-bit decimal",
+            b.len()
+        )));
     }
-    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xFF } else { 0 };
+    let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+        0xFF
+    } else {
+        0
+    };
     let mut le = [fill; 16];
     for (i, &byte) in b.iter().rev().enumerate() {
         le[i] = byte;
@@ -572,7 +599,11 @@ pub(crate) fn from_bytes(
     let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
     let values = Buffer::from_vec(values);
     let binary = || -> Result<BinaryArray> {
-        Ok(BinaryArray::try_new(offsets.clone(), values.clone(), nulls.clone())?)
+        Ok(BinaryArray::try_new(
+            offsets.clone(),
+            values.clone(),
+            nulls.clone(),
+        )?)
     };
     Ok(match target {
         D::Binary => Arc::new(binary()?),
@@ -616,7 +647,11 @@ fn from_fixed(
             if width == 0 {
                 Arc::new(FixedSizeBinaryArray::new_null(*w, len))
             } else {
-                Arc::new(FixedSizeBinaryArray::try_new(*w, Buffer::from_vec(bytes), nulls)?)
+                Arc::new(FixedSizeBinaryArray::try_new(
+                    *w,
+                    Buffer::from_vec(bytes),
+                    nulls,
+                )?)
             }
         }
         D::Float16 if width == 2 => {
@@ -633,7 +668,11 @@ fn from_fixed(
             }
             decimals(bytes.chunks_exact(width), nulls, target)?
         }
-        other => return Err(general(format!("FIXED_LEN_BYTE_ARRAY column read as {other}"))),
+        other => {
+            return Err(general(format!(
+                "FIXED_LEN_BYTE_ARRAY column read as {other}"
+            )));
+        }
     })
 }
 

@@ -41,9 +41,9 @@ pub(crate) use leaf::{LeafBatch, LeafReader};
 pub(crate) fn leaf_slot_levels(field: &ParquetField, slot_def: i16, out: &mut Vec<i16>) {
     match &field.kind {
         FieldKind::Leaf { .. } => out.push(slot_def),
-        FieldKind::Struct { children } => {
-            children.iter().for_each(|c| leaf_slot_levels(c, slot_def, out))
-        }
+        FieldKind::Struct { children } => children
+            .iter()
+            .for_each(|c| leaf_slot_levels(c, slot_def, out)),
         FieldKind::List { element } => leaf_slot_levels(element, field.def_level + 1, out),
     }
 }
@@ -87,18 +87,34 @@ pub(crate) fn assemble(
             Ok((Arc::new(struct_array(fields, arrays, nulls, len)?), first))
         }
         FieldKind::List { element } => {
-            let (values, _) = assemble(element, field.def_level + 1, field.rep_level + 1, leaves, next)?;
+            let (values, _) = assemble(
+                element,
+                field.def_level + 1,
+                field.rep_level + 1,
+                leaves,
+                next,
+            )?;
             let levels = leaves
                 .get(first)
                 .ok_or_else(|| general("list without leaves"))?;
             let array: ArrayRef = match &field.arrow_type {
                 DataType::List(f) => {
                     let (offsets, nulls) = list_offsets::<i32>(levels, field, slot_def, slot_rep)?;
-                    Arc::new(GenericListArray::<i32>::try_new(f.clone(), offsets, values, nulls)?)
+                    Arc::new(GenericListArray::<i32>::try_new(
+                        f.clone(),
+                        offsets,
+                        values,
+                        nulls,
+                    )?)
                 }
                 DataType::LargeList(f) => {
                     let (offsets, nulls) = list_offsets::<i64>(levels, field, slot_def, slot_rep)?;
-                    Arc::new(GenericListArray::<i64>::try_new(f.clone(), offsets, values, nulls)?)
+                    Arc::new(GenericListArray::<i64>::try_new(
+                        f.clone(),
+                        offsets,
+                        values,
+                        nulls,
+                    )?)
                 }
                 DataType::Map(f, sorted) => {
                     let (offsets, nulls) = list_offsets::<i32>(levels, field, slot_def, slot_rep)?;
@@ -107,7 +123,13 @@ pub(crate) fn assemble(
                         .downcast_ref::<StructArray>()
                         .ok_or_else(|| general("map entries are not a struct"))?
                         .clone();
-                    Arc::new(MapArray::try_new(f.clone(), offsets, entries, nulls, *sorted)?)
+                    Arc::new(MapArray::try_new(
+                        f.clone(),
+                        offsets,
+                        entries,
+                        nulls,
+                        *sorted,
+                    )?)
                 }
                 other => return Err(general(format!("list field read as {other}"))),
             };
@@ -201,7 +223,8 @@ fn list_offsets<O: OffsetSizeTrait>(
         let (d, r) = (leaf.def[i], leaf.rep[i]);
         if r <= slot_rep && d >= slot_def {
             if open {
-                offsets.push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
+                offsets
+                    .push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
             }
             open = true;
             let valid = d >= field.def_level;

@@ -1,0 +1,857 @@
+//! Arrow round trips through strata's writer and reader: every supported
+//! type, nulls, nesting, writer settings, and the reader's options.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use arrow_array::builder::*;
+use arrow_array::types::*;
+use arrow_array::*;
+use arrow_buffer::{NullBuffer, OffsetBuffer, i256};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
+use bytes::Bytes;
+use strata_arrow::arrow_reader::{
+    ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+};
+use strata_arrow::{ArrowWriter, ProjectionMask};
+use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
+use strata_file::properties::{WriterProperties, WriterVersion};
+
+fn write(batches: &[RecordBatch], props: Option<WriterProperties>) -> Bytes {
+    let mut buf = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut buf, batches[0].schema(), props).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.close().unwrap();
+    Bytes::from(buf)
+}
+
+fn read_all(data: Bytes, batch_size: usize) -> Vec<RecordBatch> {
+    ParquetRecordBatchReaderBuilder::try_new(data)
+        .unwrap()
+        .with_batch_size(batch_size)
+        .build()
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+fn concat(schema: &SchemaRef, batches: &[RecordBatch]) -> RecordBatch {
+    arrow_select::concat::concat_batches(schema, batches).unwrap()
+}
+
+/// Write `batch` with several settings and check every reading equals it.
+fn check_roundtrip(batch: &RecordBatch) {
+    let settings: Vec<WriterProperties> = vec![
+        WriterProperties::default(),
+        WriterProperties::builder()
+            .set_writer_version(WriterVersion::PARQUET_2_0)
+            .set_dictionary_enabled(false)
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).unwrap()))
+            .build(),
+        WriterProperties::builder()
+            .set_data_page_size_limit(64)
+            .set_write_batch_size(7)
+            .set_max_row_group_row_count(Some(37))
+            .set_compression(Compression::SNAPPY)
+            .build(),
+    ];
+    for props in settings {
+        let data = write(std::slice::from_ref(batch), Some(props.clone()));
+        for batch_size in [1, 10, 1024] {
+            let read = read_all(data.clone(), batch_size);
+            let got = concat(&batch.schema(), &read);
+            assert_eq!(&got, batch, "batch size {batch_size}, props {props:?}");
+        }
+    }
+}
+
+fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(n, a)| {
+            Field::new(
+                *n,
+                a.data_type().clone(),
+                a.null_count() > 0 || a.data_type() == &DataType::Null,
+            )
+        })
+        .collect();
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        columns.into_iter().map(|(_, a)| a).collect(),
+    )
+    .unwrap()
+}
+
+fn nullable<T: Clone>(n: usize, f: impl Fn(usize) -> T, every: usize) -> Vec<Option<T>> {
+    (0..n).map(|i| (i % every != 0).then(|| f(i))).collect()
+}
+
+const N: usize = 200;
+
+#[test]
+fn primitive_types_round_trip() {
+    let b = batch(vec![
+        (
+            "bool",
+            Arc::new(BooleanArray::from(nullable(N, |i| i % 3 == 0, 5))) as ArrayRef,
+        ),
+        ("i8", Arc::new(Int8Array::from(nullable(N, |i| i as i8, 4)))),
+        (
+            "i16",
+            Arc::new(Int16Array::from(nullable(N, |i| -(i as i16) * 100, 4))),
+        ),
+        (
+            "i32",
+            Arc::new(Int32Array::from(
+                (0..N as i32).map(|i| i * 7 - 300).collect::<Vec<_>>(),
+            )),
+        ),
+        (
+            "i64",
+            Arc::new(Int64Array::from(nullable(N, |i| i64::MAX - i as i64, 3))),
+        ),
+        (
+            "u8",
+            Arc::new(UInt8Array::from(nullable(N, |i| 255 - (i % 256) as u8, 6))),
+        ),
+        (
+            "u16",
+            Arc::new(UInt16Array::from(nullable(N, |i| 65535 - i as u16, 6))),
+        ),
+        (
+            "u32",
+            Arc::new(UInt32Array::from(nullable(N, |i| u32::MAX - i as u32, 6))),
+        ),
+        (
+            "u64",
+            Arc::new(UInt64Array::from(nullable(N, |i| u64::MAX - i as u64, 6))),
+        ),
+        (
+            "f16",
+            Arc::new(Float16Array::from(nullable(
+                N,
+                |i| half::f16::from_f32(i as f32 / 4.0),
+                7,
+            ))),
+        ),
+        (
+            "f32",
+            Arc::new(Float32Array::from(nullable(N, |i| i as f32 * 0.5, 7))),
+        ),
+        (
+            "f64",
+            Arc::new(Float64Array::from(nullable(N, |i| -(i as f64) / 3.0, 7))),
+        ),
+        (
+            "date32",
+            Arc::new(Date32Array::from(nullable(N, |i| i as i32 - 100, 8))),
+        ),
+        (
+            "date64",
+            Arc::new(Date64Array::from(nullable(
+                N,
+                |i| (i as i64 - 100) * 86_400_000,
+                8,
+            ))),
+        ),
+        ("null", Arc::new(NullArray::new(N))),
+    ]);
+    check_roundtrip(&b);
+}
+
+#[test]
+fn temporal_and_decimal_types_round_trip() {
+    let ts = |unit: TimeUnit, tz: Option<&str>| -> ArrayRef {
+        let v: Vec<Option<i64>> = nullable(N, |i| 1_600_000_000 + i as i64 * 1_000_003, 9);
+        let a: ArrayRef = match unit {
+            TimeUnit::Second => Arc::new(TimestampSecondArray::from(v)),
+            TimeUnit::Millisecond => Arc::new(TimestampMillisecondArray::from(v)),
+            TimeUnit::Microsecond => Arc::new(TimestampMicrosecondArray::from(v)),
+            TimeUnit::Nanosecond => Arc::new(TimestampNanosecondArray::from(v)),
+        };
+        match tz {
+            Some(tz) => arrow_array::make_array(
+                a.to_data()
+                    .into_builder()
+                    .data_type(DataType::Timestamp(unit, Some(tz.into())))
+                    .build()
+                    .unwrap(),
+            ),
+            None => a,
+        }
+    };
+    let b = batch(vec![
+        ("ts_s", ts(TimeUnit::Second, None)),
+        ("ts_ms_utc", ts(TimeUnit::Millisecond, Some("UTC"))),
+        ("ts_us_tz", ts(TimeUnit::Microsecond, Some("Europe/Paris"))),
+        ("ts_ns", ts(TimeUnit::Nanosecond, None)),
+        (
+            "t32s",
+            Arc::new(Time32SecondArray::from(nullable(N, |i| i as i32 * 60, 5))),
+        ),
+        (
+            "t32ms",
+            Arc::new(Time32MillisecondArray::from(nullable(
+                N,
+                |i| i as i32 * 60_001,
+                5,
+            ))),
+        ),
+        (
+            "t64us",
+            Arc::new(Time64MicrosecondArray::from(nullable(
+                N,
+                |i| i as i64 * 1_000_003,
+                5,
+            ))),
+        ),
+        (
+            "t64ns",
+            Arc::new(Time64NanosecondArray::from(nullable(
+                N,
+                |i| i as i64 * 1_000_000_007,
+                5,
+            ))),
+        ),
+        (
+            "dur_ms",
+            Arc::new(DurationMillisecondArray::from(nullable(
+                N,
+                |i| i as i64 - 50,
+                5,
+            ))),
+        ),
+        (
+            "dec32",
+            Arc::new(
+                Decimal32Array::from(nullable(N, |i| i as i32 * 1001 - 90_000, 4))
+                    .with_precision_and_scale(9, 2)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "dec64",
+            Arc::new(
+                Decimal64Array::from(nullable(N, |i| i as i64 * 10_000_019 - 1, 4))
+                    .with_precision_and_scale(18, 4)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "dec128_small",
+            Arc::new(
+                Decimal128Array::from(nullable(N, |i| i as i128 - 100, 4))
+                    .with_precision_and_scale(5, 1)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "dec128",
+            Arc::new(
+                Decimal128Array::from(nullable(N, |i| (i as i128 - 100) * 10i128.pow(30) + 7, 4))
+                    .with_precision_and_scale(38, 10)
+                    .unwrap(),
+            ),
+        ),
+        (
+            "dec256",
+            Arc::new(
+                Decimal256Array::from(nullable(
+                    N,
+                    |i| {
+                        i256::from_i128(i as i128 - 100)
+                            .wrapping_mul(i256::from_i128(10i128.pow(37)))
+                    },
+                    4,
+                ))
+                .with_precision_and_scale(60, 5)
+                .unwrap(),
+            ),
+        ),
+    ]);
+    check_roundtrip(&b);
+}
+
+#[test]
+fn byte_types_round_trip() {
+    let strings: Vec<Option<String>> = nullable(N, |i| "x".repeat(i % 13) + &i.to_string(), 3);
+    let strs: Vec<Option<&str>> = strings.iter().map(|s| s.as_deref()).collect();
+    let bins: Vec<Option<&[u8]>> = strs.iter().map(|s| s.map(str::as_bytes)).collect();
+    let fixed: Vec<Option<[u8; 5]>> = nullable(N, |i| [i as u8, 1, 2, 3, (i * 7) as u8], 4);
+    let b = batch(vec![
+        (
+            "utf8",
+            Arc::new(StringArray::from(strs.clone())) as ArrayRef,
+        ),
+        ("large_utf8", Arc::new(LargeStringArray::from(strs.clone()))),
+        ("utf8_view", Arc::new(StringViewArray::from(strs.clone()))),
+        ("binary", Arc::new(BinaryArray::from(bins.clone()))),
+        (
+            "large_binary",
+            Arc::new(LargeBinaryArray::from(bins.clone())),
+        ),
+        ("binary_view", Arc::new(BinaryViewArray::from(bins.clone()))),
+        (
+            "fixed",
+            Arc::new(
+                FixedSizeBinaryArray::try_from_sparse_iter_with_size(
+                    fixed.iter().map(|v| v.as_ref().map(|x| x.to_vec())),
+                    5,
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "dict",
+            Arc::new(
+                strs.iter()
+                    .map(|s| s.map(|s| &s[..s.len().min(2)]))
+                    .collect::<DictionaryArray<Int32Type>>(),
+            ),
+        ),
+        (
+            "dict_u8",
+            Arc::new(
+                strs.iter()
+                    .map(|s| s.map(|s| &s[..s.len().min(1)]))
+                    .collect::<DictionaryArray<UInt8Type>>(),
+            ),
+        ),
+    ]);
+    check_roundtrip(&b);
+}
+
+#[test]
+fn required_and_all_null_columns() {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("req", DataType::Int64, false),
+        Field::new("all_null", DataType::Utf8, true),
+        Field::new("req_str", DataType::Utf8, false),
+    ]));
+    let b = RecordBatch::try_new(
+        schema,
+        vec![
+            Arc::new(Int64Array::from_iter_values(0..N as i64)),
+            Arc::new(StringArray::from(vec![None::<&str>; N])),
+            Arc::new(StringArray::from_iter_values(
+                (0..N).map(|i| format!("r{i}")),
+            )),
+        ],
+    )
+    .unwrap();
+    check_roundtrip(&b);
+}
+
+fn list_of_i32() -> ArrayRef {
+    // [0], null, [], [1, null, 2], [3, 4, 5], null, [] ... repeated
+    let mut b = ListBuilder::new(Int32Builder::new());
+    for i in 0..N {
+        match i % 5 {
+            0 => b.append_null(),
+            1 => b.append(true),
+            2 => {
+                b.values().append_value(i as i32);
+                b.values().append_null();
+                b.values().append_value(-(i as i32));
+                b.append(true);
+            }
+            _ => {
+                for k in 0..(i % 4) {
+                    b.values().append_value((i * 10 + k) as i32);
+                }
+                b.append(true);
+            }
+        }
+    }
+    Arc::new(b.finish())
+}
+
+#[test]
+fn lists_round_trip() {
+    let strings = {
+        let mut b = ListBuilder::new(StringBuilder::new());
+        for i in 0..N {
+            if i % 7 == 3 {
+                b.append_null();
+                continue;
+            }
+            for k in 0..(i % 3) {
+                if k == 1 && i % 2 == 0 {
+                    b.values().append_null();
+                } else {
+                    b.values().append_value(format!("s{i}_{k}"));
+                }
+            }
+            b.append(true);
+        }
+        Arc::new(b.finish()) as ArrayRef
+    };
+    let large = {
+        let mut b = LargeListBuilder::new(Int64Builder::new());
+        for i in 0..N {
+            for k in 0..(i % 4) {
+                b.values().append_value((i * k) as i64);
+            }
+            b.append(i % 9 != 0);
+        }
+        Arc::new(b.finish()) as ArrayRef
+    };
+    let nested = {
+        let mut b = ListBuilder::new(ListBuilder::new(Int32Builder::new()));
+        for i in 0..N {
+            if i % 11 == 0 {
+                b.append_null();
+                continue;
+            }
+            for j in 0..(i % 3) {
+                if j == 1 && i % 4 == 0 {
+                    b.values().append_null();
+                    continue;
+                }
+                for k in 0..(i + j) % 3 {
+                    b.values().values().append_value((i + j + k) as i32);
+                }
+                b.values().append(true);
+            }
+            b.append(true);
+        }
+        Arc::new(b.finish()) as ArrayRef
+    };
+    let b = batch(vec![
+        ("ints", list_of_i32()),
+        ("strings", strings),
+        ("large", large),
+        ("nested", nested),
+    ]);
+    check_roundtrip(&b);
+}
+
+#[test]
+fn structs_and_maps_round_trip() {
+    let inner_fields = Fields::from(vec![
+        Field::new("a", DataType::Int32, true),
+        Field::new("b", DataType::Utf8, false),
+        Field::new("c", DataType::new_list(DataType::Int32, true), true),
+    ]);
+    let a: ArrayRef = Arc::new(Int32Array::from(nullable(N, |i| i as i32, 3)));
+    let bcol: ArrayRef = Arc::new(StringArray::from_iter_values(
+        (0..N).map(|i| format!("b{i}")),
+    ));
+    let c = list_of_i32();
+    let nulls = NullBuffer::from((0..N).map(|i| i % 4 != 1).collect::<Vec<_>>());
+    let st: ArrayRef = Arc::new(StructArray::new(
+        inner_fields.clone(),
+        vec![a, bcol, c],
+        Some(nulls),
+    ));
+
+    // A list of structs.
+    let values = {
+        let n = N * 2;
+        let x: ArrayRef = Arc::new(Int64Array::from(nullable(n, |i| i as i64, 5)));
+        let y: ArrayRef = Arc::new(StringArray::from(nullable(n, |i| format!("y{i}"), 6)));
+        let f = Fields::from(vec![
+            Field::new("x", DataType::Int64, true),
+            Field::new("y", DataType::Utf8, true),
+        ]);
+        let nulls = NullBuffer::from((0..n).map(|i| i % 7 != 2).collect::<Vec<_>>());
+        StructArray::new(f, vec![x, y], Some(nulls))
+    };
+    let offsets: OffsetBuffer<i32> =
+        OffsetBuffer::from_lengths((0..N).map(|i| if i % 10 == 0 { 0 } else { 2 + (i % 3) - 1 }));
+    let used = offsets.last() as usize;
+    let values = values.slice(0, used);
+    let list_nulls = NullBuffer::from((0..N).map(|i| i % 13 != 5).collect::<Vec<_>>());
+    let list_of_struct: ArrayRef = Arc::new(ListArray::new(
+        Arc::new(Field::new("item", values.data_type().clone(), true)),
+        offsets,
+        Arc::new(values),
+        Some(list_nulls),
+    ));
+
+    let map = {
+        let mut b = MapBuilder::new(None, StringBuilder::new(), Int32Builder::new());
+        for i in 0..N {
+            if i % 6 == 0 {
+                b.append(false).unwrap();
+                continue;
+            }
+            for k in 0..(i % 3) {
+                b.keys().append_value(format!("k{k}"));
+                if k == 1 {
+                    b.values().append_null();
+                } else {
+                    b.values().append_value((i * k) as i32);
+                }
+            }
+            b.append(true).unwrap();
+        }
+        Arc::new(b.finish()) as ArrayRef
+    };
+    let b = batch(vec![
+        ("st", st),
+        ("list_of_struct", list_of_struct),
+        ("map", map),
+    ]);
+    check_roundtrip(&b);
+}
+
+#[test]
+fn sliced_input_round_trips() {
+    let b = batch(vec![
+        ("ints", list_of_i32()),
+        (
+            "s",
+            Arc::new(StringArray::from(nullable(N, |i| format!("v{i}"), 4))) as ArrayRef,
+        ),
+    ]);
+    let sliced = b.slice(17, 101);
+    let data = write(std::slice::from_ref(&sliced), None);
+    let got = concat(&sliced.schema(), &read_all(data, 33));
+    assert_eq!(got, sliced);
+}
+
+#[test]
+fn several_batches_and_row_groups() {
+    let mk = |start: i64| {
+        batch(vec![
+            (
+                "id",
+                Arc::new(Int64Array::from_iter_values(start..start + 100)) as ArrayRef,
+            ),
+            (
+                "s",
+                Arc::new(StringArray::from(nullable(
+                    100,
+                    |i| format!("{}", start + i as i64),
+                    10,
+                ))),
+            ),
+        ])
+    };
+    let batches: Vec<RecordBatch> = (0..5).map(|k| mk(k * 100)).collect();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(130))
+        .build();
+    let data = write(&batches, Some(props));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
+    // 500 rows cut at 130: 130, 130, 130, 110.
+    let rgs: Vec<i64> = builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|r| r.num_rows)
+        .collect();
+    assert_eq!(rgs, vec![130, 130, 130, 110]);
+    let schema = batches[0].schema();
+    let all = concat(&schema, &batches);
+    assert_eq!(concat(&schema, &read_all(data.clone(), 64)), all);
+
+    // Row groups 3 then 1.
+    let read: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_row_groups(vec![3, 1])
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expect = concat(&schema, &[all.slice(390, 110), all.slice(130, 130)]);
+    assert_eq!(concat(&schema, &read), expect);
+
+    // Selection across row groups, then offset and limit.
+    let selection = RowSelection::from(vec![
+        RowSelector::skip(120),
+        RowSelector::select(20),
+        RowSelector::skip(200),
+        RowSelector::select(100),
+    ]);
+    let read: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .with_row_selection(selection)
+        .with_offset(5)
+        .with_limit(50)
+        .with_batch_size(16)
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expect = concat(&schema, &[all.slice(125, 15), all.slice(340, 35)]);
+    assert_eq!(concat(&schema, &read), expect);
+    assert!(read.iter().all(|b| b.num_rows() <= 16));
+}
+
+#[test]
+fn projection_by_roots_and_leaves() {
+    let st_fields = Fields::from(vec![
+        Field::new("p", DataType::Int32, false),
+        Field::new("q", DataType::Utf8, true),
+    ]);
+    let st: ArrayRef = Arc::new(StructArray::new(
+        st_fields,
+        vec![
+            Arc::new(Int32Array::from_iter_values(0..N as i32)),
+            Arc::new(StringArray::from(nullable(N, |i| i.to_string(), 3))),
+        ],
+        None,
+    ));
+    let b = batch(vec![
+        (
+            "a",
+            Arc::new(Int64Array::from_iter_values(0..N as i64)) as ArrayRef,
+        ),
+        ("st", st.clone()),
+        (
+            "c",
+            Arc::new(StringArray::from(nullable(N, |i| format!("c{i}"), 5))),
+        ),
+    ]);
+    let data = write(std::slice::from_ref(&b), None);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [0, 2]);
+    let read = builder
+        .with_projection(mask)
+        .build()
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.num_columns(), 2);
+    assert_eq!(read.column(0), b.column(0));
+    assert_eq!(read.column(1), b.column(2));
+
+    // Leaf 2 is st.q: the struct keeps only that child.
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data).unwrap();
+    let mask = ProjectionMask::leaves(builder.parquet_schema(), [2]);
+    let read = builder
+        .with_projection(mask)
+        .build()
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.num_columns(), 1);
+    let got = read
+        .column(0)
+        .as_any()
+        .downcast_ref::<StructArray>()
+        .unwrap();
+    assert_eq!(got.num_columns(), 1);
+    assert_eq!(
+        got.column(0),
+        st.as_any().downcast_ref::<StructArray>().unwrap().column(1)
+    );
+}
+
+#[test]
+fn every_codec_round_trips() {
+    let b = batch(vec![
+        (
+            "i",
+            Arc::new(Int64Array::from(nullable(N * 5, |i| (i * i) as i64, 7))) as ArrayRef,
+        ),
+        (
+            "s",
+            Arc::new(StringArray::from(nullable(
+                N * 5,
+                |i| format!("value {}", i % 17),
+                9,
+            ))),
+        ),
+    ]);
+    for codec in [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::ZSTD(ZstdLevel::default()),
+        Compression::LZ4_RAW,
+        Compression::BROTLI(BrotliLevel::default()),
+    ] {
+        for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+            let props = WriterProperties::builder()
+                .set_compression(codec)
+                .set_writer_version(version)
+                .build();
+            let data = write(std::slice::from_ref(&b), Some(props));
+            assert_eq!(
+                concat(&b.schema(), &read_all(data, 100)),
+                b,
+                "{codec:?} {version:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn schema_hint_reads_strings_as_dictionary_and_large() {
+    let b = batch(vec![(
+        "s",
+        Arc::new(StringArray::from(nullable(N, |i| format!("k{}", i % 4), 5))) as ArrayRef,
+    )]);
+    let data = write(std::slice::from_ref(&b), None);
+    for dt in [
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+        DataType::LargeUtf8,
+        DataType::Utf8View,
+    ] {
+        let schema = Arc::new(Schema::new(vec![Field::new("s", dt.clone(), true)]));
+        let options = ArrowReaderOptions::new().with_schema(schema.clone());
+        let read: Vec<RecordBatch> =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+                .unwrap()
+                .with_batch_size(64)
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        let got = concat(&schema, &read);
+        assert_eq!(got.column(0).data_type(), &dt);
+        // Compare through the values.
+        let expect: Vec<Option<String>> = b
+            .column(0)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap()
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect();
+        let col = got.column(0);
+        let actual: Vec<Option<String>> = (0..col.len())
+            .map(|i| {
+                if col.is_null(i) {
+                    None
+                } else {
+                    let s = arrow_array::cast::AsArray::as_any_dictionary_opt(col.as_ref())
+                        .map(|d| {
+                            let k = d.normalized_keys()[i];
+                            d.values()
+                                .as_any()
+                                .downcast_ref::<StringArray>()
+                                .unwrap()
+                                .value(k)
+                                .to_string()
+                        })
+                        .or_else(|| {
+                            col.as_any()
+                                .downcast_ref::<LargeStringArray>()
+                                .map(|a| a.value(i).to_string())
+                        })
+                        .or_else(|| {
+                            col.as_any()
+                                .downcast_ref::<StringViewArray>()
+                                .map(|a| a.value(i).to_string())
+                        })
+                        .unwrap();
+                    Some(s)
+                }
+            })
+            .collect();
+        assert_eq!(actual, expect, "{dt}");
+    }
+    // A hint the data cannot be read as is refused.
+    let schema = Arc::new(Schema::new(vec![Field::new("s", DataType::Int32, true)]));
+    let options = ArrowReaderOptions::new().with_schema(schema);
+    assert!(ParquetRecordBatchReaderBuilder::try_new_with_options(data, options).is_err());
+}
+
+#[test]
+fn writer_reports_sizes_and_flushes() {
+    let b = batch(vec![(
+        "i",
+        Arc::new(Int64Array::from_iter_values(0..10_000)) as ArrayRef,
+    )]);
+    let mut buf = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut buf, b.schema(), None).unwrap();
+    assert_eq!(w.in_progress_size(), 0);
+    w.write(&b).unwrap();
+    assert!(w.in_progress_size() > 0);
+    assert!(w.memory_size() > 0);
+    assert_eq!(w.in_progress_rows(), 10_000);
+    w.flush().unwrap();
+    assert_eq!(w.in_progress_rows(), 0);
+    w.write(&b).unwrap();
+    let meta = w.close().unwrap();
+    assert_eq!(meta.num_row_groups(), 2);
+    assert_eq!(meta.file_metadata().num_rows, 20_000);
+}
+
+#[test]
+fn mismatched_batch_is_refused() {
+    let b = batch(vec![(
+        "i",
+        Arc::new(Int64Array::from_iter_values(0..10)) as ArrayRef,
+    )]);
+    let other = batch(vec![(
+        "i",
+        Arc::new(Int32Array::from_iter_values(0..10)) as ArrayRef,
+    )]);
+    let mut buf = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut buf, b.schema(), None).unwrap();
+    assert!(w.write(&other).is_err());
+    w.write(&b).unwrap();
+    w.close().unwrap();
+}
+
+#[test]
+fn corrupt_files_give_errors_not_panics() {
+    let b = batch(vec![
+        ("ints", list_of_i32()),
+        (
+            "s",
+            Arc::new(StringArray::from(nullable(N, |i| format!("v{i}"), 4))) as ArrayRef,
+        ),
+        (
+            "d",
+            Arc::new(Float64Array::from(nullable(N, |i| i as f64, 3))),
+        ),
+    ]);
+    let data = write(
+        &[b],
+        Some(
+            WriterProperties::builder()
+                .set_data_page_size_limit(128)
+                .build(),
+        ),
+    );
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut errors = 0;
+    for case in 0..600 {
+        let mut bytes = data.to_vec();
+        match case % 3 {
+            0 => {
+                let cut = (next() as usize) % bytes.len();
+                bytes.truncate(cut);
+            }
+            _ => {
+                for _ in 0..1 + case % 4 {
+                    let i = (next() as usize) % bytes.len();
+                    bytes[i] ^= 1 << (next() % 8);
+                }
+            }
+        }
+        let outcome = std::panic::catch_unwind(|| -> Result<usize, String> {
+            let builder = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(bytes))
+                .map_err(|e| e.to_string())?;
+            let mut rows = 0;
+            for batch in builder.build().map_err(|e| e.to_string())? {
+                rows += batch.map_err(|e| e.to_string())?.num_rows();
+            }
+            Ok(rows)
+        });
+        match outcome {
+            Ok(Ok(_)) => {}
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("case {case} panicked"),
+        }
+    }
+    // Truncations alone make a third of the cases fail.
+    assert!(errors >= 200, "{errors} errors");
+}
