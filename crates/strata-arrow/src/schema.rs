@@ -431,8 +431,30 @@ impl Builder<'_> {
                 node.name
             )));
         }
-        let Some((entries, pf)) =
-            self.typed_node(key_value, def + 1, rep + 1, false, entries_hint)?
+        // The hint's key and value fields may have other names than the
+        // file's (`keys`/`values`): match them by position.
+        let hint_names: Option<(String, String)> = match entries_hint.map(|h| h.data_type()) {
+            Some(DataType::Struct(f)) if f.len() == 2 => {
+                Some((f[0].name().clone(), f[1].name().clone()))
+            }
+            _ => None,
+        };
+        let renamed_hint = match (entries_hint, key_value.children()) {
+            (Some(h), [k, v]) => match h.data_type() {
+                DataType::Struct(f) if f.len() == 2 => Some(Field::new(
+                    h.name(),
+                    DataType::Struct(Fields::from(vec![
+                        f[0].as_ref().clone().with_name(&k.name),
+                        f[1].as_ref().clone().with_name(&v.name),
+                    ])),
+                    false,
+                )),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((entries, mut pf)) =
+            self.typed_node(key_value, def + 1, rep + 1, false, renamed_hint.as_ref())?
         else {
             return Ok(None);
         };
@@ -446,8 +468,13 @@ impl Builder<'_> {
             let DataType::Struct(fields) = entries.data_type() else {
                 return Err(schema_err("map entries are not a struct"));
             };
-            let key = fields[0].as_ref().clone().with_nullable(false);
-            let fields = Fields::from(vec![Arc::new(key), fields[1].clone()]);
+            let mut key = fields[0].as_ref().clone().with_nullable(false);
+            let mut value = fields[1].as_ref().clone();
+            if let Some((k, v)) = &hint_names {
+                key = key.with_name(k);
+                value = value.with_name(v);
+            }
+            let fields = Fields::from(vec![Arc::new(key), Arc::new(value)]);
             DataType::Map(
                 Arc::new(Field::new(entries_name, DataType::Struct(fields), false)),
                 sorted,
@@ -455,7 +482,6 @@ impl Builder<'_> {
         } else {
             DataType::List(Arc::new(entries))
         };
-        let mut pf = pf;
         pf.arrow_type = match &dt {
             DataType::Map(f, _) => f.data_type().clone(),
             _ => pf.arrow_type,

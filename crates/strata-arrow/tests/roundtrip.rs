@@ -855,3 +855,45 @@ fn corrupt_files_give_errors_not_panics() {
     // Truncations alone make a third of the cases fail.
     assert!(errors >= 200, "{errors} errors");
 }
+
+#[test]
+fn map_field_names_round_trip() {
+    let names = MapFieldNames {
+        entry: "pairs".into(),
+        key: "keys".into(),
+        value: "values".into(),
+    };
+    let mut b = MapBuilder::new(Some(names), StringBuilder::new(), Int32Builder::new());
+    b.keys().append_value("a");
+    b.values().append_value(1);
+    b.append(true).unwrap();
+    b.append(false).unwrap();
+    b.keys().append_value("b");
+    b.values().append_null();
+    b.keys().append_value("c");
+    b.values().append_value(3);
+    b.append(true).unwrap();
+    let map: ArrayRef = Arc::new(b.finish());
+    let batch = batch(vec![("m", map)]);
+    let data = write(std::slice::from_ref(&batch), None);
+    let read = read_all(data, 10);
+    assert_eq!(read[0].schema(), batch.schema());
+    assert_eq!(read[0], batch);
+}
+
+#[test]
+fn fixed_size_lists_round_trip() {
+    let mut b = FixedSizeListBuilder::new(Int32Builder::new(), 3);
+    for i in 0..N {
+        for k in 0..3 {
+            if (i + k) % 5 == 0 {
+                b.values().append_null();
+            } else {
+                b.values().append_value((i * 3 + k) as i32);
+            }
+        }
+        b.append(i % 7 != 4);
+    }
+    let a: ArrayRef = Arc::new(b.finish());
+    check_roundtrip(&batch(vec![("fsl", a)]));
+}

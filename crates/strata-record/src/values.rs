@@ -53,6 +53,12 @@ pub trait ValueBuffer: Default + Debug {
     }
     /// Remove every value, keeping the allocation.
     fn clear(&mut self);
+    /// Hand over the values (to become an Arrow buffer without a copy) and
+    /// leave an empty buffer with room for as many values, so the next
+    /// batch allocates once instead of growing step by step.
+    fn take_reserved(&mut self) -> Self {
+        std::mem::take(self)
+    }
 }
 
 impl<T: Debug> ValueBuffer for Vec<T> {
@@ -62,6 +68,10 @@ impl<T: Debug> ValueBuffer for Vec<T> {
     fn clear(&mut self) {
         Vec::clear(self);
     }
+    fn take_reserved(&mut self) -> Self {
+        let capacity = self.capacity();
+        std::mem::replace(self, Vec::with_capacity(capacity))
+    }
 }
 
 impl ValueBuffer for ByteArrayBuffer {
@@ -70,6 +80,10 @@ impl ValueBuffer for ByteArrayBuffer {
     }
     fn clear(&mut self) {
         ByteArrayBuffer::clear(self);
+    }
+    fn take_reserved(&mut self) -> Self {
+        let fresh = ByteArrayBuffer::with_capacity(self.len(), self.values().len());
+        std::mem::replace(self, fresh)
     }
 }
 

@@ -49,6 +49,12 @@ impl LeafLevels {
         }
     }
 
+    /// Bytes of heap memory held.
+    pub(crate) fn heap_size(&self) -> usize {
+        (self.def.capacity() + self.rep.capacity()) * 2
+            + self.ranges.capacity() * std::mem::size_of::<Range<usize>>()
+    }
+
     /// Number of present values.
     pub(crate) fn num_values(&self) -> usize {
         self.ranges.iter().map(|r| r.len()).sum()

@@ -59,6 +59,18 @@ struct Scratch {
     fixed: Vec<u8>,
 }
 
+impl Scratch {
+    fn heap_size(&self) -> usize {
+        self.bools.capacity()
+            + self.i32s.capacity() * 4
+            + self.i64s.capacity() * 8
+            + self.f32s.capacity() * 4
+            + self.f64s.capacity() * 8
+            + self.bytes.heap_size()
+            + self.fixed.capacity()
+    }
+}
+
 /// Writes Arrow record batches to a Parquet file.
 ///
 /// ```
@@ -87,8 +99,13 @@ pub struct ArrowWriter<W: Write + Send> {
     props: Arc<WriterProperties>,
     roots: Vec<Root>,
     writers: Vec<ColumnWriter>,
+    /// Levels of the leaves of one root field at a time (as many entries
+    /// as the widest root has leaves), reused for every root and batch: a
+    /// writer of thousands of flat columns holds one set of level buffers,
+    /// not one per column.
     levels: Vec<LeafLevels>,
-    scratch: Vec<Scratch>,
+    /// Values gathered from several ranges, shared by all leaves.
+    scratch: Scratch,
     in_progress_rows: usize,
     max_rows: usize,
     max_bytes: Option<usize>,
@@ -137,7 +154,7 @@ impl<W: Write + Send> ArrowWriter<W> {
             ARROW_SCHEMA_META_KEY.to_string(),
             encode_arrow_schema(&arrow_schema),
         ));
-        let n = descr.num_columns();
+        let widest = roots.iter().map(|r| r.maxima.len()).max().unwrap_or(0);
         let mut this = Self {
             file,
             arrow_schema,
@@ -147,8 +164,8 @@ impl<W: Write + Send> ArrowWriter<W> {
             props,
             roots,
             writers: Vec::new(),
-            levels: (0..n).map(|_| LeafLevels::default()).collect(),
-            scratch: (0..n).map(|_| Scratch::default()).collect(),
+            levels: (0..widest).map(|_| LeafLevels::default()).collect(),
+            scratch: Scratch::default(),
             in_progress_rows: 0,
         };
         this.writers = this.new_writers()?;
@@ -187,7 +204,10 @@ impl<W: Write + Send> ArrowWriter<W> {
 
     /// Heap memory held by the writer's column buffers.
     pub fn memory_size(&self) -> usize {
-        self.writers.iter().map(|w| w.memory_size()).sum()
+        let levels: usize = self.levels.iter().map(LeafLevels::heap_size).sum();
+        self.writers.iter().map(|w| w.memory_size()).sum::<usize>()
+            + levels
+            + self.scratch.heap_size()
     }
 
     /// Bytes written to the output so far.
@@ -250,16 +270,16 @@ impl<W: Write + Send> ArrowWriter<W> {
 
     fn write_part(&mut self, batch: &RecordBatch) -> Result<()> {
         for (root, column) in self.roots.iter().zip(batch.columns()) {
-            let leaves = root.first_leaf..root.first_leaf + root.maxima.len();
-            let levels = &mut self.levels[leaves.clone()];
+            let count = root.maxima.len();
+            let levels = &mut self.levels[..count];
             levels.iter_mut().for_each(LeafLevels::clear);
             root.node
                 .visit(column, 0..column.len(), 0, 0, levels, &root.maxima)?;
-            for leaf in leaves {
+            for (k, level) in levels.iter().enumerate() {
                 write_leaf(
-                    &mut self.writers[leaf],
-                    &self.levels[leaf],
-                    &mut self.scratch[leaf],
+                    &mut self.writers[root.first_leaf + k],
+                    level,
+                    &mut self.scratch,
                 )?;
             }
         }
@@ -279,10 +299,6 @@ impl<W: Write + Send> ArrowWriter<W> {
         }
         rg.close()?;
         self.in_progress_rows = 0;
-        // Scratch buffers sized by the last row group are released.
-        for s in &mut self.scratch {
-            *s = Scratch::default();
-        }
         Ok(())
     }
 

@@ -31,7 +31,9 @@ use strata_encoding::{
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit};
-use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue};
+use strata_record::{
+    ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, ValueBuffer,
+};
 
 use crate::error::{Result, general};
 
@@ -206,12 +208,12 @@ fn plain<T: RecordValue>(
     let records = t.reader.read_records(n, &mut t.buffers)?;
     let b = &mut t.buffers;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let values = std::mem::take(&mut b.values);
+    let values = b.values.take_reserved();
     let array = convert(values, nulls)?;
     Ok((
         records,
-        std::mem::take(&mut b.def_levels),
-        std::mem::take(&mut b.rep_levels),
+        b.def_levels.take_reserved(),
+        b.rep_levels.take_reserved(),
         array,
     ))
 }
@@ -221,7 +223,7 @@ fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<N
         validity.clear();
         return None;
     }
-    let bits = BooleanBuffer::new(Buffer::from_vec(std::mem::take(validity)), 0, len);
+    let bits = BooleanBuffer::new(Buffer::from_vec(validity.take_reserved()), 0, len);
     Some(NullBuffer::new(bits))
 }
 
@@ -277,9 +279,9 @@ fn read_dictionary(
     };
     let b = &mut t.indices;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let indices = std::mem::take(&mut b.values);
-    let mut def = std::mem::take(&mut b.def_levels);
-    let mut rep = std::mem::take(&mut b.rep_levels);
+    let indices = b.values.take_reserved();
+    let mut def = b.def_levels.take_reserved();
+    let mut rep = b.rep_levels.take_reserved();
     let values = match &dictionary {
         Some(dict) => {
             let addr = Arc::as_ptr(dict) as usize;

@@ -28,7 +28,10 @@ pub(crate) mod leaf;
 
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, GenericListArray, MapArray, OffsetSizeTrait, StructArray};
+use arrow_array::{
+    Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
+    UInt32Array,
+};
 use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Fields};
 
@@ -129,6 +132,16 @@ pub(crate) fn assemble(
                         entries,
                         nulls,
                         *sorted,
+                    )?)
+                }
+                DataType::FixedSizeList(f, size) => {
+                    let (offsets, nulls) = list_offsets::<i32>(levels, field, slot_def, slot_rep)?;
+                    let values = fixed_size_values(values, &offsets, nulls.as_ref(), *size)?;
+                    Arc::new(FixedSizeListArray::try_new(
+                        f.clone(),
+                        *size,
+                        values,
+                        nulls,
                     )?)
                 }
                 other => return Err(general(format!("list field read as {other}"))),
@@ -243,4 +256,43 @@ fn list_offsets<O: OffsetSizeTrait>(
     }
     let nulls = (field.nullable && nulls > 0).then(|| NullBuffer::new(bits.finish()));
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
+}
+
+/// The child values of a fixed-size list: every valid list must hold
+/// `size` elements, and a null list, which has none in the file, gets
+/// `size` null slots.
+fn fixed_size_values(
+    values: ArrayRef,
+    offsets: &OffsetBuffer<i32>,
+    nulls: Option<&NullBuffer>,
+    size: i32,
+) -> Result<ArrayRef> {
+    let n = usize::try_from(size).map_err(|_| general("negative list size"))?;
+    let mut needs_padding = false;
+    for (k, w) in offsets.windows(2).enumerate() {
+        let len = (w[1] - w[0]) as usize;
+        let valid = nulls.is_none_or(|b| b.is_valid(k));
+        if valid && len != n {
+            return Err(general(format!(
+                "a list of {len} elements in a FixedSizeList({size})"
+            )));
+        }
+        needs_padding |= !valid && len != n;
+    }
+    if !needs_padding {
+        return Ok(values);
+    }
+    let mut indices: Vec<Option<u32>> = Vec::with_capacity(offsets.len().saturating_sub(1) * n);
+    for (k, w) in offsets.windows(2).enumerate() {
+        if nulls.is_none_or(|b| b.is_valid(k)) || (w[1] - w[0]) as usize == n {
+            indices.extend((w[0]..w[1]).map(|i| Some(i as u32)));
+        } else {
+            indices.extend(std::iter::repeat_n(None, n));
+        }
+    }
+    Ok(arrow_select::take::take(
+        values.as_ref(),
+        &UInt32Array::from(indices),
+        None,
+    )?)
 }
