@@ -3,7 +3,11 @@
 //! - `cargo xtask bench [--full] [FILTER]`: build the side-by-side benchmark
 //!   suite with the `bench` profile, run it, and print a table per workload
 //!   (strata, arrow-rs, memcpy floor, ratio). The table is also written to
-//!   `target/bench-report/report.md`.
+//!   `target/bench-report/report.md`, with an SVG chart of the ratios
+//!   (`target/bench-report/ratios.svg`, drawn with plotters).
+//! - `cargo xtask corpus [DIR]`: read every Parquet file of the
+//!   parquet-testing corpus (default `../shared/parquet-testing`) through
+//!   strata's Arrow reader and print pass/fail per file.
 #![deny(missing_docs)]
 
 use std::collections::BTreeMap;
@@ -15,8 +19,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("bench") => bench(&args[1..]),
+        Some("corpus") => corpus(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask bench [--full] [FILTER]");
+            eprintln!("usage: cargo xtask bench [--full] [FILTER] | cargo xtask corpus [DIR]");
             return ExitCode::from(2);
         }
     };
@@ -74,6 +79,144 @@ fn bench(args: &[String]) -> Result<(), String> {
     let path = dir.join("report.md");
     std::fs::write(&path, &report).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("xtask: report written to {}", path.display());
+    let svg = dir.join("ratios.svg");
+    chart(&results, &svg)?;
+    eprintln!("xtask: chart written to {}", svg.display());
+    Ok(())
+}
+
+/// A horizontal bar per case: strata's time over arrow-rs's, with the
+/// parity line at 1 and the 1.5x-faster target at 0.67.
+fn chart(results: &Results, path: &Path) -> Result<(), String> {
+    use plotters::prelude::*;
+    let mut bars: Vec<(String, f64)> = Vec::new();
+    for (group, cases) in results {
+        for (case, imps) in cases {
+            if let (Some(s), Some(a)) = (imps.get("strata"), imps.get("arrow-rs"))
+                && *a > 0.0
+            {
+                bars.push((format!("{group}/{case}"), s / a));
+            }
+        }
+    }
+    if bars.is_empty() {
+        return Ok(());
+    }
+    let height = 60 + 22 * bars.len() as u32;
+    let root = SVGBackend::new(path, (1000, height)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| format!("chart: {e}");
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let max = bars.iter().map(|b| b.1).fold(1.2f64, f64::max) * 1.05;
+    let n = bars.len() as i32;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "strata time / arrow-rs time (below 1: strata faster)",
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(330)
+        .build_cartesian_2d(0f64..max, 0..n)
+        .map_err(|e| err(&e))?;
+    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    chart
+        .configure_mesh()
+        .y_labels(bars.len())
+        .y_label_formatter(&|y| {
+            usize::try_from(n - 1 - *y)
+                .ok()
+                .and_then(|i| labels.get(i))
+                .cloned()
+                .unwrap_or_default()
+        })
+        .x_desc("ratio")
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, (_, r))| {
+            let y = n - 1 - i as i32;
+            let color = if *r <= 1.0 {
+                GREEN.mix(0.7)
+            } else {
+                RED.mix(0.7)
+            };
+            Rectangle::new([(0.0, y), (*r, y + 1)], color.filled())
+        }))
+        .map_err(|e| err(&e))?;
+    for (x, color) in [(1.0, BLACK), (0.67, BLUE)] {
+        chart
+            .draw_series(LineSeries::new(vec![(x, 0), (x, n)], color))
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// Read every Parquet file under `dir` through the Arrow reader.
+fn corpus(args: &[String]) -> Result<(), String> {
+    use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let dir = args
+        .first()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/parquet-testing"));
+    if !dir.is_dir() {
+        return Err(format!("corpus not found at {}", dir.display()));
+    }
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d)
+            .map_err(|e| format!("{}: {e}", d.display()))?
+            .flatten()
+        {
+            let p = entry.path();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            if p.is_dir() {
+                stack.push(p);
+            } else if name.ends_with(".parquet") || name.ends_with(".parquet.encrypted") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut pass, mut fail) = (0, 0);
+    for path in &files {
+        let shown = path
+            .strip_prefix(&dir)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let outcome = std::panic::catch_unwind(|| -> Result<usize, String> {
+            let data = std::fs::read(path).map_err(|e| e.to_string())?;
+            let reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(data))
+                .map_err(|e| e.to_string())?
+                .build()
+                .map_err(|e| e.to_string())?;
+            let mut rows = 0;
+            for batch in reader {
+                rows += batch.map_err(|e| e.to_string())?.num_rows();
+            }
+            Ok(rows)
+        });
+        match outcome {
+            Ok(Ok(rows)) => {
+                pass += 1;
+                println!("pass  {shown} ({rows} rows)");
+            }
+            Ok(Err(e)) => {
+                fail += 1;
+                println!("FAIL  {shown}: {e}");
+            }
+            Err(_) => {
+                fail += 1;
+                println!("PANIC {shown}");
+            }
+        }
+    }
+    println!("{pass} passed, {fail} failed, {} files", files.len());
     Ok(())
 }
 
