@@ -56,6 +56,8 @@ struct Scratch {
     f32s: Vec<f32>,
     f64s: Vec<f64>,
     bytes: ByteArrayBuffer,
+    offsets: Vec<i64>,
+    values: Vec<u8>,
     fixed: Vec<u8>,
 }
 
@@ -67,6 +69,8 @@ impl Scratch {
             + self.f32s.capacity() * 4
             + self.f64s.capacity() * 8
             + self.bytes.heap_size()
+            + self.offsets.capacity() * 8
+            + self.values.capacity()
             + self.fixed.capacity()
     }
 }
@@ -447,7 +451,7 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
         ColumnWriter::ByteArrayColumnWriter(cw) => {
             let v = match &array {
                 None => ByteArrayBatch::from_slices(&[]),
-                Some(a) => byte_values(a, r, &mut s.bytes)?,
+                Some(a) => byte_values(a, r, s)?,
             };
             cw.write_batch(v, def, rep)?;
         }
@@ -556,12 +560,17 @@ fn int64_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i64>) ->
     })
 }
 
+/// Byte arrays of the ranges `r` of an offsets + values array: the
+/// array's own buffers when `r` is one range, else whole ranges copied into
+/// the scratch offsets and values.
 fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSize>(
     offsets: &'a [O],
     values: &'a [u8],
     r: &[Range<usize>],
-    s: &'a mut ByteArrayBuffer,
+    s: &'a mut Scratch,
 ) -> Result<ByteArrayBatch<'a>> {
+    let bad = || general("byte array offsets out of range");
+    let u = |x: O| arrow_buffer::ArrowNativeType::as_usize(x);
     match r {
         [] => Ok(ByteArrayBatch::from_slices(&[])),
         [one] => {
@@ -571,26 +580,18 @@ fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSi
             Ok(ByteArrayBatch::from_offsets(o, values)?)
         }
         _ => {
-            s.clear();
+            s.offsets.clear();
+            s.values.clear();
+            s.offsets.push(0);
             for range in r {
-                for i in range.clone() {
-                    let (a, b) = (
-                        offsets
-                            .get(i)
-                            .map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
-                        offsets
-                            .get(i + 1)
-                            .map(|o| arrow_buffer::ArrowNativeType::as_usize(*o)),
-                    );
-                    let v = match (a, b) {
-                        (Some(a), Some(b)) => values.get(a..b),
-                        _ => None,
-                    }
-                    .ok_or_else(|| general("byte array offsets out of range"))?;
-                    s.push(v)?;
-                }
+                let o = offsets.get(range.start..=range.end).ok_or_else(bad)?;
+                let (first, last) = (u(o[0]), u(o[o.len() - 1]));
+                s.values
+                    .extend_from_slice(values.get(first..last).ok_or_else(bad)?);
+                let base = *s.offsets.last().unwrap_or(&0) - first as i64;
+                s.offsets.extend(o[1..].iter().map(|&x| base + u(x) as i64));
             }
-            Ok(ByteArrayBatch::from_offsets(s.offsets(), s.values())?)
+            Ok(ByteArrayBatch::from_offsets(&s.offsets, &s.values)?)
         }
     }
 }
@@ -598,7 +599,7 @@ fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSi
 fn byte_values<'a>(
     a: &'a ArrayRef,
     r: &[Range<usize>],
-    s: &'a mut ByteArrayBuffer,
+    s: &'a mut Scratch,
 ) -> Result<ByteArrayBatch<'a>> {
     use DataType as D;
     match a.data_type() {
@@ -620,6 +621,7 @@ fn byte_values<'a>(
         }
         D::Utf8View => {
             let x = a.as_string_view();
+            let s = &mut s.bytes;
             s.clear();
             for range in r {
                 for i in range.clone() {
@@ -630,6 +632,7 @@ fn byte_values<'a>(
         }
         D::BinaryView => {
             let x = a.as_binary_view();
+            let s = &mut s.bytes;
             s.clear();
             for range in r {
                 for i in range.clone() {
