@@ -431,6 +431,28 @@ impl Builder<'_> {
                 node.name
             )));
         }
+        if let [key] = key_value.children() {
+            // A map without values reads as the list of its keys (as
+            // pyarrow and arrow-rs read it).
+            let Some((elem, pf)) = self.node(key, def + 1, rep + 1, hint_element(hint))? else {
+                return Ok(None);
+            };
+            let dt = list_type(hint, Arc::new(elem));
+            let field = Field::new(&node.name, dt.clone(), nullable)
+                .with_metadata(field_metadata(node, hint));
+            return Ok(Some((
+                field,
+                ParquetField {
+                    def_level: def,
+                    rep_level: rep,
+                    nullable,
+                    arrow_type: dt,
+                    kind: FieldKind::List {
+                        element: Box::new(pf),
+                    },
+                },
+            )));
+        }
         // The hint's key and value fields may have other names than the
         // file's (`keys`/`values`): match them by position.
         let hint_names: Option<(String, String)> = match entries_hint.map(|h| h.data_type()) {
@@ -921,9 +943,11 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
             unit,
         })
     };
+    // Arrow times are times of day with no zone: not adjusted to UTC (as
+    // arrow-rs and pyarrow write them).
     let time = |unit: TimeUnit| {
         Some(LogicalType::Time {
-            is_adjusted_to_utc: true,
+            is_adjusted_to_utc: false,
             unit,
         })
     };
@@ -954,9 +978,10 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
             decimal_node(field, *p, *s)
         }
         D::Date32 => primitive(field, Type::Int32, Some(LogicalType::Date), None),
-        // Stored losslessly as milliseconds; the embedded Arrow schema
-        // restores the type.
-        D::Date64 => primitive(field, Type::Int64, None, None),
+        // Stored as a DATE (days), as pyarrow writes it, so every reader
+        // sees a date; the embedded Arrow schema restores Date64. Arrow
+        // requires Date64 values to be whole days.
+        D::Date64 => primitive(field, Type::Int32, Some(LogicalType::Date), None),
         D::Time32(_) => primitive(field, Type::Int32, time(TimeUnit::Millis), None),
         D::Time64(ArrowTimeUnit::Nanosecond) => {
             primitive(field, Type::Int64, time(TimeUnit::Nanos), None)

@@ -897,3 +897,44 @@ fn fixed_size_lists_round_trip() {
     let a: ArrayRef = Arc::new(b.finish());
     check_roundtrip(&batch(vec![("fsl", a)]));
 }
+
+#[test]
+fn dictionary_column_stored_plain_reads_as_dictionary() {
+    // More rows per batch than an Int8 key can count: the keys must come
+    // from the distinct values, not from the row positions.
+    let values: Vec<Option<&str>> = (0..600)
+        .map(|i| (i % 11 != 0).then_some(["a", "b", "c"][i % 3]))
+        .collect();
+    let dict: DictionaryArray<Int8Type> = values.iter().copied().collect();
+    let b = batch(vec![("d", Arc::new(dict) as ArrayRef)]);
+    for enabled in [false, true] {
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(enabled)
+            .build();
+        let data = write(std::slice::from_ref(&b), Some(props));
+        for batch_size in [100, 1000] {
+            let got = concat(&b.schema(), &read_all(data.clone(), batch_size));
+            assert_eq!(got, b, "dictionary enabled {enabled}, batch {batch_size}");
+        }
+    }
+}
+
+#[test]
+fn times_are_stored_as_local_times() {
+    use strata_format::metadata::LogicalType;
+    let b = batch(vec![(
+        "t",
+        Arc::new(Time64NanosecondArray::from(vec![1_000_000_001i64, 2])) as ArrayRef,
+    )]);
+    let data = write(std::slice::from_ref(&b), None);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
+    let column = builder.parquet_schema().column(0).unwrap();
+    assert!(matches!(
+        column.logical_type,
+        Some(LogicalType::Time {
+            is_adjusted_to_utc: false,
+            ..
+        })
+    ));
+    assert_eq!(concat(&b.schema(), &read_all(data, 10)), b);
+}

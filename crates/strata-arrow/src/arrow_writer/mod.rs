@@ -479,6 +479,9 @@ fn int32_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i32>) ->
     Ok(match a.data_type() {
         D::Int32 => gather(a.as_primitive::<Int32Type>().values(), r, s)?,
         D::Date32 => gather(a.as_primitive::<Date32Type>().values(), r, s)?,
+        D::Date64 => gather_map(a.as_primitive::<Date64Type>().values(), r, s, |x| {
+            x.div_euclid(86_400_000) as i32
+        })?,
         D::Time32(ArrowTimeUnit::Millisecond) => {
             gather(a.as_primitive::<Time32MillisecondType>().values(), r, s)?
         }
@@ -515,7 +518,6 @@ fn int64_values<'a>(a: &'a ArrayRef, r: &[Range<usize>], s: &'a mut Vec<i64>) ->
     Ok(match a.data_type() {
         D::Int64 => gather(a.as_primitive::<Int64Type>().values(), r, s)?,
         D::UInt64 => gather_map(a.as_primitive::<UInt64Type>().values(), r, s, |x| x as i64)?,
-        D::Date64 => gather(a.as_primitive::<Date64Type>().values(), r, s)?,
         D::Timestamp(U::Second, _) => gather_map(
             a.as_primitive::<TimestampSecondType>().values(),
             r,

@@ -347,13 +347,50 @@ fn keyed_dictionary(
     }
 }
 
-/// A dictionary array whose values are `values` and whose keys are
-/// `0..len` (null where the value is null): a fallback chunk's values in
-/// the dictionary type the schema asks for.
+/// A dictionary array of `values` (a fallback chunk's values, or a chunk
+/// stored without dictionary encoding) in the dictionary type the schema
+/// asks for: each distinct value once, keys in order of first appearance.
 fn identity_dictionary(values: ArrayRef, key: &DataType) -> Result<ArrayRef> {
-    let len = u32::try_from(values.len()).map_err(|_| general("batch too large"))?;
-    let nulls = values.logical_nulls();
-    keyed_dictionary((0..len).collect(), nulls, values, key)
+    use arrow_array::builder::GenericByteDictionaryBuilder;
+    use arrow_array::cast::AsArray;
+    fn build<K: ArrowDictionaryKeyType>(values: &ArrayRef) -> Result<ArrayRef> {
+        fn run<K: ArrowDictionaryKeyType, T: ByteArrayType>(
+            a: &GenericByteArray<T>,
+        ) -> Result<ArrayRef> {
+            let mut b = GenericByteDictionaryBuilder::<K, T>::with_capacity(a.len(), 16, 256);
+            for v in a.iter() {
+                match v {
+                    Some(v) => {
+                        b.append(v).map_err(|e| {
+                            general(format!(
+                                "more distinct values than the dictionary key holds: {e}"
+                            ))
+                        })?;
+                    }
+                    None => b.append_null(),
+                }
+            }
+            Ok(Arc::new(b.finish()))
+        }
+        match values.data_type() {
+            DataType::Utf8 => run::<K, Utf8Type>(values.as_string::<i32>()),
+            DataType::LargeUtf8 => run::<K, LargeUtf8Type>(values.as_string::<i64>()),
+            DataType::Binary => run::<K, BinaryType>(values.as_binary::<i32>()),
+            DataType::LargeBinary => run::<K, LargeBinaryType>(values.as_binary::<i64>()),
+            other => Err(general(format!("dictionary of {other} values"))),
+        }
+    }
+    match key {
+        DataType::Int8 => build::<Int8Type>(&values),
+        DataType::Int16 => build::<Int16Type>(&values),
+        DataType::Int32 => build::<Int32Type>(&values),
+        DataType::Int64 => build::<Int64Type>(&values),
+        DataType::UInt8 => build::<UInt8Type>(&values),
+        DataType::UInt16 => build::<UInt16Type>(&values),
+        DataType::UInt32 => build::<UInt32Type>(&values),
+        DataType::UInt64 => build::<UInt64Type>(&values),
+        other => Err(general(format!("dictionary key type {other}"))),
+    }
 }
 
 fn widen<N: ArrowPrimitiveType, F: Fn(i32) -> N::Native>(
