@@ -647,6 +647,55 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.values.clear();
     }
 
+    /// Append `dict[i]` for every index: the dictionary gather. Checks
+    /// every index and sizes the values once (one pass over the indices),
+    /// then copies without a capacity check per value. Fails, appending
+    /// nothing, if an index is out of range or the offsets would overflow.
+    ///
+    /// ```
+    /// use strata_encoding::ByteArrayBuffer;
+    /// let mut dict = ByteArrayBuffer::<i32>::new();
+    /// dict.push(b"ab").unwrap();
+    /// dict.push(b"c").unwrap();
+    /// let mut out = ByteArrayBuffer::<i32>::new();
+    /// out.extend_gather(&dict, &[1, 0, 1]).unwrap();
+    /// assert_eq!(out.values(), b"cabc");
+    /// assert!(out.extend_gather(&dict, &[2]).is_err());
+    /// ```
+    pub fn extend_gather(&mut self, dict: &ByteArrayBuffer<O>, indices: &[u32]) -> Result<()> {
+        let offsets = dict.offsets();
+        let values = dict.values();
+        let entries = dict.len();
+        let mut total = 0usize;
+        for &i in indices {
+            let i = i as usize;
+            if i >= entries {
+                return Err(EncodingError::Corrupt(format!(
+                    "dictionary index {i} out of range for {entries} entries"
+                )));
+            }
+            total += offsets[i + 1].as_usize() - offsets[i].as_usize();
+        }
+        let mut end = self.values.len();
+        if O::from_usize(end + total).is_none() {
+            return Err(EncodingError::OffsetOverflow(end + total));
+        }
+        self.start();
+        self.values.reserve(total);
+        self.offsets.reserve(indices.len());
+        for &i in indices {
+            let (a, b) = (
+                offsets[i as usize].as_usize(),
+                offsets[i as usize + 1].as_usize(),
+            );
+            self.values.extend_from_slice(&values[a..b]);
+            end += b - a;
+            // In range: end never exceeds the total checked above.
+            self.offsets.push(O::from_usize(end).unwrap_or(O::ZERO));
+        }
+        Ok(())
+    }
+
     /// The offsets (with the leading zero) and the values, without a copy.
     pub fn into_parts(mut self) -> (Vec<O>, Vec<u8>) {
         self.start();

@@ -724,10 +724,7 @@ impl RecordValue for ByteArray {
     }
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-        for &i in indices {
-            out.push(dict.value(i as usize).ok_or_else(|| bad_index(i))?)?;
-        }
-        Ok(())
+        Ok(out.extend_gather(dict, indices)?)
     }
 }
 

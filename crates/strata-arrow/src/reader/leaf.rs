@@ -164,10 +164,7 @@ impl LeafReader {
         let unit = self.stored_unit;
         let (records, def, rep, array) = match &mut self.column {
             Column::Bool(t) => plain(t, n, |v, nulls| {
-                let len = v.len();
-                let bits = BooleanBuffer::from_iter(v);
-                debug_assert_eq!(bits.len(), len);
-                Ok(Arc::new(BooleanArray::new(bits, nulls)) as ArrayRef)
+                Ok(Arc::new(BooleanArray::new(pack_bools(&v), nulls)) as ArrayRef)
             })?,
             Column::I32(t) => plain(t, n, |v, nulls| from_i32(v, nulls, &target))?,
             Column::I64(t) => plain(t, n, |v, nulls| from_i64(v, nulls, &target, unit))?,
@@ -197,6 +194,20 @@ impl LeafReader {
 }
 
 type Levels = (usize, Vec<i16>, Vec<i16>, ArrayRef);
+
+/// Pack booleans into an LSB-first bitmap, 64 at a time.
+fn pack_bools(v: &[bool]) -> BooleanBuffer {
+    let mut bytes = Vec::with_capacity(v.len().div_ceil(64) * 8);
+    for chunk in v.chunks(64) {
+        let mut word = 0u64;
+        for (i, &b) in chunk.iter().enumerate() {
+            word |= u64::from(b) << i;
+        }
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    bytes.truncate(v.len().div_ceil(8));
+    BooleanBuffer::new(Buffer::from_vec(bytes), 0, v.len())
+}
 
 /// Read `n` records as values and convert them with `convert` (given the
 /// values, taken out of the buffers, and the nulls of flat columns).
