@@ -73,7 +73,11 @@ fn mixed_table() -> Vec<RecordBatch> {
 
 fn codecs() -> Vec<(&'static str, Compression, PqCompression)> {
     vec![
-        ("uncompressed", Compression::UNCOMPRESSED, PqCompression::UNCOMPRESSED),
+        (
+            "uncompressed",
+            Compression::UNCOMPRESSED,
+            PqCompression::UNCOMPRESSED,
+        ),
         ("snappy", Compression::SNAPPY, PqCompression::SNAPPY),
         (
             "zstd",
@@ -138,12 +142,13 @@ fn check(batches: &[RecordBatch], strata_file: Vec<u8>, arrow_rs_file: &Bytes) {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(concat(&by_arrow_rs).columns(), expect.columns());
-    let by_strata: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(arrow_rs_file.clone())
-        .unwrap()
-        .build()
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let by_strata: Vec<RecordBatch> =
+        ParquetRecordBatchReaderBuilder::try_new(arrow_rs_file.clone())
+            .unwrap()
+            .build()
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
     assert_eq!(concat(&by_strata).columns(), expect.columns());
 }
 
