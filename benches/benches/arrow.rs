@@ -53,10 +53,10 @@ fn mixed_table() -> Vec<RecordBatch> {
         ));
         let names: ArrayRef = Arc::new(StringArray::from_iter((0..n).map(|_| {
             let r = rng.next_u64();
-            (r % 10 != 0).then(|| format!("customer-{}", (r >> 8) % 50_000))
+            (!r.is_multiple_of(10)).then(|| format!("customer-{}", (r >> 8) % 50_000))
         })));
         let flags: ArrayRef = Arc::new(BooleanArray::from_iter(
-            (0..n).map(|_| Some(rng.next_u64() % 3 == 0)),
+            (0..n).map(|_| Some(rng.next_u64().is_multiple_of(3))),
         ));
         let ts: ArrayRef = Arc::new(TimestampMicrosecondArray::from_iter_values(
             (0..n as i64).map(|i| 1_700_000_000_000_000 + (row + i) * 1_000_003),
@@ -213,7 +213,10 @@ fn optional_no_nulls(c: &mut Criterion) {
         for nullable in [false, true] {
             let batch = string_column(N, distinct, nullable);
             // arrow-rs writes the file both read (dictionary encoded).
-            let file = Bytes::from(arrow_rs_write(&[batch.clone()], PqCompression::UNCOMPRESSED));
+            let file = Bytes::from(arrow_rs_write(
+                std::slice::from_ref(&batch),
+                PqCompression::UNCOMPRESSED,
+            ));
             for as_dict in [false, true] {
                 let dt = if as_dict {
                     DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
