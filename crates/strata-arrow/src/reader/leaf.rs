@@ -335,14 +335,29 @@ fn keyed_dictionary(
         nulls: Option<NullBuffer>,
         values: ArrayRef,
     ) -> Result<ArrayRef> {
-        let mut keys = Vec::with_capacity(indices.len());
-        for i in indices {
-            keys.push(
-                <K::Native as arrow_buffer::ArrowNativeType>::from_usize(i as usize)
-                    .ok_or_else(|| general("dictionary index does not fit the key type"))?,
-            );
+        use arrow_buffer::ArrowNativeType;
+        // Every index is below the dictionary's length (the record reader
+        // checks each; `try_new` checks again), so one check of the largest
+        // possible key covers them all.
+        let largest = values.len().saturating_sub(1);
+        if K::Native::from_usize(largest).is_none() {
+            return Err(general(format!(
+                "a dictionary of {} entries does not fit {} keys",
+                values.len(),
+                K::DATA_TYPE
+            )));
         }
-        let keys = PrimitiveArray::<K>::new(keys.into(), nulls);
+        let len = indices.len();
+        let keys: ScalarBuffer<K::Native> = if std::mem::size_of::<K::Native>() == 4 {
+            // 32-bit keys: the indices' own buffer, without a copy.
+            ScalarBuffer::new(Buffer::from_vec(indices), 0, len)
+        } else {
+            indices
+                .iter()
+                .map(|&i| K::Native::from_usize(i as usize).unwrap_or_default())
+                .collect()
+        };
+        let keys = PrimitiveArray::<K>::new(keys, nulls);
         Ok(Arc::new(DictionaryArray::<K>::try_new(keys, values)?))
     }
     match key {
