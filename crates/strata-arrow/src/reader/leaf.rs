@@ -383,7 +383,13 @@ fn identity_dictionary(values: ArrayRef, key: &DataType) -> Result<ArrayRef> {
         fn run<K: ArrowDictionaryKeyType, T: ByteArrayType>(
             a: &GenericByteArray<T>,
         ) -> Result<ArrayRef> {
-            let mut b = GenericByteDictionaryBuilder::<K, T>::with_capacity(a.len(), 16, 256);
+            // Sized for the worst case (every value distinct): no regrowth
+            // and rehashing while the batch is interned.
+            let mut b = GenericByteDictionaryBuilder::<K, T>::with_capacity(
+                a.len(),
+                a.len(),
+                a.value_data().len(),
+            );
             for v in a.iter() {
                 match v {
                     Some(v) => {
