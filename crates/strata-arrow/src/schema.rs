@@ -258,20 +258,7 @@ impl Builder<'_> {
                 };
                 let elem = Arc::new(elem.with_nullable(false));
                 let dt = list_type(hint, elem);
-                let field = Field::new(&node.name, dt.clone(), false)
-                    .with_metadata(field_metadata(node, hint));
-                Ok(Some((
-                    field,
-                    ParquetField {
-                        def_level: def,
-                        rep_level: rep,
-                        nullable: false,
-                        arrow_type: dt,
-                        kind: FieldKind::List {
-                            element: Box::new(pf),
-                        },
-                    },
-                )))
+                Ok(repeated_field(node, hint, dt, def, rep, false, pf))
             }
             Some(Repetition::Optional) => self.typed_node(node, def + 1, rep, true, hint),
             _ => self.typed_node(node, def, rep, false, hint),
@@ -392,20 +379,7 @@ impl Builder<'_> {
             return Ok(None);
         };
         let dt = list_type(hint, Arc::new(elem));
-        let field =
-            Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
-        Ok(Some((
-            field,
-            ParquetField {
-                def_level: def,
-                rep_level: rep,
-                nullable,
-                arrow_type: dt,
-                kind: FieldKind::List {
-                    element: Box::new(pf),
-                },
-            },
-        )))
+        Ok(repeated_field(node, hint, dt, def, rep, nullable, pf))
     }
 
     fn map(
@@ -438,20 +412,7 @@ impl Builder<'_> {
                 return Ok(None);
             };
             let dt = list_type(hint, Arc::new(elem));
-            let field = Field::new(&node.name, dt.clone(), nullable)
-                .with_metadata(field_metadata(node, hint));
-            return Ok(Some((
-                field,
-                ParquetField {
-                    def_level: def,
-                    rep_level: rep,
-                    nullable,
-                    arrow_type: dt,
-                    kind: FieldKind::List {
-                        element: Box::new(pf),
-                    },
-                },
-            )));
+            return Ok(repeated_field(node, hint, dt, def, rep, nullable, pf));
         }
         // The hint's key and value fields may have other names than the
         // file's (`keys`/`values`): match them by position.
@@ -508,21 +469,34 @@ impl Builder<'_> {
             DataType::Map(f, _) => f.data_type().clone(),
             _ => pf.arrow_type,
         };
-        let field =
-            Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
-        Ok(Some((
-            field,
-            ParquetField {
-                def_level: def,
-                rep_level: rep,
-                nullable,
-                arrow_type: dt,
-                kind: FieldKind::List {
-                    element: Box::new(pf),
-                },
-            },
-        )))
+        Ok(repeated_field(node, hint, dt, def, rep, nullable, pf))
     }
+}
+
+/// A list or map field of `element`, present at `def`/`rep`.
+fn repeated_field(
+    node: &SchemaNode,
+    hint: Option<&Field>,
+    dt: DataType,
+    def: i16,
+    rep: i16,
+    nullable: bool,
+    element: ParquetField,
+) -> Option<(Field, ParquetField)> {
+    let field =
+        Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
+    Some((
+        field,
+        ParquetField {
+            def_level: def,
+            rep_level: rep,
+            nullable,
+            arrow_type: dt,
+            kind: FieldKind::List {
+                element: Box::new(element),
+            },
+        },
+    ))
 }
 
 /// The element field a list hint holds.
