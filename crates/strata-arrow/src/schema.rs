@@ -274,20 +274,8 @@ impl Builder<'_> {
         nullable: bool,
         hint: Option<&Field>,
     ) -> Result<Option<(Field, ParquetField)>> {
-        let make = |dt: DataType, kind: FieldKind| {
-            let field = Field::new(&node.name, dt.clone(), nullable)
-                .with_metadata(field_metadata(node, hint));
-            Some((
-                field,
-                ParquetField {
-                    def_level: def,
-                    rep_level: rep,
-                    nullable,
-                    arrow_type: dt,
-                    kind,
-                },
-            ))
-        };
+        let make =
+            |dt: DataType, kind: FieldKind| field_of(node, hint, dt, def, rep, nullable, kind);
         match &node.kind {
             NodeKind::Primitive { .. } => {
                 let column = self.next_leaf;
@@ -483,6 +471,22 @@ fn repeated_field(
     nullable: bool,
     element: ParquetField,
 ) -> Option<(Field, ParquetField)> {
+    let kind = FieldKind::List {
+        element: Box::new(element),
+    };
+    field_of(node, hint, dt, def, rep, nullable, kind)
+}
+
+/// The Arrow field of `node` and its tree node, present at `def`/`rep`.
+fn field_of(
+    node: &SchemaNode,
+    hint: Option<&Field>,
+    dt: DataType,
+    def: i16,
+    rep: i16,
+    nullable: bool,
+    kind: FieldKind,
+) -> Option<(Field, ParquetField)> {
     let field =
         Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
     Some((
@@ -492,9 +496,7 @@ fn repeated_field(
             rep_level: rep,
             nullable,
             arrow_type: dt,
-            kind: FieldKind::List {
-                element: Box::new(element),
-            },
+            kind,
         },
     ))
 }
