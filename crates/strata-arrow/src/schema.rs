@@ -23,7 +23,9 @@
 
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Fields, Metadata, Schema, TimeUnit as ArrowTimeUnit};
+use arrow_schema::{
+    DataType, Field, Fields, IntervalUnit, Metadata, Schema, TimeUnit as ArrowTimeUnit,
+};
 use base64::Engine;
 use strata_format::metadata::{
     ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, TimeUnit, Type,
@@ -674,6 +676,10 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
                 (None, Some(ConvertedType::Decimal)) => {
                     decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
                 }
+                // All three parts kept (the other units would drop some).
+                (None, Some(ConvertedType::Interval)) if width == 12 => {
+                    DataType::Interval(IntervalUnit::MonthDayNano)
+                }
                 _ => DataType::FixedSizeBinary(width),
             }
         }
@@ -684,6 +690,15 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
 /// Whether a leaf of `d`'s physical type can be read as `dt`.
 pub(crate) fn leaf_accepts(d: &ColumnDescriptor, dt: &DataType) -> bool {
     use DataType as D;
+    if let D::Dictionary(key, value) = dt {
+        // Byte arrays key the chunk's dictionary; other values are interned
+        // by their fixed-width bytes.
+        let value_ok = match d.physical_type {
+            Type::ByteArray => byte_array_value_type(value),
+            _ => value.primitive_width().is_some() || matches!(**value, D::FixedSizeBinary(_)),
+        };
+        return key.is_dictionary_key_type() && value_ok && leaf_accepts(d, value);
+    }
     match d.physical_type {
         Type::Boolean => matches!(dt, D::Boolean),
         Type::Int32 => matches!(
@@ -718,13 +733,11 @@ pub(crate) fn leaf_accepts(d: &ColumnDescriptor, dt: &DataType) -> bool {
         Type::Int96 => matches!(dt, D::Timestamp(_, _)),
         Type::Float => matches!(dt, D::Float32),
         Type::Double => matches!(dt, D::Float64),
-        Type::ByteArray => match dt {
-            D::Dictionary(k, v) => k.is_dictionary_key_type() && byte_array_value_type(v),
-            other => byte_array_value_type(other),
-        },
+        Type::ByteArray => byte_array_value_type(dt),
         Type::FixedLenByteArray => match dt {
             D::FixedSizeBinary(w) => Some(*w) == d.type_length,
             D::Float16 => d.type_length == Some(2),
+            D::Interval(_) => d.type_length == Some(12),
             D::Decimal128(_, _) | D::Decimal256(_, _) => true,
             _ => false,
         },
@@ -977,6 +990,12 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
         }
         D::Binary | D::LargeBinary | D::BinaryView => primitive(field, Type::ByteArray, None, None),
         D::FixedSizeBinary(n) => primitive(field, Type::FixedLenByteArray, None, Some(*n)),
+        D::Interval(_) => {
+            // INTERVAL has a converted type and no logical type.
+            let mut node = primitive(field, Type::FixedLenByteArray, None, Some(12));
+            node.converted_type = Some(ConvertedType::Interval);
+            node
+        }
         D::Dictionary(_, value) => {
             let inner = Field::new(field.name(), value.as_ref().clone(), field.is_nullable())
                 .with_metadata(field.metadata().clone());

@@ -468,6 +468,21 @@ impl PageReader {
         }
     }
 
+    /// The number of rows of the next page, from the offset index: known
+    /// when an index was set, the reader stands at one of its data pages and
+    /// a later page gives where the next row starts (so not for the last
+    /// page). Lets a reader skip a v1 page of a repeated column, whose
+    /// header counts levels, not rows, without decoding its levels.
+    pub fn next_page_rows_from_index(&self) -> Option<u64> {
+        let indexed = self.indexed.as_ref()?;
+        let (start, _, first) = *indexed.pages.get(indexed.next)?;
+        let (_, _, next_first) = *indexed.pages.get(indexed.next + 1)?;
+        if start != self.position {
+            return None;
+        }
+        u64::try_from(next_first.checked_sub(first)?).ok()
+    }
+
     /// The number of data pages in the offset index, if one was set.
     pub fn num_indexed_pages(&self) -> Option<usize> {
         self.indexed.as_ref().map(|indexed| indexed.pages.len())

@@ -585,15 +585,21 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             let Some(info) = self.pages.peek_header()? else {
                 break;
             };
-            let rows = match info.page_type() {
-                PageType::DataPageV2 => info
-                    .header
-                    .data_page_header_v2
-                    .as_ref()
-                    .map_or(0, |h| usize::try_from(h.num_rows).unwrap_or(0)),
-                PageType::DataPage if self.max_rep == 0 => info
-                    .data_page_num_values()
-                    .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+            let page_type = info.page_type();
+            let v2_rows = info.header.data_page_header_v2.as_ref().map(|h| h.num_rows);
+            let num_values = info.data_page_num_values();
+            let rows = match page_type {
+                PageType::DataPageV2 => v2_rows.map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+                PageType::DataPage if self.max_rep == 0 => {
+                    num_values.map_or(0, |n| usize::try_from(n).unwrap_or(0))
+                }
+                // A v1 header counts levels; the offset index, if the reader
+                // has one, gives the rows (pages start at record boundaries
+                // when a page index is written).
+                PageType::DataPage => match self.pages.next_page_rows_from_index() {
+                    Some(rows) => usize::try_from(rows).unwrap_or(0),
+                    None => break,
+                },
                 _ => break,
             };
             // A page of no rows may continue a record: read it instead.

@@ -728,3 +728,52 @@ fn repeated_v2_pages_skipped_whole() {
     assert_eq!(out.values, [5, 6, 7, 8, 9]);
     assert_eq!(out.rep_levels, [0, 1, 1, 0, 1]);
 }
+
+#[test]
+fn repeated_v1_pages_skipped_whole_with_offset_index() {
+    // v1 headers count levels, not records: without an offset index the
+    // pages are decoded to skip; with one, whole pages are skipped.
+    let pages: [(&[i16], &[i32]); 3] = [
+        (&[0, 1, 0], &[1, 2, 3]),
+        (&[0, 0, 1, 1], &[4, 5, 6, 7]),
+        (&[0, 1], &[8, 9]),
+    ];
+    let build = || {
+        let mut chunk = Chunk::default();
+        let mut locations = Vec::new();
+        let mut first_row = 0i64;
+        for (reps, values) in pages {
+            let start = chunk.offset();
+            let defs = vec![1i16; reps.len()];
+            let body = encode(&mut PlainEncoder::<i32>::new(), values);
+            chunk.v1(1, 1, reps, &defs, Encoding::Plain, &body);
+            locations.push(strata_format::metadata::PageLocation {
+                offset: start as i64,
+                compressed_page_size: (chunk.offset() - start) as i32,
+                first_row_index: first_row,
+            });
+            first_row += reps.iter().filter(|&&r| r == 0).count() as i64;
+        }
+        (chunk, locations)
+    };
+    for indexed in [false, true] {
+        let (chunk, locations) = build();
+        let mut pages_reader = chunk.reader();
+        if indexed {
+            pages_reader.set_page_locations(&locations, 0).unwrap();
+        }
+        let mut reader =
+            ColumnRecordReader::<i32>::new(pages_reader, descr(Type::Int32, 1, 1)).unwrap();
+        // Records: [1,2] [3] | [4] [5,6,7] | [8,9]; skip the first page's 2.
+        assert_eq!(reader.skip_records(2).unwrap(), 2);
+        assert_eq!(
+            reader.stats().pages_skipped,
+            u64::from(indexed),
+            "indexed {indexed}"
+        );
+        let mut out = RecordBatchBuffers::new();
+        assert_eq!(reader.read_records(10, &mut out).unwrap(), 3);
+        assert_eq!(out.values, [4, 5, 6, 7, 8, 9]);
+        assert_eq!(out.rep_levels, [0, 0, 1, 1, 0, 1]);
+    }
+}

@@ -488,7 +488,33 @@ impl ParquetRecordBatchReader {
         Ok(leaves)
     }
 
+    /// The next batch: `batch_size` rows, fewer only at the end. Runs of
+    /// selected rows and row groups are read one after the other and, when
+    /// a batch spans several, their arrays are concatenated (as arrow-rs
+    /// does, a batch does not end at a row-group or selector boundary).
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let mut parts: Vec<RecordBatch> = Vec::new();
+        let mut rows = 0;
+        while rows < self.batch_size {
+            match self.next_run(self.batch_size - rows)? {
+                Some(part) => {
+                    rows += part.num_rows();
+                    parts.push(part);
+                }
+                None => break,
+            }
+        }
+        if parts.len() <= 1 {
+            return Ok(parts.pop());
+        }
+        Ok(Some(arrow_select::concat::concat_batches(
+            &self.schema,
+            &parts,
+        )?))
+    }
+
+    /// Up to `max` (> 0) rows of one selected run of one row group.
+    fn next_run(&mut self, max: usize) -> Result<Option<RecordBatch>> {
         loop {
             let current = match &mut self.current {
                 Some(c) => c,
@@ -516,7 +542,7 @@ impl ParquetRecordBatchReader {
                 }
                 continue;
             }
-            let take = sel.row_count.min(self.batch_size);
+            let take = sel.row_count.min(max);
             if take < sel.row_count {
                 current
                     .selectors

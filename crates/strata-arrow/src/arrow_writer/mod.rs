@@ -23,7 +23,7 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::{DataType, SchemaRef, TimeUnit as ArrowTimeUnit};
+use arrow_schema::{DataType, IntervalUnit, SchemaRef, TimeUnit as ArrowTimeUnit};
 use strata_encoding::{ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, Int96};
 use strata_file::properties::WriterProperties;
 use strata_file::writer::{ColumnWriter, FileWriter};
@@ -677,6 +677,17 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
                 }
             }
         }
+        D::Interval(unit) => {
+            for range in r {
+                for i in range.clone() {
+                    check(i, a.len())?;
+                    let (months, days, millis) = interval_parts(a, *unit, i)?;
+                    out.extend_from_slice(&months.to_le_bytes());
+                    out.extend_from_slice(&days.to_le_bytes());
+                    out.extend_from_slice(&millis.to_le_bytes());
+                }
+            }
+        }
         D::Decimal128(_, _) => {
             let x = a.as_primitive::<Decimal128Type>().values();
             let w = width.min(16);
@@ -704,4 +715,32 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
         _ => return Err(type_err(a, "FIXED_LEN_BYTE_ARRAY")),
     }
     Ok(())
+}
+
+/// The months, days and milliseconds of interval `i` of `a` (a Parquet
+/// INTERVAL). Negative parts are stored as their two's complement bits.
+/// Nanoseconds that are not whole milliseconds cannot be stored and give
+/// an error rather than being rounded away.
+fn interval_parts(a: &ArrayRef, unit: IntervalUnit, i: usize) -> Result<(i32, i32, i32)> {
+    Ok(match unit {
+        IntervalUnit::YearMonth => (a.as_primitive::<IntervalYearMonthType>().value(i), 0, 0),
+        IntervalUnit::DayTime => {
+            let v = a.as_primitive::<IntervalDayTimeType>().value(i);
+            (0, v.days, v.milliseconds)
+        }
+        IntervalUnit::MonthDayNano => {
+            let v = a.as_primitive::<IntervalMonthDayNanoType>().value(i);
+            let millis = (v.nanoseconds % 1_000_000 == 0)
+                .then_some(v.nanoseconds / 1_000_000)
+                .and_then(|ms| i32::try_from(ms).ok())
+                .ok_or_else(|| {
+                    general(format!(
+                        "interval of {} ns is not a whole number of milliseconds in i32 range; \
+                         a Parquet INTERVAL stores milliseconds",
+                        v.nanoseconds
+                    ))
+                })?;
+            (v.months, v.days, millis)
+        }
+    })
 }

@@ -23,8 +23,11 @@ use std::sync::Arc;
 
 use arrow_array::types::*;
 use arrow_array::*;
-use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, i256};
-use arrow_schema::{DataType, TimeUnit as ArrowTimeUnit};
+use arrow_buffer::{
+    BooleanBuffer, Buffer, IntervalDayTime, IntervalMonthDayNano, NullBuffer, OffsetBuffer,
+    ScalarBuffer, i256,
+};
+use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
@@ -160,7 +163,14 @@ impl LeafReader {
 
     /// Read up to `n` records.
     pub(crate) fn read(&mut self, n: usize) -> Result<(usize, LeafBatch)> {
-        let target = self.target.clone();
+        // Byte arrays read dictionaries from the chunk's own dictionary;
+        // other values are read as their value type, then interned.
+        let (target, intern_key) = match &self.target {
+            DataType::Dictionary(key, value) if !matches!(self.column, Column::Bytes(_)) => {
+                (value.as_ref().clone(), Some(key.as_ref().clone()))
+            }
+            other => (other.clone(), None),
+        };
         let unit = self.stored_unit;
         let (records, def, rep, array) = match &mut self.column {
             Column::Bool(t) => plain(t, n, |v, nulls| {
@@ -183,6 +193,10 @@ impl LeafReader {
                 _ => plain(t, n, |v, nulls| from_bytes(v, nulls, &target))?,
             },
             Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
+        };
+        let array = match intern_key {
+            Some(key) => fixed_width_dictionary(&array, &key)?,
+            None => array,
         };
         let array = if self.max_rep > 0 {
             spread(array, &def, self.slot_def, self.max_def)?
@@ -423,6 +437,47 @@ fn identity_dictionary(values: ArrayRef, key: &DataType) -> Result<ArrayRef> {
         DataType::UInt64 => build::<UInt64Type>(&values),
         other => Err(general(format!("dictionary key type {other}"))),
     }
+}
+
+/// A dictionary array of fixed-width `values` (numbers, dates, times,
+/// decimals, fixed-size binary): each distinct value once, keyed in order
+/// of first appearance, the values' bytes compared as they are stored.
+fn fixed_width_dictionary(values: &ArrayRef, key: &DataType) -> Result<ArrayRef> {
+    use std::collections::HashMap;
+    let data = values.to_data();
+    let width = match data.data_type() {
+        DataType::FixedSizeBinary(w) => usize::try_from(*w).unwrap_or(0),
+        dt => dt
+            .primitive_width()
+            .ok_or_else(|| general(format!("dictionary of {dt} values")))?,
+    };
+    let buffer = data
+        .buffers()
+        .first()
+        .ok_or_else(|| general("fixed-width array without a values buffer"))?;
+    let start = data.offset() * width;
+    let bytes = buffer
+        .as_slice()
+        .get(start..start + data.len() * width)
+        .ok_or_else(|| general("fixed-width values past their buffer"))?;
+    let mut seen: HashMap<&[u8], u32> = HashMap::new();
+    let mut firsts: Vec<u32> = Vec::new();
+    let mut keys: Vec<u32> = Vec::with_capacity(data.len());
+    for i in 0..data.len() {
+        if !data.is_valid(i) {
+            keys.push(0);
+            continue;
+        }
+        let v = &bytes[i * width..(i + 1) * width];
+        let next = u32::try_from(firsts.len()).map_err(|_| general("too many distinct values"))?;
+        let k = *seen.entry(v).or_insert_with(|| {
+            firsts.push(i as u32);
+            next
+        });
+        keys.push(k);
+    }
+    let distinct = arrow_select::take::take(values.as_ref(), &UInt32Array::from(firsts), None)?;
+    keyed_dictionary(keys, data.nulls().cloned(), distinct, key)
 }
 
 fn widen<N: ArrowPrimitiveType, F: Fn(i32) -> N::Native>(
@@ -732,6 +787,7 @@ fn from_fixed(
                 nulls,
             ))
         }
+        D::Interval(unit) if width == 12 => intervals(v.values(), nulls, *unit),
         D::Decimal128(_, _) | D::Decimal256(_, _) => {
             let bytes = v.values();
             if width == 0 {
@@ -745,6 +801,36 @@ fn from_fixed(
             )));
         }
     })
+}
+
+/// Parquet INTERVALs (12 bytes: months, days, milliseconds, each a
+/// little-endian 32-bit integer) as Arrow intervals of `unit`.
+/// `YearMonth` keeps the months and `DayTime` the days and milliseconds
+/// (the parts a writer of those types fills); `MonthDayNano` keeps all
+/// three.
+fn intervals(bytes: &[u8], nulls: Option<NullBuffer>, unit: IntervalUnit) -> ArrayRef {
+    let parts = bytes.chunks_exact(12).map(|c| {
+        let part = |k: usize| i32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+        (part(0), part(4), part(8))
+    });
+    match unit {
+        IntervalUnit::YearMonth => Arc::new(IntervalYearMonthArray::new(
+            parts.map(|(m, _, _)| m).collect(),
+            nulls,
+        )),
+        IntervalUnit::DayTime => Arc::new(IntervalDayTimeArray::new(
+            parts
+                .map(|(_, d, ms)| IntervalDayTime::new(d, ms))
+                .collect(),
+            nulls,
+        )),
+        IntervalUnit::MonthDayNano => Arc::new(IntervalMonthDayNanoArray::new(
+            parts
+                .map(|(m, d, ms)| IntervalMonthDayNano::new(m, d, i64::from(ms) * 1_000_000))
+                .collect(),
+            nulls,
+        )),
+    }
 }
 
 fn large_offsets(o: &OffsetBuffer<i32>) -> OffsetBuffer<i64> {

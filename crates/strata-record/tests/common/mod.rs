@@ -156,6 +156,11 @@ impl Chunk {
         self.num_values += n as i64;
     }
 
+    /// Bytes written so far (the offset of the next page).
+    pub fn offset(&self) -> usize {
+        self.bytes.len()
+    }
+
     pub fn reader(self) -> PageReader {
         PageReader::new(
             Bytes::from(self.bytes),
