@@ -1092,3 +1092,55 @@ fn selections_on_repeated_columns_in_v1_and_v2_pages() {
         assert_eq!(concat(&b.schema(), &read), expect, "{version:?}");
     }
 }
+
+#[test]
+fn dictionary_arrays_are_written_from_their_keys() {
+    // A dictionary column (written from its keys) and the same values as a
+    // plain string column (hashed value by value) must give identical
+    // chunks: same dictionary, pages, statistics and sizes. The entries
+    // hold a duplicate ("b") and unused values ("zzz", "a").
+    let entries = StringArray::from(vec!["zzz", "b", "c", "a", "b", "longer value d"]);
+    let keys = Int16Array::from(
+        (0..3000)
+            .map(|i: i32| (i % 11 != 0).then_some([1, 2, 4, 5, 2, 1, 5][(i % 7) as usize]))
+            .collect::<Vec<_>>(),
+    );
+    let dict = DictionaryArray::<Int16Type>::new(keys, Arc::new(entries));
+    let plain: ArrayRef =
+        arrow_select::take::take(dict.values().as_ref(), dict.keys(), None).unwrap();
+    let b = batch(vec![
+        ("d", Arc::new(dict.clone()) as ArrayRef),
+        ("p", plain),
+    ]);
+    let settings = [
+        WriterProperties::default(),
+        WriterProperties::builder()
+            .set_writer_version(WriterVersion::PARQUET_2_0)
+            .set_bloom_filter_enabled(true)
+            .set_data_page_size_limit(128)
+            .build(),
+        // A dictionary page limit that forces a fallback part way.
+        WriterProperties::builder()
+            .set_dictionary_page_size_limit(20)
+            .set_write_batch_size(100)
+            .build(),
+    ];
+    for props in settings {
+        for input in [b.clone(), b.slice(1000, 1500)] {
+            let data = write(std::slice::from_ref(&input), Some(props.clone()));
+            let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
+            for rg in builder.metadata().row_groups() {
+                let d = rg.columns[0].meta_data.as_ref().unwrap();
+                let p = rg.columns[1].meta_data.as_ref().unwrap();
+                assert_eq!(d.statistics, p.statistics, "{props:?}");
+                assert_eq!(d.size_statistics, p.size_statistics);
+                assert_eq!(d.encodings, p.encodings);
+                assert_eq!(d.encoding_stats, p.encoding_stats);
+                assert_eq!(d.total_uncompressed_size, p.total_uncompressed_size);
+                assert_eq!(d.bloom_filter_length, p.bloom_filter_length);
+            }
+            let got = concat(&input.schema(), &read_all(data, 1024));
+            assert_eq!(got, input);
+        }
+    }
+}

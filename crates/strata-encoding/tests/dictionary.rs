@@ -464,6 +464,33 @@ proptest! {
     }
 
     #[test]
+    fn put_keys_matches_put_of_the_values(
+        entries in prop::collection::vec(prop::collection::vec(0u8..4, 0..4), 1..30),
+        raw_keys in prop::collection::vec(any::<u32>(), 0..400),
+        split in 0usize..400,
+    ) {
+        // Entries may repeat (as an Arrow dictionary's values may); keys
+        // put in two calls must give the same dictionary and indices as
+        // putting the values they name.
+        let keys: Vec<u32> = raw_keys.iter().map(|k| k % entries.len() as u32).collect();
+        let slices: Vec<&[u8]> = entries.iter().map(Vec::as_slice).collect();
+        let values: Vec<&[u8]> = keys.iter().map(|&k| slices[k as usize]).collect();
+        let mut by_value = DictEncoder::<ByteArray>::new();
+        by_value.put(ByteArrayBatch::from_slices(&values)).unwrap();
+        let mut by_key = DictEncoder::<ByteArray>::new();
+        let (a, b) = keys.split_at(split.min(keys.len()));
+        by_key.put_keys(ByteArrayBatch::from_slices(&slices), a).unwrap();
+        by_key.put_keys(ByteArrayBatch::from_slices(&slices), b).unwrap();
+        prop_assert_eq!(by_key.indices(), by_value.indices());
+        prop_assert_eq!(by_key.dict().values(), by_value.dict().values());
+        prop_assert_eq!(by_key.dict().offsets(), by_value.dict().offsets());
+        // A key past the entries adds nothing.
+        let before = by_key.indices().len();
+        prop_assert!(by_key.put_keys(ByteArrayBatch::from_slices(&slices), &[0, entries.len() as u32]).is_err());
+        prop_assert_eq!(by_key.indices().len(), before);
+    }
+
+    #[test]
     fn dict_byte_array(v in byte_strings(), m in validity(), s in splits(), c in 1usize..300) {
         check_bytes::<i32>(&v, &m, &s, c);
         check_bytes::<i64>(&v, &m, &s, c);

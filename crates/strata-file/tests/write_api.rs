@@ -195,3 +195,48 @@ fn dictionary_fallback_and_encodings_recorded() {
     assert!(cm.dictionary_page_offset.unwrap() < cm.data_page_offset);
     assert_eq!(read_back(&file, 0).values, data.values);
 }
+
+#[test]
+fn keyed_batches_check_their_keys() {
+    let schema = schema_for(Type::Int32, Nesting::Optional);
+    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let mut w =
+        ColumnChunkWriter::<i32>::new(descr, 0, Arc::new(WriterProperties::default())).unwrap();
+    assert!(w.is_dictionary_encoding());
+    let entries = [7, 8, 9];
+    // A key past the entries, and keys not matching the levels.
+    assert!(is_invalid(w.write_keyed_batch(
+        &entries,
+        &[0, 3],
+        Some(&[1, 1]),
+        None
+    )));
+    assert!(is_invalid(w.write_keyed_batch(
+        &entries,
+        &[0],
+        Some(&[1, 1]),
+        None
+    )));
+    assert_eq!(w.rows_written(), 0);
+    assert_eq!(
+        w.write_keyed_batch(&entries, &[2, 0], Some(&[1, 0, 1]), None)
+            .unwrap(),
+        2
+    );
+    assert_eq!(w.close().unwrap().num_rows(), 3);
+
+    // Dictionary encoding off: the keys are looked up and written as values.
+    let schema = schema_for(Type::Int32, Nesting::Required);
+    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .build();
+    let mut w = ColumnChunkWriter::<i32>::new(descr, 0, Arc::new(props)).unwrap();
+    assert!(!w.is_dictionary_encoding());
+    assert_eq!(
+        w.write_keyed_batch(&entries, &[0, 1, 2, 2, 1], None, None)
+            .unwrap(),
+        5
+    );
+    assert_eq!(w.close().unwrap().num_rows(), 5);
+}

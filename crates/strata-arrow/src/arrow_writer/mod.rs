@@ -59,6 +59,7 @@ struct Scratch {
     offsets: Vec<i64>,
     values: Vec<u8>,
     fixed: Vec<u8>,
+    keys: Vec<u32>,
 }
 
 impl Scratch {
@@ -72,6 +73,7 @@ impl Scratch {
             + self.offsets.capacity() * 8
             + self.values.capacity()
             + self.fixed.capacity()
+            + self.keys.capacity() * 4
     }
 }
 
@@ -383,11 +385,30 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
     }
     let def = (!l.def.is_empty()).then_some(l.def.as_slice());
     let rep = (!l.rep.is_empty()).then_some(l.rep.as_slice());
+    let r = &l.ranges;
+    // A dictionary of byte arrays goes in as keys into its own entries:
+    // each used entry is hashed once per batch, not once per value.
+    if let ColumnWriter::ByteArrayColumnWriter(cw) = w
+        && cw.is_dictionary_encoding()
+        && let Some(a) = &l.array
+        && l.num_values() > 0
+        && let Some(entries) = byte_dictionary_keys(a, r, &mut s.keys)?
+    {
+        let keys = std::mem::take(&mut s.keys);
+        let all = [Range {
+            start: 0,
+            end: entries.len(),
+        }];
+        let written = byte_values(&entries, &all, s)
+            .and_then(|batch| Ok(cw.write_keyed_batch(batch, &keys, def, rep)?));
+        s.keys = keys;
+        written?;
+        return Ok(());
+    }
     let array = match &l.array {
         Some(a) if l.num_values() > 0 => Some(materialize(a)?),
         _ => None,
     };
-    let r = &l.ranges;
     match w {
         ColumnWriter::BoolColumnWriter(cw) => {
             let v: &[bool] = match &array {
@@ -465,6 +486,59 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
         }
     }
     Ok(())
+}
+
+/// If `a` is a dictionary of Utf8, Binary or their large and view forms:
+/// its keys at the value ranges `r` into `out`, and its entries.
+fn byte_dictionary_keys(
+    a: &ArrayRef,
+    r: &[Range<usize>],
+    out: &mut Vec<u32>,
+) -> Result<Option<ArrayRef>> {
+    fn keys<K: ArrowDictionaryKeyType>(
+        a: &ArrayRef,
+        r: &[Range<usize>],
+        out: &mut Vec<u32>,
+    ) -> Result<Option<ArrayRef>> {
+        let Some(d) = a.as_dictionary_opt::<K>() else {
+            return Ok(None);
+        };
+        let keys = d.keys().values();
+        out.clear();
+        for range in r {
+            let run = keys
+                .get(range.clone())
+                .ok_or_else(|| general("value range past the end of the array"))?;
+            for &k in run {
+                let k = arrow_buffer::ArrowNativeType::to_usize(k)
+                    .and_then(|k| u32::try_from(k).ok())
+                    .ok_or_else(|| general("a negative or oversized dictionary key"))?;
+                out.push(k);
+            }
+        }
+        Ok(Some(d.values().clone()))
+    }
+    use DataType as D;
+    let D::Dictionary(key, value) = a.data_type() else {
+        return Ok(None);
+    };
+    if !matches!(
+        **value,
+        D::Utf8 | D::LargeUtf8 | D::Utf8View | D::Binary | D::LargeBinary | D::BinaryView
+    ) {
+        return Ok(None);
+    }
+    match **key {
+        D::Int8 => keys::<Int8Type>(a, r, out),
+        D::Int16 => keys::<Int16Type>(a, r, out),
+        D::Int32 => keys::<Int32Type>(a, r, out),
+        D::Int64 => keys::<Int64Type>(a, r, out),
+        D::UInt8 => keys::<UInt8Type>(a, r, out),
+        D::UInt16 => keys::<UInt16Type>(a, r, out),
+        D::UInt32 => keys::<UInt32Type>(a, r, out),
+        D::UInt64 => keys::<UInt64Type>(a, r, out),
+        _ => Ok(None),
+    }
 }
 
 fn type_err(a: &ArrayRef, physical: &str) -> ParquetError {

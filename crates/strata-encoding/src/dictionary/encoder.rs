@@ -11,7 +11,7 @@ use crate::error::{EncodingError, Result};
 use crate::plain::fixed_len::check_width;
 use crate::traits::Encoder;
 use crate::types::{
-    ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, OffsetSize,
+    ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, OffsetSize, ValueBatch,
 };
 
 /// Dictionary encoder (RLE_DICTIONARY) for every physical type but BOOLEAN.
@@ -57,6 +57,10 @@ pub struct DictEncoder<T: DictValue> {
     plain_size: usize,
     /// Kept between pages while the bit width stays the same.
     rle: Option<RleEncoder>,
+    /// [`put_keys`](Self::put_keys): the index of each entry of the
+    /// caller's dictionary, `u32::MAX` until a key uses it. Allocated on
+    /// first use and reused.
+    remap: Vec<u32>,
 }
 
 impl<T: DictKey + DictValue<Dict = Vec<T>>> Default for DictEncoder<T> {
@@ -99,6 +103,7 @@ impl<T: DictValue> DictEncoder<T> {
             indices: Vec::new(),
             plain_size: 0,
             rle: None,
+            remap: Vec::new(),
         }
     }
 
@@ -158,6 +163,78 @@ impl<T: DictValue> DictEncoder<T> {
         self.plain_size = 0;
     }
 
+    /// Put the values `keys` name in `entries`, a batch that is itself a
+    /// dictionary (an Arrow `DictionaryArray`'s values): each entry a key
+    /// uses is looked up in the hash table once per call, not once per
+    /// value, so a dictionary-encoded input is not hashed again row by row.
+    /// Entries no key uses are not added. Fails, adding nothing, if a key is
+    /// not below the number of entries.
+    ///
+    /// ```
+    /// use strata_encoding::{ByteArray, ByteArrayBatch, DictEncoder, Encoder};
+    ///
+    /// let mut enc = DictEncoder::<ByteArray>::new();
+    /// let entries: [&[u8]; 3] = [b"red", b"green", b"blue"];
+    /// enc.put_keys(ByteArrayBatch::from_slices(&entries), &[2, 0, 2, 2])
+    ///     .unwrap();
+    /// // "green" is unused: two entries, indices in order of first use.
+    /// assert_eq!(enc.num_entries(), 2);
+    /// assert_eq!(enc.indices(), &[0, 1, 0, 0]);
+    /// ```
+    pub fn put_keys(&mut self, entries: T::Batch<'_>, keys: &[u32]) -> Result<()> {
+        let len = entries.len();
+        super::store::check_indices(keys, len)?;
+        let mut remap = std::mem::take(&mut self.remap);
+        remap.clear();
+        remap.resize(len, u32::MAX);
+        self.indices.reserve(keys.len());
+        let mut result = Ok(());
+        for &k in keys {
+            let k = k as usize;
+            let mut index = remap[k];
+            if index == u32::MAX {
+                match self.intern_entry(entries, k) {
+                    Ok(i) => index = i,
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+                remap[k] = index;
+            }
+            self.indices.push(index);
+        }
+        self.remap = remap;
+        result
+    }
+
+    /// Add entry `k` of `entries` to the dictionary if it is not there yet
+    /// and return its index, without buffering an index for a data page
+    /// (pair with [`put_indices`](Self::put_indices)).
+    pub fn intern_entry(&mut self, entries: T::Batch<'_>, k: usize) -> Result<u32> {
+        let one = entries.slice(k, k + 1).ok_or_else(|| {
+            EncodingError::InvalidArgument(format!("entry {k} of {}", entries.len()))
+        })?;
+        self.dict.insert_batch(
+            &mut self.table,
+            one,
+            &mut self.indices,
+            &mut self.plain_size,
+        )?;
+        self.indices
+            .pop()
+            .ok_or_else(|| EncodingError::InvalidArgument("no index for an entry".into()))
+    }
+
+    /// Buffer indices into the dictionary built so far, one per value (as
+    /// [`intern_entry`](Self::intern_entry) returned them). Fails, adding
+    /// nothing, if one is not below [`num_entries`](Self::num_entries).
+    pub fn put_indices(&mut self, indices: &[u32]) -> Result<()> {
+        super::store::check_indices(indices, self.num_entries())?;
+        self.indices.extend_from_slice(indices);
+        Ok(())
+    }
+
     /// The buffered indices, one per value put since the last flush.
     pub fn indices(&self) -> &[u32] {
         &self.indices
@@ -207,6 +284,7 @@ impl<T: DictValue> Encoder<T> for DictEncoder<T> {
             + self.table.heap_size()
             + self.indices.capacity() * std::mem::size_of::<u32>()
             + self.rle.as_ref().map_or(0, RleEncoder::heap_size)
+            + self.remap.capacity() * std::mem::size_of::<u32>()
     }
 
     fn encoding(&self) -> Encoding {

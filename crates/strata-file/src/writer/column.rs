@@ -235,6 +235,26 @@ impl<T: StatsValue> IndexBuilder<T> {
 }
 
 /// Everything a writer holds once it has been written to.
+/// Reused buffers of a keyed batch: per entry of the caller's dictionary,
+/// its index in the chunk's dictionary (`u32::MAX` until used), the page
+/// (`1 +` pages written before it) whose statistics it was last fed to,
+/// and its unencoded size.
+#[derive(Debug, Default)]
+struct KeyedScratch {
+    remap: Vec<u32>,
+    seen: Vec<u32>,
+    sizes: Vec<u64>,
+    round: u32,
+    indices: Vec<u32>,
+}
+
+impl KeyedScratch {
+    fn heap_size(&self) -> usize {
+        (self.remap.capacity() + self.seen.capacity() + self.indices.capacity()) * 4
+            + self.sizes.capacity() * 8
+    }
+}
+
 struct ChunkState<T: ColumnValue> {
     def: Option<LevelEncoder>,
     rep: Option<LevelEncoder>,
@@ -254,6 +274,8 @@ struct ChunkState<T: ColumnValue> {
     chunk_def_hist: Vec<i64>,
     chunk_rep_hist: Vec<i64>,
     index: IndexBuilder<T>,
+    /// Scratch of [`write_keyed_batch`](ColumnChunkWriter::write_keyed_batch).
+    keyed: KeyedScratch,
     locations: Vec<PageLocation>,
     page_unencoded: Vec<i64>,
     chunk_unencoded: u64,
@@ -310,6 +332,7 @@ impl<T: ColumnValue> ChunkState<T> {
             chunk_def_hist: hist(s.max_def),
             chunk_rep_hist: hist(s.max_rep),
             index: IndexBuilder::new(),
+            keyed: KeyedScratch::default(),
             locations: Vec::new(),
             page_unencoded: Vec::new(),
             chunk_unencoded: 0,
@@ -420,6 +443,85 @@ impl<T: ColumnValue> ChunkState<T> {
             });
         }
         Ok(())
+    }
+
+    /// Start a keyed batch of `entries` entries: forget the previous
+    /// batch's entry-to-index map.
+    fn begin_keyed(&mut self, entries: usize) {
+        let k = &mut self.keyed;
+        k.remap.clear();
+        k.remap.resize(entries, u32::MAX);
+        k.seen.clear();
+        k.seen.resize(entries, 0);
+        k.sizes.clear();
+        k.sizes.resize(entries, 0);
+        k.round = 0;
+    }
+
+    /// Write values given as `keys` into `entries`: as indices while the
+    /// dictionary lasts, else looked up and written as values. Each entry
+    /// is hashed once per keyed batch and fed to the statistics once per
+    /// page.
+    fn write_keyed_values(
+        &mut self,
+        s: &Settings,
+        entries: T::Batch<'_>,
+        keys: &[u32],
+    ) -> Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let Some(d) = &mut self.dict else {
+            // Dictionary off or fallen back: one value run per key run.
+            let mut i = 0;
+            while i < keys.len() {
+                let k = keys[i] as usize;
+                let mut j = i + 1;
+                while j < keys.len() && keys[j] as usize == k + (j - i) {
+                    j += 1;
+                }
+                let run = T::batch_slice(&entries, k, k + (j - i))
+                    .ok_or_else(|| invalid("dictionary key past its entries"))?;
+                self.write_values(s, run)?;
+                i = j;
+            }
+            return Ok(());
+        };
+        let k = &mut self.keyed;
+        // Statistics are per page: an entry is fed once per page it is in.
+        k.round = u32::try_from(self.locations.len() + 1).unwrap_or(u32::MAX);
+        k.indices.clear();
+        let stats = s.stats != EnabledStatistics::None;
+        for &key in keys {
+            let key = key as usize;
+            let slot = k
+                .remap
+                .get_mut(key)
+                .ok_or_else(|| invalid("dictionary key past its entries"))?;
+            if *slot == u32::MAX {
+                *slot = d.intern_entry(entries, key)?;
+                let one = T::batch_slice(&entries, key, key + 1)
+                    .ok_or_else(|| invalid("dictionary key past its entries"))?;
+                k.sizes[key] = T::unencoded_bytes(&one).unwrap_or(0);
+            }
+            k.indices.push(*slot);
+            self.page.unencoded += k.sizes[key];
+            if k.seen[key] != k.round {
+                // First use in this run: statistics and Bloom filter.
+                k.seen[key] = k.round;
+                let one = T::batch_slice(&entries, key, key + 1)
+                    .ok_or_else(|| invalid("dictionary key past its entries"))?;
+                if stats {
+                    self.page_stats.update(one);
+                }
+                if let Some(bloom) = &mut self.bloom {
+                    T::for_each_plain(&one, &mut |bytes| {
+                        bloom.insert_hash(Sbbf::hash_bytes(bytes));
+                    });
+                }
+            }
+        }
+        d.put_indices(&k.indices)
     }
 
     /// Compress `self.body[from..]` after copying `self.body[..from]`
@@ -618,6 +720,7 @@ impl<T: ColumnValue> ChunkState<T> {
             + self.def.as_ref().map_or(0, LevelEncoder::heap_size)
             + self.rep.as_ref().map_or(0, LevelEncoder::heap_size)
             + self.locations.capacity() * std::mem::size_of::<PageLocation>()
+            + self.keyed.heap_size()
             + self.bloom.as_ref().map_or(0, Sbbf::num_bytes)
     }
 }
@@ -731,6 +834,16 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         self.column
     }
 
+    /// Whether values written now would be dictionary encoded: dictionary
+    /// encoding is on for the column and the chunk has not fallen back.
+    /// [`write_keyed_batch`](Self::write_keyed_batch) is fastest then.
+    pub fn is_dictionary_encoding(&self) -> bool {
+        match &self.state {
+            Some(state) => state.dict.is_some(),
+            None => self.settings.dictionary && T::PHYSICAL != Type::Boolean,
+        }
+    }
+
     fn state(&mut self) -> Result<&mut ChunkState<T>> {
         let state = match &mut self.state {
             Some(s) => s,
@@ -757,6 +870,75 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         def_levels: Option<&[i16]>,
         rep_levels: Option<&[i16]>,
     ) -> Result<usize> {
+        let num_values = T::batch_len(&values);
+        self.check_width(&values)?;
+        self.write_levels_and(
+            num_values,
+            def_levels,
+            rep_levels,
+            |state, s, start, end| {
+                let vals = T::batch_slice(&values, start, end)
+                    .ok_or_else(|| invalid("values run out before the levels"))?;
+                state.write_values(s, vals)
+            },
+        )
+    }
+
+    /// Write a batch of records whose values are given as `keys` into
+    /// `entries`, as an Arrow `DictionaryArray` holds them: one key per
+    /// non-null slot (levels as in [`write_batch`](Self::write_batch)).
+    ///
+    /// While the chunk is dictionary encoded, each entry a key uses is
+    /// hashed once per call and the keys become dictionary indices, so
+    /// dictionary-encoded input is not hashed again value by value;
+    /// statistics and Bloom filters see each used entry once. After a
+    /// fallback (or with dictionary encoding off), the values are looked up
+    /// and written as by `write_batch`. Fails, writing nothing, if a key is
+    /// not below the number of entries.
+    pub fn write_keyed_batch(
+        &mut self,
+        entries: T::Batch<'_>,
+        keys: &[u32],
+        def_levels: Option<&[i16]>,
+        rep_levels: Option<&[i16]>,
+    ) -> Result<usize> {
+        let len = T::batch_len(&entries);
+        if let Some(&bad) = keys.iter().find(|&&k| k as usize >= len) {
+            return Err(invalid(format!("key {bad} for {len} dictionary entries")));
+        }
+        self.check_width(&entries)?;
+        self.state()?.begin_keyed(len);
+        self.write_levels_and(
+            keys.len(),
+            def_levels,
+            rep_levels,
+            |state, s, start, end| state.write_keyed_values(s, entries, &keys[start..end]),
+        )
+    }
+
+    /// FIXED_LEN_BYTE_ARRAY values must have the column's width.
+    fn check_width(&self, values: &T::Batch<'_>) -> Result<()> {
+        match T::batch_width(values) {
+            Some(w) if w != self.settings.width && T::batch_len(values) > 0 => {
+                Err(invalid(format!(
+                    "values of {w} bytes for a FIXED_LEN_BYTE_ARRAY({}) column",
+                    self.settings.width
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Check the levels against `num_values`, then write them in runs of
+    /// about the write batch size cut at record starts, handing each run's
+    /// values `start..end` to `put`.
+    fn write_levels_and(
+        &mut self,
+        num_values: usize,
+        def_levels: Option<&[i16]>,
+        rep_levels: Option<&[i16]>,
+        mut put: impl FnMut(&mut ChunkState<T>, &Settings, usize, usize) -> Result<()>,
+    ) -> Result<usize> {
         let s = self.settings;
         let def = if s.max_def > 0 {
             Some(def_levels.ok_or_else(|| {
@@ -778,7 +960,6 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         } else {
             None
         };
-        let num_values = T::batch_len(&values);
         let num_levels = match (def, rep) {
             (Some(d), _) => d.len(),
             (None, Some(r)) => r.len(),
@@ -815,15 +996,6 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
                 "{num_values} values for {present} non-null slots in the levels"
             )));
         }
-        if let Some(w) = T::batch_width(&values)
-            && w != s.width
-            && num_values > 0
-        {
-            return Err(invalid(format!(
-                "values of {w} bytes for a FIXED_LEN_BYTE_ARRAY({}) column",
-                s.width
-            )));
-        }
         if num_levels == 0 {
             return Ok(0);
         }
@@ -855,10 +1027,11 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             let n_present = dl.map_or(lend - lstart, |d| {
                 d.iter().filter(|&&l| l == s.max_def).count()
             });
-            let vals = T::batch_slice(&values, vstart, vstart + n_present)
-                .ok_or_else(|| invalid("values run out before the levels"))?;
+            if vstart + n_present > num_values {
+                return Err(invalid("values run out before the levels"));
+            }
             state.write_levels(&s, dl, rl, lend - lstart, n_present)?;
-            state.write_values(&s, vals)?;
+            put(state, &s, vstart, vstart + n_present)?;
             lstart = lend;
             vstart += n_present;
         }

@@ -29,6 +29,11 @@ pub trait DictSink<T: strata_encoding::ValueType>: Encoder<T> + Send {
     fn num_entries(&self) -> usize;
     /// Append the dictionary page body (entries, PLAIN).
     fn write_dict_page(&self, page: &mut ByteSink) -> Result<()>;
+    /// Add entry `k` of `entries` if new; its index (see
+    /// [`DictEncoder::intern_entry`]).
+    fn intern_entry(&mut self, entries: T::Batch<'_>, k: usize) -> Result<u32>;
+    /// Buffer indices of existing entries (see [`DictEncoder::put_indices`]).
+    fn put_indices(&mut self, indices: &[u32]) -> Result<()>;
 }
 
 impl<T: DictValue> DictSink<T> for DictEncoder<T>
@@ -43,6 +48,12 @@ where
     }
     fn write_dict_page(&self, page: &mut ByteSink) -> Result<()> {
         Ok(DictEncoder::write_dict_page(self, page)?)
+    }
+    fn intern_entry(&mut self, entries: T::Batch<'_>, k: usize) -> Result<u32> {
+        Ok(DictEncoder::intern_entry(self, entries, k)?)
+    }
+    fn put_indices(&mut self, indices: &[u32]) -> Result<()> {
+        Ok(DictEncoder::put_indices(self, indices)?)
     }
 }
 
