@@ -39,20 +39,81 @@ pub(crate) fn hash_u128(v: u128) -> u64 {
     fold(fold(v as u64 ^ SEED, K1) ^ (v >> 64) as u64, K2)
 }
 
-/// Hash of a byte string, 8 bytes at a time.
+/// Little-endian `u64` at `bytes[at..at + 8]` (the caller checks the
+/// bounds).
+#[inline(always)]
+fn read8(bytes: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Little-endian `u32` at `bytes[at..at + 4]`.
+#[inline(always)]
+fn read4(bytes: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(w)
+}
+
+/// The bytes of a string shorter than 8 in one word, read with at most two
+/// loads from the string itself (overlapping for 4 to 7 bytes; bytes 0,
+/// `n / 2` and `n - 1` for 1 to 3), so no partial word goes through the
+/// stack. With the length mixed in by the caller, distinct strings give
+/// distinct words.
+#[inline(always)]
+fn short_word(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    if n >= 4 {
+        (u64::from(read4(bytes, 0)) << 32) | u64::from(read4(bytes, n - 4))
+    } else if n > 0 {
+        u64::from(bytes[0]) | (u64::from(bytes[n / 2]) << 8) | (u64::from(bytes[n - 1]) << 16)
+    } else {
+        0
+    }
+}
+
+/// Hash of a byte string, 8 bytes at a time; a partial last word is read
+/// as the string's last 8 bytes (overlapping the word before), which
+/// avoids a store-to-load stall on a copied tail.
 #[inline]
 pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut h = SEED ^ bytes.len() as u64;
+    let n = bytes.len();
+    let mut h = SEED ^ n as u64;
+    if n < 8 {
+        return fold(fold(h ^ short_word(bytes), K1), K2);
+    }
     let (words, tail) = bytes.as_chunks::<8>();
     for w in words {
         h = fold(h ^ u64::from_le_bytes(*w), K1);
     }
     if !tail.is_empty() {
-        let mut last = [0u8; 8];
-        last[..tail.len()].copy_from_slice(tail);
-        h = fold(h ^ u64::from_le_bytes(last), K1);
+        h = fold(h ^ read8(bytes, n - 8), K1);
     }
     fold(h, K2)
+}
+
+/// Whether two byte strings are equal; strings of up to 32 bytes are
+/// compared with a few overlapping word loads instead of a `memcmp` call
+/// (dictionary values are mostly short).
+#[inline(always)]
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=7 => short_word(a) == short_word(b),
+        8..=16 => read8(a, 0) == read8(b, 0) && read8(a, n - 8) == read8(b, n - 8),
+        17..=32 => {
+            read8(a, 0) == read8(b, 0)
+                && read8(a, 8) == read8(b, 8)
+                && read8(a, n - 16) == read8(b, n - 16)
+                && read8(a, n - 8) == read8(b, n - 8)
+        }
+        _ => a == b,
+    }
 }
 
 /// Smallest table, in slots, once something is inserted.
@@ -171,6 +232,25 @@ mod tests {
         table.clear();
         let (idx, inserted) = table.find_or_insert(hash_u64(1), 0, |_| true).unwrap();
         assert_eq!((idx, inserted), (0, true));
+    }
+
+    #[test]
+    fn short_comparisons_see_every_byte() {
+        // Every length up to 40, a difference at every position.
+        for n in 0..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert!(bytes_eq(&a, &a.clone()));
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x10;
+                assert!(!bytes_eq(&a, &b), "length {n}, byte {at}");
+                assert_ne!(hash_bytes(&a), hash_bytes(&b), "length {n}, byte {at}");
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert!(!bytes_eq(&a, &longer));
+            assert_ne!(hash_bytes(&a), hash_bytes(&longer), "length {n}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::fmt::Debug;
 use strata_sink::rle::RleDecoder;
 use strata_sink::{ByteSink, SinkError};
 
-use super::hash::{HashTable, hash_bytes, hash_u64, hash_u128};
+use super::hash::{HashTable, bytes_eq, hash_bytes, hash_u64, hash_u128};
 use crate::error::{EncodingError, Result};
 use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
@@ -246,7 +246,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             let values = self.values();
             let (index, inserted) =
                 table.find_or_insert(hash_bytes(v), offsets.len() - 1, |i| {
-                    &values[offsets[i].as_usize()..offsets[i + 1].as_usize()] == v
+                    bytes_eq(&values[offsets[i].as_usize()..offsets[i + 1].as_usize()], v)
                 })?;
             if inserted {
                 self.values_mut().extend_from_slice(v);
@@ -336,7 +336,7 @@ impl DictStore<FixedLenByteArray> for FixedLenByteArrayBuffer {
         for v in batch.bytes().chunks_exact(w) {
             let values = self.values();
             let (index, inserted) = table.find_or_insert(hash_bytes(v), values.len() / w, |i| {
-                &values[i * w..(i + 1) * w] == v
+                bytes_eq(&values[i * w..(i + 1) * w], v)
             })?;
             if inserted {
                 self.values_mut().extend_from_slice(v);
