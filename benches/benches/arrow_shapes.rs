@@ -12,7 +12,8 @@
 //!   nullable Utf8 alternating), by `ProjectionMask::roots` and `leaves`,
 //!   and all 100 for scale.
 //! - `arrow_row_selection`: 1% of 1M rows (5 runs of 2,000) of a 4-column
-//!   table with small pages, read with the page index.
+//!   table with small pages, read with the page index; and every row, for
+//!   scale.
 //!
 //! Before timing, each workload checks that both readers return the input
 //! from both writers' files. Both readers time the file arrow-rs wrote.
@@ -413,6 +414,16 @@ fn row_selection(c: &mut Criterion) {
         &expect,
         (&strata_file, &arrow_rs_file),
         &spec,
+    );
+    g.finish();
+    // For scale: every row, no selection.
+    let mut g = group(c, "arrow_row_selection", ROWS);
+    bench_read(
+        &mut g,
+        "all_rows",
+        &all,
+        (&strata_file, &arrow_rs_file),
+        &ReadSpec::batches_of(BATCH),
     );
     g.finish();
 }
