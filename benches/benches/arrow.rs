@@ -14,6 +14,8 @@
 //! cost no more than the required one.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -23,11 +25,9 @@ use arrow_array::{
 };
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use parquet::arrow::ArrowWriter as PqArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder as PqBuilder;
 use parquet::basic::{Compression as PqCompression, ZstdLevel as PqZstdLevel};
 use parquet::file::properties::WriterProperties as PqWriterProperties;
-use strata_arrow::ArrowWriter;
 use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use strata_benches::data::XorShift;
 use strata_file::codec::{Compression, ZstdLevel};
@@ -94,25 +94,17 @@ fn codecs() -> Vec<(&'static str, Compression, PqCompression)> {
 }
 
 fn strata_write(batches: &[RecordBatch], codec: Compression) -> Vec<u8> {
-    let props = WriterProperties::builder().set_compression(codec).build();
-    let mut out = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut out, batches[0].schema(), Some(props)).unwrap();
-    for b in batches {
-        w.write(b).unwrap();
-    }
-    w.close().unwrap();
-    out
+    common::strata_write(
+        batches,
+        WriterProperties::builder().set_compression(codec).build(),
+    )
 }
 
 fn arrow_rs_write(batches: &[RecordBatch], codec: PqCompression) -> Vec<u8> {
-    let props = PqWriterProperties::builder().set_compression(codec).build();
-    let mut out = Vec::new();
-    let mut w = PqArrowWriter::try_new(&mut out, batches[0].schema(), Some(props)).unwrap();
-    for b in batches {
-        w.write(b).unwrap();
-    }
-    w.close().unwrap();
-    out
+    common::arrow_rs_write(
+        batches,
+        PqWriterProperties::builder().set_compression(codec).build(),
+    )
 }
 
 fn strata_read(data: &Bytes) -> usize {
@@ -135,19 +127,15 @@ fn arrow_rs_read(data: &Bytes) -> usize {
         .sum()
 }
 
-fn concat(batches: &[RecordBatch]) -> RecordBatch {
-    arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
-}
-
 fn check(batches: &[RecordBatch], strata_file: Vec<u8>, arrow_rs_file: &Bytes) {
-    let expect = concat(batches);
+    let expect = common::concat(batches);
     let by_arrow_rs: Vec<RecordBatch> = PqBuilder::try_new(Bytes::from(strata_file))
         .unwrap()
         .build()
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(concat(&by_arrow_rs).columns(), expect.columns());
+    assert_eq!(common::concat(&by_arrow_rs).columns(), expect.columns());
     let by_strata: Vec<RecordBatch> =
         ParquetRecordBatchReaderBuilder::try_new(arrow_rs_file.clone())
             .unwrap()
@@ -155,7 +143,7 @@ fn check(batches: &[RecordBatch], strata_file: Vec<u8>, arrow_rs_file: &Bytes) {
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-    assert_eq!(concat(&by_strata).columns(), expect.columns());
+    assert_eq!(common::concat(&by_strata).columns(), expect.columns());
 }
 
 fn mixed_table_write_read(c: &mut Criterion) {

@@ -1,10 +1,12 @@
 //! `cargo xtask`: the project's automation.
 //!
-//! - `cargo xtask bench [--full] [FILTER]`: build the side-by-side benchmark
+//! - `cargo xtask bench [--full] [--profile NAME] [FILTER]`: build the side-by-side benchmark
 //!   suite with the `bench` profile, run it, and print a table per workload
 //!   (strata, arrow-rs, memcpy floor, ratio). The table is also written to
 //!   `target/bench-report/report.md`, with an SVG chart of the ratios
-//!   (`target/bench-report/ratios.svg`, drawn with plotters).
+//!   (`target/bench-report/ratios.svg`, drawn with plotters). Then, unless
+//!   a filter excludes it, the seed-003 peak-heap measurement: one process
+//!   per implementation and column count (`benches/benches/peak_heap.rs`).
 //! - `cargo xtask corpus [DIR]`: read every Parquet file of the
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
@@ -21,7 +23,9 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask bench [--full] [FILTER] | cargo xtask corpus [DIR]");
+            eprintln!(
+                "usage: cargo xtask bench [--full] [--profile NAME] [FILTER] | cargo xtask corpus [DIR]"
+            );
             return ExitCode::from(2);
         }
     };
@@ -43,13 +47,24 @@ fn workspace_root() -> PathBuf {
 
 fn bench(args: &[String]) -> Result<(), String> {
     let full = args.iter().any(|a| a == "--full");
-    let filter: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    // `--profile release` skips the LTO build while iterating.
+    let profile = args
+        .iter()
+        .position(|a| a == "--profile")
+        .and_then(|i| args.get(i + 1))
+        .map_or("bench", String::as_str);
+    let filter: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--profile"))
+        .map(|(_, a)| a)
+        .collect();
     let root = workspace_root();
     let started = SystemTime::now();
 
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(&root)
-        .args(["bench", "--profile", "bench", "-p", "strata-benches", "--"]);
+        .args(["bench", "--profile", profile, "-p", "strata-benches", "--"]);
     if full {
         cmd.args(["--warm-up-time", "3", "--measurement-time", "10"]);
     } else {
@@ -59,20 +74,31 @@ fn bench(args: &[String]) -> Result<(), String> {
     for f in &filter {
         cmd.arg(f.as_str());
     }
-    eprintln!("xtask: running {cmd:?}");
-    let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("benchmarks failed: {status}"));
+    let wants_peaks = filter.is_empty() || filter.iter().any(|f| "peak_heap".contains(f.as_str()));
+    // Only the peak heap asked for: every criterion binary would still build
+    // its inputs before filtering, so skip them.
+    if filter.is_empty() || !wants_peaks {
+        eprintln!("xtask: running {cmd:?}");
+        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("benchmarks failed: {status}"));
+        }
     }
 
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     let results = collect_results(&target_dir.join("criterion"), started)?;
-    if results.is_empty() {
+    let peaks = if wants_peaks {
+        peak_heap(&root, profile)?
+    } else {
+        Peaks::new()
+    };
+    if results.is_empty() && peaks.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
-    let report = render_report(&results);
+    let mut report = render_report(&results);
+    report.push_str(&render_peaks(&peaks));
     println!("{report}");
     let dir = target_dir.join("bench-report");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -80,14 +106,102 @@ fn bench(args: &[String]) -> Result<(), String> {
     std::fs::write(&path, &report).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("xtask: report written to {}", path.display());
     let svg = dir.join("ratios.svg");
-    chart(&results, &svg)?;
+    chart(&results, &peaks, &svg)?;
     eprintln!("xtask: chart written to {}", svg.display());
+    eprintln!(
+        "xtask: done in {:.0} s",
+        started.elapsed().map(|d| d.as_secs_f64()).unwrap_or(0.0)
+    );
     Ok(())
+}
+
+/// Column counts of the seed-003 peak-heap measurement.
+const PEAK_COLUMNS: [usize; 3] = [100, 1_000, 10_000];
+
+/// columns -> implementation -> (bytes live after `try_new`, peak bytes).
+type Peaks = BTreeMap<usize, BTreeMap<String, (f64, f64)>>;
+
+/// Runs the peak-heap binary once per implementation and column count, each
+/// in its own process (the counting allocator is process-wide).
+fn peak_heap(root: &Path, profile: &str) -> Result<Peaks, String> {
+    let mut peaks = Peaks::new();
+    for columns in PEAK_COLUMNS {
+        for imp in ["strata", "arrow-rs"] {
+            let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(root)
+                .args(["bench", "--profile", profile, "-p", "strata-benches"])
+                .args(["--bench", "peak_heap", "--", imp, &columns.to_string()])
+                .stderr(std::process::Stdio::inherit())
+                .output()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            if !out.status.success() {
+                return Err(format!("peak_heap {imp} {columns} failed: {}", out.status));
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            let line = text
+                .lines()
+                .find(|l| l.starts_with("peak_heap impl="))
+                .ok_or_else(|| format!("peak_heap {imp} {columns}: no result line in {text:?}"))?;
+            let field = |key: &str| -> Result<f64, String> {
+                line.split_whitespace()
+                    .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| format!("peak_heap: no {key} in {line:?}"))
+            };
+            eprintln!("xtask: {line}");
+            peaks
+                .entry(columns)
+                .or_default()
+                .insert(imp.to_string(), (field("after_try_new")?, field("peak")?));
+        }
+    }
+    Ok(peaks)
+}
+
+fn fmt_bytes(b: f64) -> String {
+    if b >= 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / (1024.0 * 1024.0))
+    } else {
+        format!("{:.1} KiB", b / 1024.0)
+    }
+}
+
+fn render_peaks(peaks: &Peaks) -> String {
+    if peaks.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "## peak_heap\n\nSeed 003: peak heap of an Arrow writer (PARQUET_2_0, default properties) \
+         over nullable Utf8 columns, from `try_new` to `close` of a 4-row batch; one process per \
+         measurement. ratio = strata peak / arrow-rs peak.\n\n\
+         | columns | strata peak | arrow-rs peak | ratio | strata after try_new | arrow-rs after try_new |\n\
+         |---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (columns, imps) in peaks {
+        let cell = |k: &str, peak: bool| {
+            imps.get(k)
+                .map(|&(t, p)| fmt_bytes(if peak { p } else { t }))
+                .unwrap_or_else(|| "-".into())
+        };
+        let ratio = match (imps.get("strata"), imps.get("arrow-rs")) {
+            (Some(s), Some(a)) if a.1 > 0.0 => format!("{:.2}", s.1 / a.1),
+            _ => "-".into(),
+        };
+        out.push_str(&format!(
+            "| {columns} | {} | {} | {ratio} | {} | {} |\n",
+            cell("strata", true),
+            cell("arrow-rs", true),
+            cell("strata", false),
+            cell("arrow-rs", false)
+        ));
+    }
+    out.push('\n');
+    out
 }
 
 /// A horizontal bar per case: strata's time over arrow-rs's, with the
 /// parity line at 1 and the 1.5x-faster target at 0.67.
-fn chart(results: &Results, path: &Path) -> Result<(), String> {
+fn chart(results: &Results, peaks: &Peaks, path: &Path) -> Result<(), String> {
     use plotters::prelude::*;
     let mut bars: Vec<(String, f64)> = Vec::new();
     for (group, cases) in results {
@@ -97,6 +211,13 @@ fn chart(results: &Results, path: &Path) -> Result<(), String> {
             {
                 bars.push((format!("{group}/{case}"), s / a));
             }
+        }
+    }
+    for (columns, imps) in peaks {
+        if let (Some(s), Some(a)) = (imps.get("strata"), imps.get("arrow-rs"))
+            && a.1 > 0.0
+        {
+            bars.push((format!("peak_heap/{columns}cols (bytes)"), s.1 / a.1));
         }
     }
     if bars.is_empty() {
@@ -110,7 +231,7 @@ fn chart(results: &Results, path: &Path) -> Result<(), String> {
     let n = bars.len() as i32;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "strata time / arrow-rs time (below 1: strata faster)",
+            "strata / arrow-rs: time, or peak heap bytes (below 1: strata better)",
             ("sans-serif", 16),
         )
         .margin(10)
@@ -286,10 +407,10 @@ fn fmt_time(ns: f64) -> String {
 
 fn render_report(results: &Results) -> String {
     let mut out = String::from("# strata side-by-side benchmarks\n\n");
-    out.push_str("Median time per iteration from one run. ratio = strata / arrow-rs (below 1 is faster).\n\n");
+    out.push_str("Median time per iteration from one run. ratio = strata / arrow-rs (below 1 is faster); strata / memcpy is the distance from the floor.\n\n");
     let mut all_ratios = Vec::new();
     for (group, cases) in results {
-        out.push_str(&format!("## {group}\n\n| case | strata | arrow-rs | memcpy | ratio |\n|---|---:|---:|---:|---:|\n"));
+        out.push_str(&format!("## {group}\n\n| case | strata | arrow-rs | memcpy | ratio | strata / memcpy |\n|---|---:|---:|---:|---:|---:|\n"));
         let mut ratios = Vec::new();
         for (case, imps) in cases {
             let cell = |k: &str| {
@@ -304,8 +425,12 @@ fn render_report(results: &Results) -> String {
                 }
                 _ => "-".into(),
             };
+            let floor = match (imps.get("strata"), imps.get("memcpy")) {
+                (Some(s), Some(m)) if *m > 0.0 => format!("{:.2}", s / m),
+                _ => "-".into(),
+            };
             out.push_str(&format!(
-                "| {case} | {} | {} | {} | {ratio} |\n",
+                "| {case} | {} | {} | {} | {ratio} | {floor} |\n",
                 cell("strata"),
                 cell("arrow-rs"),
                 cell("memcpy")

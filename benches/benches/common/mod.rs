@@ -1,0 +1,193 @@
+//! Helpers shared by the Arrow API benchmarks: write the same batches with
+//! either writer, read a file with either reader (with a projection, a row
+//! selection and the page index as asked), and compare what they produce.
+#![allow(dead_code)]
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{DataType, Field};
+use bytes::Bytes;
+use parquet::arrow::ArrowWriter as PqArrowWriter;
+use parquet::file::properties::WriterProperties as PqWriterProperties;
+use strata_arrow::ArrowWriter;
+use strata_file::properties::WriterProperties;
+
+/// Writes `batches` with strata's `ArrowWriter`.
+pub fn strata_write(batches: &[RecordBatch], props: WriterProperties) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, batches[0].schema(), Some(props)).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.close().unwrap();
+    out
+}
+
+/// Writes `batches` with arrow-rs's `ArrowWriter`.
+pub fn arrow_rs_write(batches: &[RecordBatch], props: PqWriterProperties) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut w = PqArrowWriter::try_new(&mut out, batches[0].schema(), Some(props)).unwrap();
+    for b in batches {
+        w.write(b).unwrap();
+    }
+    w.close().unwrap();
+    out
+}
+
+/// `batches` as one batch.
+pub fn concat(batches: &[RecordBatch]) -> RecordBatch {
+    arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
+}
+
+/// How a file is read: batch size, an optional projection (root or leaf
+/// indices), an optional row selection (ranges out of a total) and whether
+/// the page index is loaded.
+#[derive(Debug, Clone, Default)]
+pub struct ReadSpec {
+    pub batch_size: usize,
+    pub roots: Option<Vec<usize>>,
+    pub leaves: Option<Vec<usize>>,
+    pub ranges: Option<(Vec<Range<usize>>, usize)>,
+    pub page_index: bool,
+}
+
+impl ReadSpec {
+    /// Everything, in batches of `batch_size`.
+    pub fn batches_of(batch_size: usize) -> Self {
+        Self {
+            batch_size,
+            ..Self::default()
+        }
+    }
+}
+
+/// One reader function per implementation: both builders take the same
+/// method names, only the types and the page-index option differ.
+macro_rules! reader_fn {
+    ($(#[$m:meta])* $name:ident, $builder:ty, $mask:ty, $selection:ty, $options:expr) => {
+        $(#[$m])*
+        pub fn $name(data: &Bytes, spec: &ReadSpec, mut each: impl FnMut(RecordBatch)) {
+            let mut b = <$builder>::try_new_with_options(data.clone(), ($options)(spec.page_index))
+                .unwrap()
+                .with_batch_size(spec.batch_size);
+            if let Some(roots) = &spec.roots {
+                let mask = <$mask>::roots(b.parquet_schema(), roots.iter().copied());
+                b = b.with_projection(mask);
+            }
+            if let Some(leaves) = &spec.leaves {
+                let mask = <$mask>::leaves(b.parquet_schema(), leaves.iter().copied());
+                b = b.with_projection(mask);
+            }
+            if let Some((ranges, total)) = &spec.ranges {
+                let s = <$selection>::from_consecutive_ranges(ranges.iter().cloned(), *total);
+                b = b.with_row_selection(s);
+            }
+            for batch in b.build().unwrap() {
+                each(batch.unwrap());
+            }
+        }
+    };
+}
+
+reader_fn!(
+    /// Reads `data` with strata's Arrow reader, handing each batch to `each`.
+    strata_read,
+    strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder<Bytes>,
+    strata_arrow::ProjectionMask,
+    strata_arrow::arrow_reader::RowSelection,
+    |p: bool| strata_arrow::arrow_reader::ArrowReaderOptions::new().with_page_index(p)
+);
+
+reader_fn!(
+    /// Reads `data` with arrow-rs's Arrow reader, handing each batch to `each`.
+    arrow_rs_read,
+    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder<Bytes>,
+    parquet::arrow::ProjectionMask,
+    parquet::arrow::arrow_reader::RowSelection,
+    |p: bool| {
+        use parquet::file::metadata::PageIndexPolicy;
+        let policy = if p {
+            PageIndexPolicy::Required
+        } else {
+            PageIndexPolicy::Skip
+        };
+        parquet::arrow::arrow_reader::ArrowReaderOptions::new().with_page_index_policy(policy)
+    }
+);
+
+/// Every batch `read` produces, as one batch.
+pub fn collect(read: impl FnOnce(&mut dyn FnMut(RecordBatch))) -> RecordBatch {
+    let mut out = Vec::new();
+    read(&mut |b| out.push(b));
+    concat(&out)
+}
+
+/// Rows `read` produces, dropping each batch as it comes.
+pub fn count_rows(read: impl FnOnce(&mut dyn FnMut(RecordBatch))) -> usize {
+    let mut rows = 0;
+    read(&mut |b| rows += std::hint::black_box(b).num_rows());
+    rows
+}
+
+/// Both readers on both files (`strata_file` written by strata,
+/// `arrow_rs_file` by arrow-rs) return `expect`.
+pub fn check_both_ways(
+    expect: &RecordBatch,
+    strata_file: &Bytes,
+    arrow_rs_file: &Bytes,
+    spec: &ReadSpec,
+) {
+    for (who, file) in [("strata", strata_file), ("arrow-rs", arrow_rs_file)] {
+        let by_strata = collect(|f| strata_read(file, spec, f));
+        assert_same(&by_strata, expect, &format!("strata reading {who}'s file"));
+        let by_arrow_rs = collect(|f| arrow_rs_read(file, spec, f));
+        assert_same(
+            &by_arrow_rs,
+            expect,
+            &format!("arrow-rs reading {who}'s file"),
+        );
+    }
+}
+
+/// `dt` with every list's element field named `item`.
+fn unnamed_lists(dt: &DataType) -> DataType {
+    match dt {
+        DataType::List(f) => DataType::List(Arc::new(Field::new(
+            "item",
+            unnamed_lists(f.data_type()),
+            f.is_nullable(),
+        ))),
+        DataType::Struct(fields) => DataType::Struct(
+            fields
+                .iter()
+                .map(|f| Field::new(f.name(), unnamed_lists(f.data_type()), f.is_nullable()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `got` holds the values of `expect`. The name of a list's element field
+/// may differ: strata names it `element` in the Parquet schema (the
+/// format's recommendation), arrow-rs after the Arrow field (`item`), and
+/// arrow-rs reads back the Parquet name. Everything else must match.
+fn assert_same(got: &RecordBatch, expect: &RecordBatch, what: &str) {
+    assert_eq!(got.num_columns(), expect.num_columns(), "{what}");
+    for (g, e) in got.columns().iter().zip(expect.columns()) {
+        assert_eq!(
+            unnamed_lists(g.data_type()),
+            unnamed_lists(e.data_type()),
+            "{what}"
+        );
+        let g = arrow_array::make_array(
+            g.to_data()
+                .into_builder()
+                .data_type(e.data_type().clone())
+                .build()
+                .unwrap(),
+        );
+        assert_eq!(&g, e, "{what}");
+    }
+}
