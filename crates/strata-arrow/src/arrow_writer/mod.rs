@@ -27,8 +27,8 @@ use arrow_schema::{DataType, IntervalUnit, SchemaRef, TimeUnit as ArrowTimeUnit}
 use strata_encoding::{ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, Int96};
 use strata_file::properties::WriterProperties;
 use strata_file::writer::{ColumnWriter, FileWriter};
-use strata_format::SchemaDescriptor;
 use strata_format::metadata::KeyValue;
+use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
 use crate::arrow_reader::ParquetMetaData;
 use crate::error::{ParquetError, Result, general};
@@ -102,6 +102,9 @@ pub struct ArrowWriter<W: Write + Send> {
     file: FileWriter<W>,
     arrow_schema: SchemaRef,
     descr: Arc<SchemaDescriptor>,
+    /// The leaves of `descr`, shared by the column writers of every row
+    /// group.
+    columns: Vec<Arc<ColumnDescriptor>>,
     props: Arc<WriterProperties>,
     roots: Vec<Root>,
     writers: Vec<ColumnWriter>,
@@ -161,10 +164,12 @@ impl<W: Write + Send> ArrowWriter<W> {
             encode_arrow_schema(&arrow_schema),
         ));
         let widest = roots.iter().map(|r| r.maxima.len()).max().unwrap_or(0);
+        let columns = file.columns().to_vec();
         let mut this = Self {
             file,
             arrow_schema,
             descr,
+            columns,
             max_rows: props.max_row_group_row_count().unwrap_or(usize::MAX).max(1),
             max_bytes: props.max_row_group_bytes(),
             props,
@@ -179,17 +184,10 @@ impl<W: Write + Send> ArrowWriter<W> {
     }
 
     fn new_writers(&self) -> Result<Vec<ColumnWriter>> {
-        self.descr
-            .columns()
+        self.columns
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                Ok(ColumnWriter::new(
-                    Arc::new(c.clone()),
-                    i,
-                    self.props.clone(),
-                )?)
-            })
+            .map(|(i, c)| Ok(ColumnWriter::new(c.clone(), i, self.props.clone())?))
             .collect()
     }
 
@@ -294,17 +292,26 @@ impl<W: Write + Send> ArrowWriter<W> {
 
     /// Close the current row group (if it has rows) and write it out.
     pub fn flush(&mut self) -> Result<()> {
+        self.flush_row_group(true)
+    }
+
+    /// Close the current row group; with `reopen`, make the column writers
+    /// of the next one after the old ones are gone (each old writer is
+    /// dropped as soon as its chunk is out, so the two sets never coexist).
+    fn flush_row_group(&mut self, reopen: bool) -> Result<()> {
         if self.in_progress_rows == 0 {
             return Ok(());
         }
-        let fresh = self.new_writers()?;
-        let writers = std::mem::replace(&mut self.writers, fresh);
+        let writers = std::mem::take(&mut self.writers);
         let mut rg = self.file.next_row_group()?;
         for w in writers {
             rg.append_column(w.close()?)?;
         }
-        rg.close()?;
+        rg.finish()?;
         self.in_progress_rows = 0;
+        if reopen {
+            self.writers = self.new_writers()?;
+        }
         Ok(())
     }
 
@@ -317,12 +324,14 @@ impl<W: Write + Send> ArrowWriter<W> {
 
     /// Flush, write the footer and return the file's metadata.
     pub fn close(mut self) -> Result<ParquetMetaData> {
-        self.finish()
+        self.flush_row_group(false)?;
+        let file = self.file.close()?;
+        Ok(ParquetMetaData::new(file, self.descr.as_ref().clone()))
     }
 
     /// Flush, write the footer and return the underlying writer.
     pub fn into_inner(mut self) -> Result<W> {
-        self.flush()?;
+        self.flush_row_group(false)?;
         Ok(self.file.into_inner()?)
     }
 }

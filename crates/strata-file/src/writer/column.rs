@@ -256,8 +256,10 @@ impl KeyedScratch {
 }
 
 struct ChunkState<T: ColumnValue> {
-    def: Option<LevelEncoder>,
-    rep: Option<LevelEncoder>,
+    // Boxed: an encoder is 160 bytes and most columns have no repetition
+    // levels (a writer of many columns keeps one state per column).
+    def: Option<Box<LevelEncoder>>,
+    rep: Option<Box<LevelEncoder>>,
     dict: Option<BoxDict<T>>,
     encoder: Option<BoxEncoder<T>>,
     fell_back: bool,
@@ -274,8 +276,9 @@ struct ChunkState<T: ColumnValue> {
     chunk_def_hist: Vec<i64>,
     chunk_rep_hist: Vec<i64>,
     index: IndexBuilder<T>,
-    /// Scratch of [`write_keyed_batch`](ColumnChunkWriter::write_keyed_batch).
-    keyed: KeyedScratch,
+    /// Scratch of [`write_keyed_batch`](ColumnChunkWriter::write_keyed_batch),
+    /// made on first use.
+    keyed: Option<Box<KeyedScratch>>,
     locations: Vec<PageLocation>,
     page_unencoded: Vec<i64>,
     chunk_unencoded: u64,
@@ -299,9 +302,9 @@ impl<T: ColumnValue> ChunkState<T> {
         } else {
             None
         };
-        let levels = |max: i16| -> Result<Option<LevelEncoder>> {
+        let levels = |max: i16| -> Result<Option<Box<LevelEncoder>>> {
             Ok(if max > 0 {
-                Some(LevelEncoder::new(max)?)
+                Some(Box::new(LevelEncoder::new(max)?))
             } else {
                 None
             })
@@ -332,7 +335,7 @@ impl<T: ColumnValue> ChunkState<T> {
             chunk_def_hist: hist(s.max_def),
             chunk_rep_hist: hist(s.max_rep),
             index: IndexBuilder::new(),
-            keyed: KeyedScratch::default(),
+            keyed: None,
             locations: Vec::new(),
             page_unencoded: Vec::new(),
             chunk_unencoded: 0,
@@ -349,8 +352,8 @@ impl<T: ColumnValue> ChunkState<T> {
     }
 
     fn estimated_page_size(&self) -> usize {
-        let levels = self.def.as_ref().map_or(0, LevelEncoder::estimated_size)
-            + self.rep.as_ref().map_or(0, LevelEncoder::estimated_size);
+        let levels = self.def.as_ref().map_or(0, |e| e.estimated_size())
+            + self.rep.as_ref().map_or(0, |e| e.estimated_size());
         let values = match (&self.dict, &self.encoder) {
             (Some(d), _) => d.estimated_size(),
             (None, Some(e)) => e.estimated_size(),
@@ -448,7 +451,7 @@ impl<T: ColumnValue> ChunkState<T> {
     /// Start a keyed batch of `entries` entries: forget the previous
     /// batch's entry-to-index map.
     fn begin_keyed(&mut self, entries: usize) {
-        let k = &mut self.keyed;
+        let k = self.keyed.get_or_insert_with(Box::default);
         k.remap.clear();
         k.remap.resize(entries, u32::MAX);
         k.seen.clear();
@@ -487,7 +490,7 @@ impl<T: ColumnValue> ChunkState<T> {
             }
             return Ok(());
         };
-        let k = &mut self.keyed;
+        let k = self.keyed.get_or_insert_with(Box::default);
         // Statistics are per page: an entry is fed once per page it is in.
         k.round = u32::try_from(self.locations.len() + 1).unwrap_or(u32::MAX);
         k.indices.clear();
@@ -717,10 +720,16 @@ impl<T: ColumnValue> ChunkState<T> {
             + self.data.capacity()
             + self.dict.as_ref().map_or(0, |d| d.heap_size())
             + self.encoder.as_ref().map_or(0, |e| e.heap_size())
-            + self.def.as_ref().map_or(0, LevelEncoder::heap_size)
-            + self.rep.as_ref().map_or(0, LevelEncoder::heap_size)
+            + self
+                .def
+                .as_ref()
+                .map_or(0, |e| e.heap_size() + std::mem::size_of::<LevelEncoder>())
+            + self
+                .rep
+                .as_ref()
+                .map_or(0, |e| e.heap_size() + std::mem::size_of::<LevelEncoder>())
             + self.locations.capacity() * std::mem::size_of::<PageLocation>()
-            + self.keyed.heap_size()
+            + self.keyed.as_ref().map_or(0, |k| k.heap_size())
             + self.bloom.as_ref().map_or(0, Sbbf::num_bytes)
     }
 }

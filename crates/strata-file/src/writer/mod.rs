@@ -169,9 +169,18 @@ impl<W: Write + Send> FileWriter<W> {
         self.out.written
     }
 
+    /// The schema's leaf columns, one shared descriptor each (column
+    /// writers can hold these instead of copies).
+    pub fn columns(&self) -> &[Arc<ColumnDescriptor>] {
+        &self.columns
+    }
+
     /// Row groups written so far.
     pub fn flushed_row_groups(&self) -> &[RowGroup] {
-        &self.row_groups
+        match &self.finished {
+            Some(m) => &m.row_groups,
+            None => &self.row_groups,
+        }
     }
 
     /// Add a key/value pair to the footer (after those of the properties).
@@ -191,6 +200,8 @@ impl<W: Write + Send> FileWriter<W> {
             ));
         }
         self.row_group_open = true;
+        // Not sized up front: the chunks' metadata grows while the column
+        // writers that made it are dropped one by one.
         Ok(RowGroupWriter {
             file: self,
             chunks: Vec::new(),
@@ -209,6 +220,15 @@ impl<W: Write + Send> FileWriter<W> {
         if let Some(m) = &self.finished {
             return Ok(m.clone());
         }
+        let metadata = self.write_footer()?;
+        self.finished = Some(metadata.clone());
+        Ok(metadata)
+    }
+
+    /// Write the page indexes and the footer once; the row groups' metadata
+    /// moves into the returned footer (a writer with thousands of columns
+    /// holds one copy of it, not several).
+    fn write_footer(&mut self) -> Result<FileMetaData> {
         if self.row_group_open {
             return Err(invalid("a row group is still open"));
         }
@@ -243,7 +263,7 @@ impl<W: Write + Send> FileWriter<W> {
             version: self.props.writer_version().as_num(),
             schema: self.schema.to_elements(),
             num_rows: self.row_groups.iter().map(|rg| rg.num_rows).sum(),
-            row_groups: self.row_groups.clone(),
+            row_groups: std::mem::take(&mut self.row_groups),
             key_value_metadata: (!kv.is_empty()).then_some(kv),
             created_by: Some(self.props.created_by().to_string()),
             column_orders: Some(vec![
@@ -257,19 +277,23 @@ impl<W: Write + Send> FileWriter<W> {
         write_footer(&metadata, &mut sink)?;
         self.out.write_all(sink.as_slice())?;
         self.out.inner.flush()?;
-        self.finished = Some(metadata.clone());
         Ok(metadata)
     }
 
     /// Finish the file (see [`finish`](Self::finish)) and return its
     /// metadata.
     pub fn close(mut self) -> Result<FileMetaData> {
-        self.finish()
+        match self.finished.take() {
+            Some(m) => Ok(m),
+            None => self.write_footer(),
+        }
     }
 
     /// Finish the file and return the underlying writer.
     pub fn into_inner(mut self) -> Result<W> {
-        self.finish()?;
+        if self.finished.is_none() {
+            self.write_footer()?;
+        }
         Ok(self.out.inner)
     }
 
@@ -385,8 +409,24 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     }
 
     /// Finish the row group: write its Bloom filters and record its
-    /// metadata. Fails unless every column was appended.
+    /// metadata, of which a copy is returned. Fails unless every column was
+    /// appended.
     pub fn close(mut self) -> Result<RowGroup> {
+        self.record()?;
+        self.file
+            .row_groups
+            .last()
+            .cloned()
+            .ok_or_else(|| invalid("no row group recorded"))
+    }
+
+    /// Like [`close`](Self::close), without returning a copy of the
+    /// metadata (which, for thousands of columns, is worth not making).
+    pub fn finish(mut self) -> Result<()> {
+        self.record()
+    }
+
+    fn record(&mut self) -> Result<()> {
         let n = self.file.columns.len();
         if self.chunks.len() != n {
             return Err(invalid(format!(
@@ -411,9 +451,9 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
             total_compressed_size: Some(self.total_compressed),
             ordinal,
         };
-        self.file.row_groups.push(row_group.clone());
+        self.file.row_groups.push(row_group);
         self.file.indexes.push(std::mem::take(&mut self.indexes));
         self.file.row_group_open = false;
-        Ok(row_group)
+        Ok(())
     }
 }
