@@ -27,7 +27,11 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use corpus_support::{corpus_dir, corpus_files};
-use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use strata_encoding::ByteSink;
+use strata_format::FileMetaData;
+use strata_format::footer::{decode_metadata, write_footer};
+use strata_format::metadata::{ColumnChunk, ColumnMetaData};
 use support::{Rng, ThreadCounting, peak_growth};
 
 #[global_allocator]
@@ -53,9 +57,11 @@ const EXCLUDED: &[(&str, &str)] = &[(
     "legitimately decompresses to more than 1 GiB",
 )];
 
-/// Read everything: open, build, every batch. Returns whether it all read.
-fn read_all(file: Bytes, batch_size: usize) -> bool {
-    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new(file) else {
+/// Read everything: open (with the page index if asked), build, every
+/// batch. Returns whether it all read.
+fn read_all(file: Bytes, batch_size: usize, page_index: bool) -> bool {
+    let options = ArrowReaderOptions::new().with_page_index(page_index);
+    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options) else {
         return false;
     };
     let Ok(reader) = builder.with_batch_size(batch_size).build() else {
@@ -191,7 +197,7 @@ fn mutated_corpus_files_never_panic_hang_or_overallocate() {
             let mut outcome = None;
             let peak = peak_growth(|| {
                 outcome = Some(catch_unwind(AssertUnwindSafe(|| {
-                    read_all(file, batch_size)
+                    read_all(file, batch_size, case % 2 == 0)
                 })));
             });
             let took = began.elapsed();
@@ -236,4 +242,120 @@ fn mutated_corpus_files_never_panic_hang_or_overallocate() {
     if only.is_none() {
         assert!(total >= 2000, "only {total} mutants");
     }
+}
+
+/// One field of the metadata that declares a size, count or offset, and how
+/// to set it (on every row group and column chunk) to a value.
+type Setter = (&'static str, fn(&mut FileMetaData, i64));
+
+const DECLARED: &[Setter] = &[
+    ("file num_rows", |m, v| m.num_rows = v),
+    ("row group num_rows", |m, v| {
+        m.row_groups.iter_mut().for_each(|g| g.num_rows = v)
+    }),
+    ("row group total_byte_size", |m, v| {
+        m.row_groups.iter_mut().for_each(|g| g.total_byte_size = v)
+    }),
+    ("num_values", |m, v| each_chunk(m, |c| c.num_values = v)),
+    ("total_compressed_size", |m, v| {
+        each_chunk(m, |c| c.total_compressed_size = v)
+    }),
+    ("total_uncompressed_size", |m, v| {
+        each_chunk(m, |c| c.total_uncompressed_size = v)
+    }),
+    ("data_page_offset", |m, v| {
+        each_chunk(m, |c| c.data_page_offset = v)
+    }),
+    ("dictionary_page_offset", |m, v| {
+        each_chunk(m, |c| c.dictionary_page_offset = Some(v))
+    }),
+    ("bloom_filter_offset", |m, v| {
+        each_chunk(m, |c| c.bloom_filter_offset = Some(v))
+    }),
+    ("offset index", |m, v| {
+        each_column(m, |c| {
+            c.offset_index_offset = Some(v);
+            c.offset_index_length = Some(v as i32);
+        })
+    }),
+    ("column index", |m, v| {
+        each_column(m, |c| {
+            c.column_index_offset = Some(v);
+            c.column_index_length = Some(v as i32);
+        })
+    }),
+];
+
+fn each_column(m: &mut FileMetaData, f: impl Fn(&mut ColumnChunk)) {
+    m.row_groups
+        .iter_mut()
+        .flat_map(|g| &mut g.columns)
+        .for_each(f);
+}
+
+fn each_chunk(m: &mut FileMetaData, f: impl Fn(&mut ColumnMetaData)) {
+    each_column(m, |c| {
+        if let Some(meta) = c.meta_data.as_mut() {
+            f(meta);
+        }
+    });
+}
+
+/// Every size, count and offset the footer declares, set to extreme values
+/// one field at a time (and re-encoded, so the Thrift is valid): the whole
+/// Arrow read, with the page index and a large batch size, fails cleanly or
+/// reads, quickly and within the allocation bound.
+#[test]
+fn extreme_declared_sizes_counts_and_offsets_are_checked() {
+    let Some(data) = corpus_dir("data") else {
+        return;
+    };
+    let names = [
+        "alltypes_plain.parquet",
+        "alltypes_tiny_pages.parquet",
+        "data_index_bloom_encoding_stats.parquet",
+        "nested_lists.snappy.parquet",
+        "datapage_v2.snappy.parquet",
+    ];
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for name in names {
+        let original = std::fs::read(data.join(name)).unwrap();
+        let start = metadata_start(&original).unwrap();
+        let meta = decode_metadata(&original[start..original.len() - 8]).unwrap();
+        let len = original.len() as i64;
+        for (field, set) in DECLARED {
+            for value in [-1, 0, 1, len, len + 1, i32::MAX as i64, i64::MAX, i64::MIN] {
+                let mut bad = meta.clone();
+                set(&mut bad, value);
+                let mut sink = ByteSink::new();
+                write_footer(&bad, &mut sink).unwrap();
+                let mut file = original[..start].to_vec();
+                file.extend_from_slice(sink.as_slice());
+                let size = file.len().max(original.len());
+                let file = Bytes::from(file);
+                let began = Instant::now();
+                let mut outcome = None;
+                let peak = peak_growth(|| {
+                    outcome = Some(catch_unwind(AssertUnwindSafe(|| {
+                        read_all(file, 1 << 16, true)
+                    })));
+                });
+                cases += 1;
+                let label = format!("{name}: {field} = {value}");
+                if !matches!(outcome, Some(Ok(_))) {
+                    failures.push(format!("{label}: panicked"));
+                }
+                if began.elapsed() > MAX_READ {
+                    failures.push(format!("{label}: took {:?}", began.elapsed()));
+                }
+                let peak = peak.max(0) as usize;
+                if peak > ALLOCATION_FACTOR * size + ALLOCATION_SLACK {
+                    failures.push(format!("{label}: peak heap {peak} bytes for {size}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(cases, names.len() * DECLARED.len() * 8);
 }
