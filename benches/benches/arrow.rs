@@ -13,6 +13,7 @@
 //! 65,536 as Utf8 or as Dictionary(Int32, Utf8). The optional column should
 //! cost no more than the required one.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![forbid(unsafe_code)]
 
 mod common;
 

@@ -11,6 +11,7 @@
 //! default body (gather the valid values into a `Vec`, then `put`), which is
 //! also what its generic column writer does for nullable columns.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::sync::Arc;

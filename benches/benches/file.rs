@@ -7,6 +7,7 @@
 //! bytes, arrow-rs reads the file strata writes to the input values, and
 //! both readers return the same values and levels from the same file.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::sync::Arc;

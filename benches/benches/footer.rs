@@ -2,6 +2,7 @@
 //! strata against arrow-rs `ParquetMetaDataReader` on the same bytes. Both
 //! sides also build their schema descriptor, as a reader must.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 

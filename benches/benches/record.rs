@@ -29,6 +29,7 @@
 //! and every dictionary batch shares one `Arc` (no per-batch dictionary
 //! copy); an optional column without nulls takes the dense path only.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -2,6 +2,7 @@
 //! arrow-rs `parquet` on the same bytes, with memcpy of those bytes as the
 //! floor.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 

@@ -3,5 +3,6 @@
 //! Every workload is built once here and handed to both strata and arrow-rs,
 //! so the two always decode the same bytes.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod data;

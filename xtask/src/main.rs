@@ -11,6 +11,7 @@
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -6,25 +6,13 @@
 //! in `interop.rs`.)
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod corpus_support;
+
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
+use corpus_support::corpus_dir;
 use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-
-fn corpus_dir(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/parquet-testing")
-        .join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: parquet-testing corpus not found at {}",
-            dir.display()
-        );
-        None
-    }
-}
 
 /// Parquet files under `dir` and its subfolders (`*.parquet`, and
 /// `*.parquet.encrypted`).

@@ -21,6 +21,8 @@
 //! known-differences tables below, with a reason.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod corpus_support;
+
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::BufWriter;
@@ -37,6 +39,7 @@ use arrow_data::ArrayData;
 use arrow_ipc::reader::FileReader as IpcReader;
 use arrow_ipc::writer::FileWriter as IpcWriter;
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
+use corpus_support::corpus_files;
 use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use strata_arrow::{ArrowWriter, ProjectionMask};
 use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
@@ -1366,21 +1369,6 @@ fn peers_write_strata_reads() {
 // ---------------------------------------------------------------------------
 // Part c: the parquet-testing corpus, strata vs pyarrow
 // ---------------------------------------------------------------------------
-
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            corpus_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "parquet") {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn corpus_matches_pyarrow() {

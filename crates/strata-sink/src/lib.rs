@@ -33,7 +33,7 @@
 //! assert_eq!(out, [1, 1, 1, 1, 1, 1, 1, 1, 1, 5, 6, 7]);
 //! ```
 #![deny(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 pub mod bit_reader;
 pub mod bit_writer;

@@ -1,0 +1,361 @@
+//! The seeded mutation suite: every non-encrypted file of the
+//! parquet-testing corpus (`data/` and its subfolders, and `bad_data/`),
+//! corrupted a fixed number of times each with a fixed seed, read through
+//! the whole Arrow reader (open, build, every batch). No mutant may panic
+//! or take more than [`MAX_READ`]; the peak heap of each read is bounded by
+//! [`ALLOCATION_FACTOR`] times the file's size plus [`ALLOCATION_SLACK`].
+//!
+//! Most edits land in the footer (the Thrift metadata and its length),
+//! where every offset, length and count of the file is declared: bit flips,
+//! bytes set to 0, 0xFF or a random value, 4-byte little-endian integers
+//! overwritten with extreme values, long varints, truncations and cut-out
+//! ranges. A failure names the file and the case's seed; to replay one, set
+//! `STRATA_MUTATION_FILE=<name>` and `STRATA_MUTATION_CASES` as needed.
+//! `STRATA_MUTATION_CASES=<n>` runs `n` cases per file instead of the
+//! default (longer local runs).
+//!
+//! The corpus lives beside the workspace at `../shared/parquet-testing`;
+//! when it is absent the test prints "skipped" and passes.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod corpus_support;
+#[path = "../../strata-encoding/tests/support/mod.rs"]
+mod support;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use corpus_support::{corpus_dir, corpus_files};
+use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use strata_encoding::ByteSink;
+use strata_format::FileMetaData;
+use strata_format::footer::{decode_metadata, write_footer};
+use strata_format::metadata::{ColumnChunk, ColumnMetaData};
+use support::{Rng, ThreadCounting, peak_growth};
+
+#[global_allocator]
+static ALLOC: ThreadCounting = ThreadCounting;
+
+/// Mutants per file in the default (CI) run.
+const CASES_PER_FILE: usize = 400;
+/// Longest a single mutant's read may take (debug build).
+const MAX_READ: Duration = Duration::from_secs(10);
+/// Peak heap of one read, as a multiple of the larger of the original and
+/// the mutated file's size ...
+const ALLOCATION_FACTOR: usize = 32;
+/// ... plus this fixed allowance (decoder batches, codec state, the Arrow
+/// schema and the reader's structures).
+const ALLOCATION_SLACK: usize = 1 << 20;
+
+/// Files left out, with the reason.
+const EXCLUDED: &[(&str, &str)] = &[(
+    // One page of it declares (and really holds) more than 1 GiB of
+    // decompressed data; the reader refuses it, but the bound above cannot
+    // hold for what it legitimately allocates before refusing.
+    "large_string_map.brotli.parquet",
+    "legitimately decompresses to more than 1 GiB",
+)];
+
+/// Read everything: open (with the page index if asked), build, every
+/// batch. Returns whether it all read.
+fn read_all(file: Bytes, batch_size: usize, page_index: bool) -> bool {
+    let options = ArrowReaderOptions::new().with_page_index(page_index);
+    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options) else {
+        return false;
+    };
+    let Ok(reader) = builder.with_batch_size(batch_size).build() else {
+        return false;
+    };
+    for batch in reader {
+        if batch.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Where the footer's Thrift metadata starts, if the tail says so.
+fn metadata_start(file: &[u8]) -> Option<usize> {
+    let len = file.len();
+    let tail = file.get(len.checked_sub(8)?..)?;
+    let meta = u32::from_le_bytes(tail[..4].try_into().ok()?) as usize;
+    (len - 8).checked_sub(meta)
+}
+
+/// One corruption of `file`. Half of the edits land in the footer.
+fn mutate(file: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = file.to_vec();
+    let len = out.len();
+    let footer = metadata_start(file).unwrap_or(len - len / 4);
+    let at = |rng: &mut Rng| {
+        if rng.below(2) == 0 {
+            rng.below(len)
+        } else {
+            footer + rng.below(len - footer)
+        }
+    };
+    match rng.below(7) {
+        0 => {
+            for _ in 0..1 + rng.below(4) {
+                let i = at(rng);
+                out[i] ^= 1 << rng.below(8);
+            }
+        }
+        1 => {
+            let value = [0x00, 0xFF, rng.next() as u8][rng.below(3)];
+            for _ in 0..1 + rng.below(3) {
+                let i = at(rng);
+                out[i] = value;
+            }
+        }
+        2 => {
+            // A 4-byte little-endian integer set to an extreme: the footer
+            // length at `len - 8` one time in four.
+            let i = if rng.below(4) == 0 {
+                len.saturating_sub(8)
+            } else {
+                at(rng).min(len.saturating_sub(4))
+            };
+            let extremes = [
+                0u32,
+                1,
+                0x7FFF_FFFF,
+                0x8000_0000,
+                0xFFFF_FFFF,
+                len as u32,
+                (len as u32).wrapping_add(1),
+            ];
+            let v = extremes[rng.below(extremes.len())].to_le_bytes();
+            let end = (i + 4).min(len);
+            out[i..end].copy_from_slice(&v[..end - i]);
+        }
+        3 => {
+            // A long varint: a Thrift length, count or field delta that
+            // decodes to a huge number.
+            let i = at(rng);
+            let varint = [0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
+            let end = (i + varint.len()).min(len);
+            out[i..end].copy_from_slice(&varint[..end - i]);
+        }
+        4 => out.truncate(rng.below(len)),
+        5 => {
+            // Cut a range out of the middle: every offset after it is off.
+            let from = at(rng);
+            let to = (from + 1 + rng.below(64)).min(len);
+            out.drain(from..to);
+        }
+        _ => {
+            // The tail cut off, and the footer length kept: the metadata
+            // now ends early.
+            let cut = 1 + rng.below(64.min(len));
+            let tail: Vec<u8> = out[len - 8..].to_vec();
+            out.truncate(len.saturating_sub(cut + 8));
+            out.extend_from_slice(&tail);
+        }
+    }
+    out
+}
+
+#[test]
+fn mutated_corpus_files_never_panic_hang_or_overallocate() {
+    let Some(root) = corpus_dir("") else {
+        return;
+    };
+    let cases: usize = std::env::var("STRATA_MUTATION_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES_PER_FILE);
+    let only = std::env::var("STRATA_MUTATION_FILE").ok();
+    let mut files = Vec::new();
+    corpus_files(&root.join("data"), &mut files);
+    corpus_files(&root.join("bad_data"), &mut files);
+    let start = Instant::now();
+    let (mut total, mut read_ok) = (0usize, 0usize);
+    let mut worst = (0.0f64, String::new());
+    // The same over files of at least 64 KiB, where the fixed slack no
+    // longer dominates.
+    let mut worst_large = (0.0f64, String::new());
+    let mut failures = Vec::new();
+    for (index, path) in files.iter().enumerate() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if EXCLUDED.iter().any(|(n, _)| *n == name) || only.as_ref().is_some_and(|o| *o != name) {
+            continue;
+        }
+        let original = std::fs::read(path).unwrap();
+        if original.len() < 12 || original.ends_with(b"PARE") {
+            continue;
+        }
+        for case in 0..cases {
+            let seed = 0x5EED_0000_0000_0000 ^ ((index as u64) << 32) ^ case as u64 ^ 1;
+            let mut rng = Rng(seed);
+            let mutant = mutate(&original, &mut rng);
+            let size = mutant.len().max(original.len());
+            let batch_size = 1 + rng.below(2048);
+            let file = Bytes::from(mutant);
+            let began = Instant::now();
+            let mut outcome = None;
+            let peak = peak_growth(|| {
+                outcome = Some(catch_unwind(AssertUnwindSafe(|| {
+                    read_all(file, batch_size, case % 2 == 0)
+                })));
+            });
+            let took = began.elapsed();
+            total += 1;
+            let label = format!("{name} case {case} (seed {seed:#x})");
+            match outcome {
+                Some(Ok(ok)) => read_ok += usize::from(ok),
+                _ => failures.push(format!("{label}: panicked")),
+            }
+            if took > MAX_READ {
+                failures.push(format!("{label}: took {took:?}"));
+            }
+            let peak = peak.max(0) as usize;
+            let ratio = peak as f64 / size as f64;
+            if ratio > worst.0 {
+                worst = (ratio, format!("{label}, {peak} bytes for {size}"));
+            }
+            if size >= 64 << 10 && ratio > worst_large.0 {
+                worst_large = (ratio, format!("{label}, {peak} bytes for {size}"));
+            }
+            if peak > ALLOCATION_FACTOR * size + ALLOCATION_SLACK {
+                failures.push(format!(
+                    "{label}: peak heap {peak} bytes for a {size}-byte file"
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{total} mutants of {} files: {read_ok} read in full, {} failed cleanly, \
+         {} problems; largest peak heap {:.1}x the file ({}); \
+         over files of 64 KiB or more {:.1}x ({}); {:?}",
+        files.len(),
+        total - read_ok,
+        failures.len(),
+        worst.0,
+        worst.1,
+        worst_large.0,
+        worst_large.1,
+        start.elapsed()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    if only.is_none() {
+        assert!(total >= 2000, "only {total} mutants");
+    }
+}
+
+/// One field of the metadata that declares a size, count or offset, and how
+/// to set it (on every row group and column chunk) to a value.
+type Setter = (&'static str, fn(&mut FileMetaData, i64));
+
+const DECLARED: &[Setter] = &[
+    ("file num_rows", |m, v| m.num_rows = v),
+    ("row group num_rows", |m, v| {
+        m.row_groups.iter_mut().for_each(|g| g.num_rows = v)
+    }),
+    ("row group total_byte_size", |m, v| {
+        m.row_groups.iter_mut().for_each(|g| g.total_byte_size = v)
+    }),
+    ("num_values", |m, v| each_chunk(m, |c| c.num_values = v)),
+    ("total_compressed_size", |m, v| {
+        each_chunk(m, |c| c.total_compressed_size = v)
+    }),
+    ("total_uncompressed_size", |m, v| {
+        each_chunk(m, |c| c.total_uncompressed_size = v)
+    }),
+    ("data_page_offset", |m, v| {
+        each_chunk(m, |c| c.data_page_offset = v)
+    }),
+    ("dictionary_page_offset", |m, v| {
+        each_chunk(m, |c| c.dictionary_page_offset = Some(v))
+    }),
+    ("bloom_filter_offset", |m, v| {
+        each_chunk(m, |c| c.bloom_filter_offset = Some(v))
+    }),
+    ("offset index", |m, v| {
+        each_column(m, |c| {
+            c.offset_index_offset = Some(v);
+            c.offset_index_length = Some(v as i32);
+        })
+    }),
+    ("column index", |m, v| {
+        each_column(m, |c| {
+            c.column_index_offset = Some(v);
+            c.column_index_length = Some(v as i32);
+        })
+    }),
+];
+
+fn each_column(m: &mut FileMetaData, f: impl Fn(&mut ColumnChunk)) {
+    m.row_groups
+        .iter_mut()
+        .flat_map(|g| &mut g.columns)
+        .for_each(f);
+}
+
+fn each_chunk(m: &mut FileMetaData, f: impl Fn(&mut ColumnMetaData)) {
+    each_column(m, |c| {
+        if let Some(meta) = c.meta_data.as_mut() {
+            f(meta);
+        }
+    });
+}
+
+/// Every size, count and offset the footer declares, set to extreme values
+/// one field at a time (and re-encoded, so the Thrift is valid): the whole
+/// Arrow read, with the page index and a large batch size, fails cleanly or
+/// reads, quickly and within the allocation bound.
+#[test]
+fn extreme_declared_sizes_counts_and_offsets_are_checked() {
+    let Some(data) = corpus_dir("data") else {
+        return;
+    };
+    let names = [
+        "alltypes_plain.parquet",
+        "alltypes_tiny_pages.parquet",
+        "data_index_bloom_encoding_stats.parquet",
+        "nested_lists.snappy.parquet",
+        "datapage_v2.snappy.parquet",
+    ];
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for name in names {
+        let original = std::fs::read(data.join(name)).unwrap();
+        let start = metadata_start(&original).unwrap();
+        let meta = decode_metadata(&original[start..original.len() - 8]).unwrap();
+        let len = original.len() as i64;
+        for (field, set) in DECLARED {
+            for value in [-1, 0, 1, len, len + 1, i32::MAX as i64, i64::MAX, i64::MIN] {
+                let mut bad = meta.clone();
+                set(&mut bad, value);
+                let mut sink = ByteSink::new();
+                write_footer(&bad, &mut sink).unwrap();
+                let mut file = original[..start].to_vec();
+                file.extend_from_slice(sink.as_slice());
+                let size = file.len().max(original.len());
+                let file = Bytes::from(file);
+                let began = Instant::now();
+                let mut outcome = None;
+                let peak = peak_growth(|| {
+                    outcome = Some(catch_unwind(AssertUnwindSafe(|| {
+                        read_all(file, 1 << 16, true)
+                    })));
+                });
+                cases += 1;
+                let label = format!("{name}: {field} = {value}");
+                if !matches!(outcome, Some(Ok(_))) {
+                    failures.push(format!("{label}: panicked"));
+                }
+                if began.elapsed() > MAX_READ {
+                    failures.push(format!("{label}: took {:?}", began.elapsed()));
+                }
+                let peak = peak.max(0) as usize;
+                if peak > ALLOCATION_FACTOR * size + ALLOCATION_SLACK {
+                    failures.push(format!("{label}: peak heap {peak} bytes for {size}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(cases, names.len() * DECLARED.len() * 8);
+}
