@@ -1478,3 +1478,64 @@ fn corpus_matches_pyarrow() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Intervals strata writes (FIXED_LEN_BYTE_ARRAY(12) INTERVAL: unsigned
+/// months, days, milliseconds) read by pyarrow (as 12 bytes) and DuckDB (as
+/// intervals). A separate check: neither peer writes Arrow intervals to
+/// Parquet, so the matrix above cannot compare them with a peer's own file.
+#[test]
+fn intervals_read_by_peers() {
+    let Some(py) = python() else { return };
+    let dir = work_dir("intervals");
+    let n = 40i32;
+    let parts = |i: i32| (i + 1, 3 * i, i * 12_345 + 999);
+    let present = |i: i32| i % 7 != 3;
+    let ym = IntervalYearMonthArray::from_iter((0..n).map(|i| present(i).then(|| parts(i).0)));
+    let dt = IntervalDayTimeArray::from_iter(
+        (0..n).map(|i| present(i).then(|| IntervalDayTime::new(parts(i).1, parts(i).2))),
+    );
+    let mdn = IntervalMonthDayNanoArray::from_iter((0..n).map(|i| {
+        present(i).then(|| {
+            let (m, d, ms) = parts(i);
+            IntervalMonthDayNano::new(m, d, i64::from(ms) * 1_000_000)
+        })
+    }));
+    let batch = RecordBatch::try_from_iter([
+        ("ym", Arc::new(ym) as ArrayRef),
+        ("dt", Arc::new(dt)),
+        ("mdn", Arc::new(mdn)),
+    ])
+    .unwrap();
+    let path = dir.join("intervals.parquet");
+    let mut w = ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    // Expected [months, days, millis] per row, per column.
+    let rows = |f: &dyn Fn(i32) -> (i32, i32, i32)| {
+        let cells: Vec<String> = (0..n)
+            .map(|i| match present(i) {
+                true => {
+                    let (m, d, ms) = f(i);
+                    format!("[{m}, {d}, {ms}]")
+                }
+                false => "null".to_string(),
+            })
+            .collect();
+        format!("[{}]", cells.join(", "))
+    };
+    let json = format!(
+        "{{\"ym\": {}, \"dt\": {}, \"mdn\": {}}}",
+        rows(&|i| (parts(i).0, 0, 0)),
+        rows(&|i| (0, parts(i).1, parts(i).2)),
+        rows(&|i| parts(i)),
+    );
+    let expected = dir.join("expected.json");
+    fs::write(&expected, json).unwrap();
+    let out = run_python(&py, "check_intervals.py", &[&path, &expected]);
+    let results = results(&out);
+    assert_eq!(results.len(), 6, "{out}");
+    for r in &results {
+        assert_eq!(r[2], "ok", "{r:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -949,15 +949,15 @@ fn times_are_stored_as_local_times() {
 #[test]
 fn intervals_round_trip() {
     use arrow_buffer::{IntervalDayTime, IntervalMonthDayNano};
-    let ym = IntervalYearMonthArray::from(nullable(N, |i| i as i32 - 100, 7));
+    let ym = IntervalYearMonthArray::from(nullable(N, |i| i as i32 * 5, 7));
     let dt = IntervalDayTimeArray::from(nullable(
         N,
-        |i| IntervalDayTime::new(i as i32, -(i as i32) * 1000),
+        |i| IntervalDayTime::new(i as i32, i as i32 * 1000 + 7),
         6,
     ));
     let mdn = IntervalMonthDayNanoArray::from(nullable(
         N,
-        |i| IntervalMonthDayNano::new(i as i32, 3 - i as i32, i as i64 * 1_000_000),
+        |i| IntervalMonthDayNano::new(i as i32, 3 * i as i32, i as i64 * 1_000_000),
         5,
     ));
     let b = batch(vec![
@@ -1004,20 +1004,30 @@ fn intervals_round_trip() {
         }
     }
 
-    // Sub-millisecond nanoseconds cannot be stored: an error, not rounding.
-    let fine = batch(vec![(
-        "mdn",
-        Arc::new(IntervalMonthDayNanoArray::from(vec![
+    // Sub-millisecond nanoseconds and negative parts cannot be stored (the
+    // parts are unsigned): an error, not a value other readers would see
+    // differently.
+    for (v, why) in [
+        (
             IntervalMonthDayNano::new(0, 0, 1),
-        ])) as ArrayRef,
-    )]);
-    let mut buf = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut buf, fine.schema(), None).unwrap();
-    let err = w
-        .write(&fine)
-        .and_then(|()| w.close().map(|_| ()))
-        .unwrap_err();
-    assert!(err.to_string().contains("milliseconds"), "{err}");
+            "whole number of milliseconds",
+        ),
+        (IntervalMonthDayNano::new(0, -1, 0), "negative"),
+        (IntervalMonthDayNano::new(-2, 0, 0), "negative"),
+        (IntervalMonthDayNano::new(0, 0, -1_000_000), "negative"),
+    ] {
+        let bad = batch(vec![(
+            "mdn",
+            Arc::new(IntervalMonthDayNanoArray::from(vec![v])) as ArrayRef,
+        )]);
+        let mut buf = Vec::new();
+        let mut w = ArrowWriter::try_new(&mut buf, bad.schema(), None).unwrap();
+        let err = w
+            .write(&bad)
+            .and_then(|()| w.close().map(|_| ()))
+            .unwrap_err();
+        assert!(err.to_string().contains(why), "{v:?}: {err}");
+    }
 }
 
 #[test]

@@ -801,29 +801,44 @@ fn fixed_values(a: &ArrayRef, r: &[Range<usize>], width: usize, out: &mut Vec<u8
 }
 
 /// The months, days and milliseconds of interval `i` of `a` (a Parquet
-/// INTERVAL). Negative parts are stored as their two's complement bits.
-/// Nanoseconds that are not whole milliseconds cannot be stored and give
-/// an error rather than being rounded away.
-fn interval_parts(a: &ArrayRef, unit: IntervalUnit, i: usize) -> Result<(i32, i32, i32)> {
-    Ok(match unit {
-        IntervalUnit::YearMonth => (a.as_primitive::<IntervalYearMonthType>().value(i), 0, 0),
+/// INTERVAL, three unsigned 32-bit integers). A negative part, or
+/// nanoseconds that are not a whole number of milliseconds, cannot be
+/// stored and give an error rather than a value other readers would see
+/// differently.
+fn interval_parts(a: &ArrayRef, unit: IntervalUnit, i: usize) -> Result<(u32, u32, u32)> {
+    let (months, days, millis) = match unit {
+        IntervalUnit::YearMonth => (
+            i64::from(a.as_primitive::<IntervalYearMonthType>().value(i)),
+            0,
+            0,
+        ),
         IntervalUnit::DayTime => {
             let v = a.as_primitive::<IntervalDayTimeType>().value(i);
-            (0, v.days, v.milliseconds)
+            (0, i64::from(v.days), i64::from(v.milliseconds))
         }
         IntervalUnit::MonthDayNano => {
             let v = a.as_primitive::<IntervalMonthDayNanoType>().value(i);
-            let millis = (v.nanoseconds % 1_000_000 == 0)
-                .then_some(v.nanoseconds / 1_000_000)
-                .and_then(|ms| i32::try_from(ms).ok())
-                .ok_or_else(|| {
-                    general(format!(
-                        "interval of {} ns is not a whole number of milliseconds in i32 range; \
-                         a Parquet INTERVAL stores milliseconds",
-                        v.nanoseconds
-                    ))
-                })?;
-            (v.months, v.days, millis)
+            if v.nanoseconds % 1_000_000 != 0 {
+                return Err(general(format!(
+                    "interval of {} ns is not a whole number of milliseconds; \
+                     a Parquet INTERVAL stores milliseconds",
+                    v.nanoseconds
+                )));
+            }
+            (
+                i64::from(v.months),
+                i64::from(v.days),
+                v.nanoseconds / 1_000_000,
+            )
         }
-    })
+    };
+    let part = |x: i64| {
+        u32::try_from(x).map_err(|_| {
+            general(format!(
+                "interval part {x} is negative or too large; a Parquet INTERVAL stores \
+                 unsigned 32-bit months, days and milliseconds"
+            ))
+        })
+    };
+    Ok((part(months)?, part(days)?, part(millis)?))
 }

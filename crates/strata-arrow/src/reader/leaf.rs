@@ -787,7 +787,7 @@ fn from_fixed(
                 nulls,
             ))
         }
-        D::Interval(unit) if width == 12 => intervals(v.values(), nulls, *unit),
+        D::Interval(unit) if width == 12 => intervals(v.values(), nulls, *unit)?,
         D::Decimal128(_, _) | D::Decimal256(_, _) => {
             let bytes = v.values();
             if width == 0 {
@@ -803,34 +803,52 @@ fn from_fixed(
     })
 }
 
-/// Parquet INTERVALs (12 bytes: months, days, milliseconds, each a
-/// little-endian 32-bit integer) as Arrow intervals of `unit`.
+/// Parquet INTERVALs (12 bytes: months, days, milliseconds, each an
+/// unsigned little-endian 32-bit integer) as Arrow intervals of `unit`.
 /// `YearMonth` keeps the months and `DayTime` the days and milliseconds
 /// (the parts a writer of those types fills); `MonthDayNano` keeps all
-/// three.
-fn intervals(bytes: &[u8], nulls: Option<NullBuffer>, unit: IntervalUnit) -> ArrayRef {
-    let parts = bytes.chunks_exact(12).map(|c| {
-        let part = |k: usize| i32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
-        (part(0), part(4), part(8))
-    });
-    match unit {
+/// three. A part beyond Arrow's `i32` is an error.
+fn intervals(bytes: &[u8], nulls: Option<NullBuffer>, unit: IntervalUnit) -> Result<ArrayRef> {
+    let mut parts = Vec::with_capacity(bytes.len() / 12);
+    for c in bytes.chunks_exact(12) {
+        let part = |k: usize| u32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+        parts.push((part(0), part(4), part(8)));
+    }
+    let signed = |x: u32| {
+        i32::try_from(x).map_err(|_| general(format!("interval part {x} exceeds Arrow's i32")))
+    };
+    Ok(match unit {
         IntervalUnit::YearMonth => Arc::new(IntervalYearMonthArray::new(
-            parts.map(|(m, _, _)| m).collect(),
+            parts
+                .iter()
+                .map(|&(m, _, _)| signed(m))
+                .collect::<Result<Vec<_>>>()?
+                .into(),
             nulls,
         )),
         IntervalUnit::DayTime => Arc::new(IntervalDayTimeArray::new(
             parts
-                .map(|(_, d, ms)| IntervalDayTime::new(d, ms))
-                .collect(),
+                .iter()
+                .map(|&(_, d, ms)| Ok(IntervalDayTime::new(signed(d)?, signed(ms)?)))
+                .collect::<Result<Vec<_>>>()?
+                .into(),
             nulls,
         )),
         IntervalUnit::MonthDayNano => Arc::new(IntervalMonthDayNanoArray::new(
             parts
-                .map(|(m, d, ms)| IntervalMonthDayNano::new(m, d, i64::from(ms) * 1_000_000))
-                .collect(),
+                .iter()
+                .map(|&(m, d, ms)| {
+                    Ok(IntervalMonthDayNano::new(
+                        signed(m)?,
+                        signed(d)?,
+                        i64::from(ms) * 1_000_000,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?
+                .into(),
             nulls,
         )),
-    }
+    })
 }
 
 fn large_offsets(o: &OffsetBuffer<i32>) -> OffsetBuffer<i64> {
