@@ -483,6 +483,42 @@ impl PageReader {
         u64::try_from(next_first.checked_sub(first)?).ok()
     }
 
+    /// Skip, by the offset index alone (no page header decoded), the whole
+    /// data pages from the next one on that hold at most `rows` rows in
+    /// all; returns the rows skipped (0 without an index, when the reader
+    /// does not stand at an indexed page, or when the next page alone holds
+    /// more than `rows`), with the number of pages skipped. The last
+    /// indexed page is never skipped this way, since its row count is not
+    /// known from the index.
+    pub fn skip_pages_by_index(&mut self, rows: u64) -> (u64, usize) {
+        let Some(indexed) = self.indexed.as_mut() else {
+            return (0, 0);
+        };
+        let Some(&(start, _, first)) = indexed.pages.get(indexed.next) else {
+            return (0, 0);
+        };
+        if start != self.position {
+            return (0, 0);
+        }
+        let limit = first.saturating_add(i64::try_from(rows).unwrap_or(i64::MAX));
+        // The first later page that starts past the rows to skip ends the
+        // run; the pages before it are skipped.
+        let mut k = indexed.next;
+        while k + 1 < indexed.pages.len() && indexed.pages[k + 1].2 <= limit {
+            k += 1;
+        }
+        if k == indexed.next {
+            return (0, 0);
+        }
+        let (to, _, to_first) = indexed.pages[k];
+        let skipped = u64::try_from(to_first.saturating_sub(first)).unwrap_or(0);
+        let pages = k - indexed.next;
+        indexed.next = k;
+        self.position = to;
+        self.peeked = None;
+        (skipped, pages)
+    }
+
     /// The number of data pages in the offset index, if one was set.
     pub fn num_indexed_pages(&self) -> Option<usize> {
         self.indexed.as_ref().map(|indexed| indexed.pages.len())

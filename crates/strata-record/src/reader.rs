@@ -580,7 +580,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     /// no more than `remaining` records and its record count is known.
     /// Only called between pages.
     fn skip_whole_pages(&mut self, remaining: usize) -> Result<usize> {
-        let mut skipped = 0usize;
+        // With an offset index, whole pages are passed over without reading
+        // their headers; the rest goes page by page below.
+        let (by_index, pages) = self.pages.skip_pages_by_index(remaining as u64);
+        let mut skipped = usize::try_from(by_index).unwrap_or(0).min(remaining);
+        self.stats.pages_skipped += pages as u64;
         while skipped < remaining {
             let Some(info) = self.pages.peek_header()? else {
                 break;

@@ -777,3 +777,36 @@ fn repeated_v1_pages_skipped_whole_with_offset_index() {
         assert_eq!(out.rep_levels, [0, 0, 1, 1, 0, 1]);
     }
 }
+
+#[test]
+fn offset_index_skips_runs_of_pages_without_their_headers() {
+    // Three optional INT32 pages of 3, 4 and 2 rows: after one row is read,
+    // skipping 6 passes the rest of page 0 and, by the index, page 1.
+    let pages: [&[i32]; 3] = [&[1, 2, 3], &[4, 5, 6, 7], &[8, 9]];
+    let mut chunk = Chunk::default();
+    let mut locations = Vec::new();
+    let mut first_row = 0i64;
+    for values in pages {
+        let start = chunk.offset();
+        let body = encode(&mut PlainEncoder::<i32>::new(), values);
+        chunk.v1(0, 1, &[], &vec![1i16; values.len()], Encoding::Plain, &body);
+        locations.push(strata_format::metadata::PageLocation {
+            offset: start as i64,
+            compressed_page_size: (chunk.offset() - start) as i32,
+            first_row_index: first_row,
+        });
+        first_row += values.len() as i64;
+    }
+    let mut pages_reader = chunk.reader();
+    pages_reader.set_page_locations(&locations, 0).unwrap();
+    let mut reader =
+        ColumnRecordReader::<i32>::new(pages_reader, descr(Type::Int32, 1, 0)).unwrap();
+    let mut out = RecordBatchBuffers::new();
+    assert_eq!(reader.read_records(1, &mut out).unwrap(), 1);
+    assert_eq!(out.values, [1]);
+    // 2 rows left in page 0, then page 1 whole: skipped by the index.
+    assert_eq!(reader.skip_records(6).unwrap(), 6);
+    assert_eq!(reader.stats().pages_skipped, 1);
+    assert_eq!(reader.read_records(10, &mut out).unwrap(), 2);
+    assert_eq!(out.values, [8, 9]);
+}
