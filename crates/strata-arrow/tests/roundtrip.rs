@@ -1154,3 +1154,31 @@ fn dictionary_arrays_are_written_from_their_keys() {
         }
     }
 }
+
+#[test]
+fn writes_after_a_failed_flush_are_errors() {
+    /// Accepts the 4-byte magic, then fails every write.
+    struct Failing(usize);
+    impl std::io::Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0 + buf.len() > 4 {
+                return Err(std::io::Error::other("disk full"));
+            }
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let b = batch(vec![(
+        "id",
+        Arc::new(Int64Array::from_iter_values(0..100)) as ArrayRef,
+    )]);
+    let mut w = ArrowWriter::try_new(Failing(0), b.schema(), None).unwrap();
+    w.write(&b).unwrap();
+    assert!(w.flush().is_err());
+    assert!(w.write(&b).is_err());
+    assert!(w.flush().is_err());
+    assert!(w.close().is_err());
+}

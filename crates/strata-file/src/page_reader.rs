@@ -245,6 +245,14 @@ impl PageReader {
             if start < end_of_previous || end > self.chunk.len() {
                 return Err(bad());
             }
+            // Row numbers must not go back: skipping by them counts rows.
+            let previous_row = pages.last().map_or(0, |p: &(usize, usize, i64)| p.2);
+            if location.first_row_index < previous_row {
+                return Err(corrupt(format!(
+                    "offset index page {i} starts at row {} before row {previous_row}",
+                    location.first_row_index
+                )));
+            }
             end_of_previous = end;
             pages.push((start, len, location.first_row_index));
         }

@@ -798,6 +798,10 @@ fn offset_index_skips_runs_of_pages_without_their_headers() {
         first_row += values.len() as i64;
     }
     let mut pages_reader = chunk.reader();
+    // An index whose rows go back is refused (skipping counts by them).
+    let mut backwards = locations.clone();
+    backwards[2].first_row_index = 1;
+    assert!(pages_reader.set_page_locations(&backwards, 0).is_err());
     pages_reader.set_page_locations(&locations, 0).unwrap();
     let mut reader =
         ColumnRecordReader::<i32>::new(pages_reader, descr(Type::Int32, 1, 0)).unwrap();

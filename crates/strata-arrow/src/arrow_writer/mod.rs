@@ -280,11 +280,12 @@ impl<W: Write + Send> ArrowWriter<W> {
             root.node
                 .visit(column, 0..column.len(), 0, 0, levels, &root.maxima)?;
             for (k, level) in levels.iter().enumerate() {
-                write_leaf(
-                    &mut self.writers[root.first_leaf + k],
-                    level,
-                    &mut self.scratch,
-                )?;
+                // No writers after a failed flush: the file is unusable.
+                let w = self
+                    .writers
+                    .get_mut(root.first_leaf + k)
+                    .ok_or_else(|| general("the writer failed earlier; the file is unusable"))?;
+                write_leaf(w, level, &mut self.scratch)?;
             }
         }
         Ok(())

@@ -510,7 +510,7 @@ impl<T: ColumnValue> ChunkState<T> {
             k.indices.push(*slot);
             self.page.unencoded += k.sizes[key];
             if k.seen[key] != k.round {
-                // First use in this run: statistics and Bloom filter.
+                // First use on this page: statistics and Bloom filter.
                 k.seen[key] = k.round;
                 let one = T::batch_slice(&entries, key, key + 1)
                     .ok_or_else(|| invalid("dictionary key past its entries"))?;
