@@ -312,6 +312,32 @@ impl<'a> LevelDecoder<'a> {
         Ok(n)
     }
 
+    /// Whether every level left is `level`, known without decoding them:
+    /// the stream goes on with one RLE run of `level` at least as long as
+    /// the levels left. `false` means "not known" (decode to find out).
+    /// Consumes no level.
+    ///
+    /// ```
+    /// use strata_encoding::LevelDecoder;
+    ///
+    /// // v2 levels: one RLE run of 100 levels of value 1 (bit width 1):
+    /// // the header 100 << 1 as a ULEB128 varint, then the value.
+    /// let runs = [0xC8, 0x01, 1];
+    /// let mut dec = LevelDecoder::new(1).unwrap();
+    /// dec.set_rle_v2(&runs, 100).unwrap();
+    /// assert!(dec.all_equal(1).unwrap());
+    /// assert!(!dec.all_equal(0).unwrap());
+    /// ```
+    pub fn all_equal(&mut self, level: i16) -> Result<bool> {
+        let left = self.left;
+        match &mut self.source {
+            Source::Rle(rle) => Ok(rle
+                .repeat_run()?
+                .is_some_and(|(v, run)| run >= left && i16::try_from(v) == Ok(level))),
+            Source::None | Source::BitPacked { .. } => Ok(false),
+        }
+    }
+
     /// Skip up to `n` levels and return how many were skipped.
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         let n = n.min(self.left);

@@ -581,6 +581,9 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
     values: Vec<u8>,
 }
 
+/// Values up to this many bytes are gathered with one fixed-size copy.
+const SHORT_COPY: usize = 16;
+
 impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// An empty buffer; no heap memory until the first value.
     pub const fn new() -> Self {
@@ -676,23 +679,98 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             }
             total += offsets[i + 1].as_usize() - offsets[i].as_usize();
         }
-        let mut end = self.values.len();
-        if O::from_usize(end + total).is_none() {
-            return Err(EncodingError::OffsetOverflow(end + total));
+        let base = self.values.len();
+        if O::from_usize(base + total).is_none() {
+            return Err(EncodingError::OffsetOverflow(base + total));
         }
         self.start();
-        self.values.reserve(total);
-        self.offsets.reserve(indices.len());
-        for &i in indices {
-            let (a, b) = (
-                offsets[i as usize].as_usize(),
-                offsets[i as usize + 1].as_usize(),
-            );
-            self.values.extend_from_slice(&values[a..b]);
-            end += b - a;
-            // In range: end never exceeds the total checked above.
-            self.offsets.push(O::from_usize(end).unwrap_or(O::ZERO));
+        // Values are written into a zeroed region sized once, with room
+        // for a 16-byte overshoot: a value of up to 16 bytes whose
+        // dictionary bytes extend 16 bytes past its start is copied as
+        // one fixed 16-byte move (no call to memcpy per value), and the
+        // bytes past its end are overwritten by the next value or cut off
+        // at the end. Offsets are written into slots sized once too.
+        self.values.resize(base + total + SHORT_COPY, 0);
+        let first_offset = self.offsets.len();
+        self.offsets.resize(first_offset + indices.len(), O::ZERO);
+        let dst = &mut self.values[base..];
+        let new_offsets = &mut self.offsets[first_offset..];
+        let mut at = 0usize;
+        for (&i, slot) in indices.iter().zip(new_offsets.iter_mut()) {
+            let i = i as usize;
+            let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
+            let len = b - a;
+            match values.get(a..a + SHORT_COPY) {
+                Some(head) if len <= SHORT_COPY => {
+                    dst[at..at + SHORT_COPY].copy_from_slice(head);
+                }
+                _ => dst[at..at + len].copy_from_slice(&values[a..b]),
+            }
+            at += len;
+            // In range: the end never exceeds the total checked above.
+            *slot = O::from_usize(base + at).unwrap_or(O::ZERO);
         }
+        self.values.truncate(base + total);
+        Ok(())
+    }
+
+    /// Append values `start..end` of `other` (one copy of their bytes and
+    /// their offsets, rebased). Fails, appending nothing, if the range is
+    /// out of bounds or the offsets would overflow.
+    ///
+    /// ```
+    /// use strata_encoding::ByteArrayBuffer;
+    /// let mut page = ByteArrayBuffer::<i32>::new();
+    /// for v in [&b"ab"[..], b"c", b"def"] {
+    ///     page.push(v).unwrap();
+    /// }
+    /// let mut out = ByteArrayBuffer::<i32>::new();
+    /// out.push(b"x").unwrap();
+    /// out.extend_from_range(&page, 1, 3).unwrap();
+    /// assert_eq!(out.iter().collect::<Vec<_>>(), [&b"x"[..], b"c", b"def"]);
+    /// assert!(out.extend_from_range(&page, 2, 4).is_err());
+    /// ```
+    pub fn extend_from_range(
+        &mut self,
+        other: &ByteArrayBuffer<O>,
+        start: usize,
+        end: usize,
+    ) -> Result<()> {
+        let src = other
+            .offsets()
+            .get(
+                start
+                    ..end
+                        .checked_add(1)
+                        .ok_or(EncodingError::OffsetOverflow(end))?,
+            )
+            .filter(|_| start <= end)
+            .ok_or_else(|| {
+                EncodingError::InvalidArgument(format!(
+                    "values {start}..{end} of a buffer of {}",
+                    other.len()
+                ))
+            })?;
+        let (first, last) = match (src.first(), src.last()) {
+            (Some(f), Some(l)) => (f.as_usize(), l.as_usize()),
+            _ => return Ok(()),
+        };
+        let bytes = other
+            .values
+            .get(first..last)
+            .ok_or(EncodingError::Truncated("byte array buffer"))?;
+        let base = self.values.len();
+        if O::from_usize(base + bytes.len()).is_none() {
+            return Err(EncodingError::OffsetOverflow(base + bytes.len()));
+        }
+        self.start();
+        self.values.extend_from_slice(bytes);
+        self.offsets.extend(
+            src[1..]
+                .iter()
+                // In range: checked against the total above.
+                .map(|o| O::from_usize(o.as_usize() - first + base).unwrap_or(O::ZERO)),
+        );
         Ok(())
     }
 

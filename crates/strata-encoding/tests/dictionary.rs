@@ -679,3 +679,52 @@ fn take_dict_and_reset() {
     assert_eq!((enc.num_entries(), enc.num_values()), (0, 0));
     assert!(enc.heap_size() > 0, "reset keeps allocations");
 }
+
+/// Byte arrays from 0 to 40 bytes: short ones take the fixed 16-byte copy
+/// of `extend_gather`, long ones and the last entries the exact copy.
+fn byte_values() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    prop::collection::vec(prop::collection::vec(any::<u8>(), 0..40), 1..60)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn gather_and_range_copy_match_pushes(
+        dict_values in byte_values(),
+        picks in prop::collection::vec(any::<u32>(), 0..200),
+        prefix in prop::collection::vec(any::<u8>(), 0..20),
+        range in (any::<usize>(), any::<usize>()),
+    ) {
+        let mut dict = ByteArrayBuffer::<i32>::new();
+        for v in &dict_values {
+            dict.push(v).unwrap();
+        }
+        let indices: Vec<u32> = picks.iter().map(|p| p % dict_values.len() as u32).collect();
+        let mut gathered = ByteArrayBuffer::<i32>::new();
+        gathered.push(&prefix).unwrap();
+        gathered.extend_gather(&dict, &indices).unwrap();
+        let mut expect: Vec<&[u8]> = vec![&prefix];
+        expect.extend(indices.iter().map(|&i| dict_values[i as usize].as_slice()));
+        prop_assert_eq!(gathered.iter().collect::<Vec<_>>(), expect.clone());
+        prop_assert_eq!(gathered.values().len(), expect.iter().map(|v| v.len()).sum::<usize>());
+
+        // An index past the end appends nothing.
+        let before = gathered.clone();
+        prop_assert!(gathered.extend_gather(&dict, &[dict_values.len() as u32]).is_err());
+        prop_assert_eq!(&gathered, &before);
+
+        // A range of the gathered values, copied onto another buffer.
+        let n = gathered.len();
+        let (a, b) = (range.0 % (n + 1), range.1 % (n + 1));
+        let (start, end) = (a.min(b), a.max(b));
+        let mut copied = ByteArrayBuffer::<i32>::new();
+        copied.push(b"head").unwrap();
+        copied.extend_from_range(&gathered, start, end).unwrap();
+        let mut want: Vec<&[u8]> = vec![b"head"];
+        want.extend(expect[start..end].iter().copied());
+        prop_assert_eq!(copied.iter().collect::<Vec<_>>(), want);
+        prop_assert!(copied.extend_from_range(&gathered, start, n + 1).is_err());
+        prop_assert!(copied.extend_from_range(&gathered, end + 1, end).is_err());
+    }
+}

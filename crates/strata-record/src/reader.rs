@@ -11,7 +11,7 @@ use strata_format::metadata::{Encoding, PageType};
 
 use crate::buffers::RecordBatchBuffers;
 use crate::error::{RecordError, Result};
-use crate::values::{RecordValue, Spaced};
+use crate::values::{RecordValue, Spaced, ValueBuffer};
 
 /// Counters of what a reader did, for tests and benchmarks: which decode
 /// path each piece of a batch took, and how pages were handled.
@@ -31,6 +31,9 @@ pub struct ReadStats {
     pub pages_skipped: u64,
     /// Dictionary pages decoded (at most one per column chunk).
     pub dictionary_pages: u64,
+    /// Data pages of a flat optional column whose definition levels were
+    /// one run of the maximum, known without decoding them.
+    pub pages_without_nulls: u64,
 }
 
 /// The outcome of
@@ -66,6 +69,12 @@ struct PageLevels {
     reps: Vec<i16>,
     len: usize,
     pos: usize,
+    /// Levels of the page below the maximum definition level (0 when the
+    /// column has none): a page without nulls needs no per-batch scan.
+    nulls: usize,
+    /// The page's definition levels are all the maximum (one RLE run) and
+    /// were not decoded: `defs` is empty (flat optional columns only).
+    defs_elided: bool,
 }
 
 /// Where the current page's values come from.
@@ -89,7 +98,6 @@ struct PageValues<T: RecordValue> {
     dict: Option<Arc<T::Dict>>,
     indices: Vec<u32>,
     store: T::Values,
-    scratch: T::Values,
 }
 
 fn corrupt(message: impl Into<String>) -> RecordError {
@@ -153,9 +161,11 @@ impl<T: RecordValue> PageValues<T> {
                 match spaced {
                     None => T::gather(dict, indices, out)?,
                     Some(s) => {
-                        crate::values::ValueBuffer::clear(&mut self.scratch);
-                        T::gather(dict, indices, &mut self.scratch)?;
-                        T::read_store(&self.scratch, 0, present, out, Some(s))?;
+                        // Gather the present values densely onto the end
+                        // of `out`, then move them to their slots.
+                        let mark = out.mark_spaced(s.slots)?;
+                        T::gather(dict, indices, out)?;
+                        out.spread_tail(mark, s)?;
                     }
                 }
                 *pos += present;
@@ -232,14 +242,15 @@ enum Sink<'o, T: RecordValue> {
 }
 
 /// Decode `n` levels of a v1 page at the start of `data`; returns the
-/// bytes they take.
+/// bytes they take and whether they were elided (see [`fill_levels`]).
 fn decode_levels_v1(
     data: &[u8],
     encoding: Encoding,
     max_level: i16,
     n: usize,
     out: &mut Vec<i16>,
-) -> Result<usize> {
+    may_elide: bool,
+) -> Result<(usize, bool)> {
     let mut dec = LevelDecoder::new(max_level)?;
     let used = match encoding {
         Encoding::Rle => dec.set_rle_v1(data, n)?,
@@ -250,18 +261,29 @@ fn decode_levels_v1(
             )));
         }
     };
-    fill_levels(&mut dec, n, out)?;
-    Ok(used)
+    let elided = fill_levels(&mut dec, n, out, may_elide)?;
+    Ok((used, elided))
 }
 
-fn fill_levels(dec: &mut LevelDecoder<'_>, n: usize, out: &mut Vec<i16>) -> Result<()> {
+/// Decode `n` levels into `out`. When `may_elide` and the stream is one
+/// run of the maximum level, leave `out` empty and return `true` instead:
+/// every level is the maximum.
+fn fill_levels(
+    dec: &mut LevelDecoder<'_>,
+    n: usize,
+    out: &mut Vec<i16>,
+    may_elide: bool,
+) -> Result<bool> {
     out.clear();
+    if may_elide && dec.all_equal(dec.max_level())? {
+        return Ok(true);
+    }
     out.resize(n, 0);
     let got = dec.decode(out)?;
     if got != n {
         return Err(corrupt(format!("page has {got} of its {n} levels")));
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Reads the records of one column chunk in batches: levels, validity and
@@ -280,6 +302,9 @@ pub struct ColumnRecordReader<T: RecordValue> {
     levels: PageLevels,
     values: PageValues<T>,
     stats: ReadStats,
+    /// Copy the definition levels of a flat optional column into the
+    /// output (its validity bitmap carries the same facts).
+    flat_def_levels: bool,
 }
 
 impl<T: RecordValue> ColumnRecordReader<T> {
@@ -306,8 +331,6 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         let ctx = T::context(&descr)?;
         let mut store = T::Values::default();
         T::reset_values(ctx, &mut store);
-        let mut scratch = T::Values::default();
-        T::reset_values(ctx, &mut scratch);
         Ok(Self {
             pages,
             max_def: descr.max_def_level,
@@ -320,10 +343,30 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 dict: None,
                 indices: Vec::new(),
                 store,
-                scratch,
             },
             stats: ReadStats::default(),
+            flat_def_levels: true,
         })
+    }
+
+    /// Whether batches of a flat optional column (maximum repetition level
+    /// 0) carry their definition levels in
+    /// [`RecordBatchBuffers::def_levels`] (the default) or leave it empty.
+    /// Such a column's validity bitmap says the same thing, so a caller
+    /// that only needs values and validity saves a copy of every level.
+    /// Has no effect on other columns.
+    ///
+    /// ```no_run
+    /// # fn demo(mut reader: strata_record::ColumnRecordReader<i64>) -> strata_record::Result<()> {
+    /// use strata_record::RecordBatchBuffers;
+    /// reader.set_flat_def_levels(false);
+    /// let mut out = RecordBatchBuffers::new();
+    /// reader.read_records(1024, &mut out)?;
+    /// assert!(out.def_levels.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn set_flat_def_levels(&mut self, keep: bool) {
+        self.flat_def_levels = keep;
     }
 
     /// The column's descriptor.
@@ -489,7 +532,9 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         let start = self.levels.pos;
         let end = start + take;
         let max_def = self.max_def;
-        let defs: &[i16] = if max_def > 0 {
+        // Elided levels are all `max_def`: no slice to read them from.
+        let elided = self.levels.defs_elided;
+        let defs: &[i16] = if max_def > 0 && !elided {
             self.levels
                 .defs
                 .get(start..end)
@@ -506,8 +551,10 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             &[]
         };
         let flat_optional = self.max_rep == 0 && max_def > 0;
+        let copy_defs = !flat_optional || self.flat_def_levels;
+        let page_has_nulls = self.levels.nulls > 0;
         let present_of = |defs: &[i16]| {
-            if max_def > 0 {
+            if max_def > 0 && !elided {
                 defs.iter().filter(|&&d| d == max_def).count()
             } else {
                 take
@@ -516,11 +563,18 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         match sink {
             Sink::Skip => self.values.skip(present_of(defs))?,
             Sink::Values(out) => {
-                out.def_levels.extend_from_slice(defs);
+                if copy_defs {
+                    copy_def_levels(&mut out.def_levels, defs, elided, max_def, take);
+                }
                 out.rep_levels.extend_from_slice(reps);
                 if flat_optional {
                     let offset = out.num_levels;
-                    let nulls = validity_for(defs, max_def, &mut out.validity, offset)?;
+                    let nulls = if elided {
+                        set_all_valid(&mut out.validity, offset, take);
+                        0
+                    } else {
+                        validity_for(defs, max_def, page_has_nulls, &mut out.validity, offset)?
+                    };
                     out.null_count += nulls;
                     let present = take - nulls;
                     if nulls == 0 {
@@ -543,11 +597,18 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 out.num_levels += take;
             }
             Sink::Indices(out) => {
-                out.def_levels.extend_from_slice(defs);
+                if copy_defs {
+                    copy_def_levels(&mut out.def_levels, defs, elided, max_def, take);
+                }
                 out.rep_levels.extend_from_slice(reps);
                 if flat_optional {
                     let offset = out.num_levels;
-                    let nulls = validity_for(defs, max_def, &mut out.validity, offset)?;
+                    let nulls = if elided {
+                        set_all_valid(&mut out.validity, offset, take);
+                        0
+                    } else {
+                        validity_for(defs, max_def, page_has_nulls, &mut out.validity, offset)?
+                    };
                     out.null_count += nulls;
                     let present = take - nulls;
                     if nulls == 0 {
@@ -659,6 +720,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 } => {
                     let n = num_values as usize;
                     let mut offset = 0usize;
+                    let mut elided = false;
                     if self.max_rep > 0 {
                         let data = buf.get(offset..).unwrap_or_default();
                         offset += decode_levels_v1(
@@ -667,18 +729,24 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                             self.max_rep,
                             n,
                             &mut self.levels.reps,
-                        )?;
+                            false,
+                        )?
+                        .0;
                     }
                     if self.max_def > 0 {
                         let data = buf.get(offset..).unwrap_or_default();
-                        offset += decode_levels_v1(
+                        let (used, e) = decode_levels_v1(
                             data,
                             def_level_encoding,
                             self.max_def,
                             n,
                             &mut self.levels.defs,
+                            self.max_rep == 0,
                         )?;
+                        offset += used;
+                        elided = e;
                     }
+                    self.levels.defs_elided = elided;
                     let values = buf.slice(offset.min(buf.len())..);
                     self.start_page(n, encoding, values)?;
                     return Ok(true);
@@ -700,12 +768,14 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                     if self.max_rep > 0 {
                         let mut dec = LevelDecoder::new(self.max_rep)?;
                         dec.set_rle_v2(&buf[..rep_len], n)?;
-                        fill_levels(&mut dec, n, &mut self.levels.reps)?;
+                        fill_levels(&mut dec, n, &mut self.levels.reps, false)?;
                     }
+                    self.levels.defs_elided = false;
                     if self.max_def > 0 {
                         let mut dec = LevelDecoder::new(self.max_def)?;
                         dec.set_rle_v2(&buf[rep_len..def_end], n)?;
-                        fill_levels(&mut dec, n, &mut self.levels.defs)?;
+                        self.levels.defs_elided =
+                            fill_levels(&mut dec, n, &mut self.levels.defs, self.max_rep == 0)?;
                     }
                     let values = buf.slice(def_end..);
                     self.start_page(n, encoding, values)?;
@@ -726,7 +796,13 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         self.levels.len = n;
         self.levels.pos = 0;
         let max_def = self.max_def;
-        let present = if max_def > 0 {
+        if max_def == 0 {
+            self.levels.defs_elided = false;
+        }
+        if self.levels.defs_elided {
+            self.stats.pages_without_nulls += 1;
+        }
+        let present = if max_def > 0 && !self.levels.defs_elided {
             // Chunked sums vectorise; `filter().count()` did not.
             let defs = self.levels.defs.get(..n).unwrap_or(&self.levels.defs);
             defs.chunks(256)
@@ -735,6 +811,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         } else {
             n
         };
+        self.levels.nulls = n.saturating_sub(present);
         self.values.source = Source::Empty;
         match encoding {
             Encoding::PlainDictionary | Encoding::RleDictionary => {
@@ -775,11 +852,32 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     }
 }
 
+/// Append `take` definition levels: `defs`, or `max_def` repeated when
+/// the page's levels were elided.
+fn copy_def_levels(out: &mut Vec<i16>, defs: &[i16], elided: bool, max_def: i16, take: usize) {
+    if elided {
+        out.resize(out.len() + take, max_def);
+    } else {
+        out.extend_from_slice(defs);
+    }
+}
+
+/// Mark `len` slots from bit `offset` of `validity` present (growing it).
+fn set_all_valid(validity: &mut Vec<u8>, offset: usize, len: usize) {
+    let need = (offset + len).div_ceil(8);
+    if validity.len() < need {
+        validity.resize(need, 0);
+    }
+    set_bits(validity, offset, len);
+}
+
 /// Write the validity bits of `defs` at bit `offset` of `validity`
-/// (growing it) and return the null count.
+/// (growing it) and return the null count. `may_have_nulls` is false when
+/// the page is known to have none (no scan of the levels then).
 fn validity_for(
     defs: &[i16],
     max_def: i16,
+    may_have_nulls: bool,
     validity: &mut Vec<u8>,
     offset: usize,
 ) -> Result<usize> {
@@ -790,9 +888,10 @@ fn validity_for(
     // No nulls (the common case for optional columns): a vectorised check
     // and whole-byte fills instead of building the bitmap bit by bit.
     // Chunked, non-short-circuiting compares so the check vectorises.
-    let all_present = defs
-        .chunks(64)
-        .all(|c| c.iter().fold(true, |acc, &d| acc & (d == max_def)));
+    let all_present = !may_have_nulls
+        || defs
+            .chunks(64)
+            .all(|c| c.iter().fold(true, |acc, &d| acc & (d == max_def)));
     if all_present {
         set_bits(validity, offset, defs.len());
         return Ok(0);

@@ -6,11 +6,11 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use strata_encoding::{
-    ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder, Decoder,
-    DeltaBinaryPackedDecoder, DeltaByteArrayDecoder, DeltaByteArrayFixedLenDecoder,
-    DeltaLengthByteArrayDecoder, DictDecoder, EncodingError, FixedLenByteArray,
-    FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder, PlainDecoder,
-    PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
+    ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
+    DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
+    DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
+    FixedLenByteArray, FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder,
+    PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
@@ -59,19 +59,50 @@ pub trait ValueBuffer: Default + Debug {
     fn take_reserved(&mut self) -> Self {
         std::mem::take(self)
     }
+    /// Prepare to append the present values of `slots` slots and return
+    /// the mark that [`spread_tail`](Self::spread_tail) takes.
+    fn mark_spaced(&mut self, slots: usize) -> Result<usize>;
+    /// The values appended since `mark` are the present values of
+    /// `spaced`: move them to their slots, leaving empty values in the null
+    /// slots, so that `spaced.slots` slots follow `mark`.
+    fn spread_tail(&mut self, mark: usize, spaced: Spaced<'_>) -> Result<()>;
 }
 
-impl<T: Debug> ValueBuffer for Vec<T> {
+impl<T: Debug + Copy + Default> ValueBuffer for Vec<T> {
     fn len(&self) -> usize {
         Vec::len(self)
     }
     fn clear(&mut self) {
         Vec::clear(self);
     }
+    fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
+        self.reserve(slots);
+        Ok(Vec::len(self))
+    }
+    fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
+        let present = Vec::len(self)
+            .checked_sub(mark)
+            .ok_or_else(|| RecordError::Corrupt("values removed during a spaced read".into()))?;
+        self.resize(mark + s.slots, T::default());
+        let tail = self.get_mut(mark..).unwrap_or_default();
+        Ok(DecodeTarget::finish_spaced(
+            tail, 0, present, s.slots, s.validity, s.offset,
+        )?)
+    }
     fn take_reserved(&mut self) -> Self {
         let capacity = self.capacity();
         std::mem::replace(self, Vec::with_capacity(capacity))
     }
+}
+
+/// [`DecodeTarget::finish_spaced`] for the `present` values after `mark`.
+fn spread_target<B: DecodeTarget>(
+    b: &mut B,
+    mark: usize,
+    present: usize,
+    s: Spaced<'_>,
+) -> Result<()> {
+    Ok(b.finish_spaced(mark, present, s.slots, s.validity, s.offset)?)
 }
 
 impl ValueBuffer for ByteArrayBuffer {
@@ -85,6 +116,13 @@ impl ValueBuffer for ByteArrayBuffer {
         let fresh = ByteArrayBuffer::with_capacity(self.len(), self.values().len());
         std::mem::replace(self, fresh)
     }
+    fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
+        Ok(DecodeTarget::begin_spaced(self, slots)?)
+    }
+    fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
+        let present = self.len().saturating_sub(mark);
+        spread_target(self, mark, present, s)
+    }
 }
 
 impl ValueBuffer for FixedLenByteArrayBuffer {
@@ -93,6 +131,13 @@ impl ValueBuffer for FixedLenByteArrayBuffer {
     }
     fn clear(&mut self) {
         FixedLenByteArrayBuffer::clear(self);
+    }
+    fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
+        Ok(DecodeTarget::begin_spaced(self, slots)?)
+    }
+    fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
+        let present = self.len().saturating_sub(mark);
+        spread_target(self, mark, present, s)
     }
 }
 
@@ -359,52 +404,6 @@ impl<'s, T: ValueType<Out = [T]> + Copy> Decoder<'s, T> for SliceCursor<'s, T> {
     }
 }
 
-/// A decoder over byte arrays already decoded into a buffer.
-struct BytesCursor<'s> {
-    store: &'s ByteArrayBuffer,
-    pos: usize,
-    end: usize,
-}
-
-impl<'s> Decoder<'s, ByteArray> for BytesCursor<'s> {
-    fn set_data(&mut self, _page: &'s [u8], _num_values: usize) -> strata_encoding::Result<()> {
-        Err(EncodingError::InvalidArgument(
-            "a buffer cursor reads decoded values only".into(),
-        ))
-    }
-
-    fn values_left(&self) -> usize {
-        self.end - self.pos
-    }
-
-    fn decode(
-        &mut self,
-        out: &mut ByteArrayBuffer,
-        max_values: usize,
-    ) -> strata_encoding::Result<usize> {
-        let n = max_values.min(self.end - self.pos);
-        for i in self.pos..self.pos + n {
-            let value = self
-                .store
-                .value(i)
-                .ok_or(EncodingError::Truncated("buffered byte arrays"))?;
-            out.push(value)?;
-        }
-        self.pos += n;
-        Ok(n)
-    }
-
-    fn skip(&mut self, n: usize) -> strata_encoding::Result<usize> {
-        let n = n.min(self.end - self.pos);
-        self.pos += n;
-        Ok(n)
-    }
-
-    fn encoding(&self) -> strata_encoding::Encoding {
-        strata_encoding::Encoding::Plain
-    }
-}
-
 fn store_range<T>(store: &[T], start: usize, present: usize) -> Result<&[T]> {
     start
         .checked_add(present)
@@ -434,10 +433,18 @@ macro_rules! dict_numeric {
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-            out.reserve(indices.len());
-            for &i in indices {
-                out.push(*dict.get(i as usize).ok_or_else(|| bad_index(i))?);
+            // One check of the largest index, then a loop the compiler
+            // can unroll (the lookups cannot fail after it).
+            if let Some(&max) = indices.iter().max() {
+                if max as usize >= dict.len() {
+                    return Err(bad_index(max));
+                }
             }
+            out.extend(
+                indices
+                    .iter()
+                    .map(|&i| dict.get(i as usize).copied().unwrap_or_default()),
+            );
             Ok(())
         }
     };
@@ -702,12 +709,15 @@ impl RecordValue for ByteArray {
             .checked_add(present)
             .filter(|&end| end <= store.len())
             .ok_or_else(|| short(present, store.len().saturating_sub(start)))?;
-        let mut cursor = BytesCursor {
-            store,
-            pos: start,
-            end,
+        let mark = match spaced {
+            Some(s) => Some(out.mark_spaced(s.slots)?),
+            None => None,
         };
-        emit_append(&mut cursor, out, present, spaced)
+        out.extend_from_range(store, start, end)?;
+        match (mark, spaced) {
+            (Some(mark), Some(s)) => out.spread_tail(mark, s),
+            _ => Ok(()),
+        }
     }
 
     fn decode_dictionary(_ctx: (), data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {

@@ -61,7 +61,7 @@ fn reader<T: RecordValue>(
 }
 
 /// Every row of a flat column, `None` for nulls, in batches of `batch`.
-fn read_fixed<T: RecordValue<Values = Vec<T>> + Copy + std::fmt::Debug>(
+fn read_fixed<T: RecordValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug>(
     reader: &mut ColumnRecordReader<T>,
     batch: usize,
 ) -> Vec<Option<T>> {

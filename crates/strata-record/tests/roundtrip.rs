@@ -814,3 +814,57 @@ fn offset_index_skips_runs_of_pages_without_their_headers() {
     assert_eq!(reader.read_records(10, &mut out).unwrap(), 2);
     assert_eq!(out.values, [8, 9]);
 }
+
+/// Pages without nulls next to pages with nulls, read in batches that span
+/// both, with and without the definition levels in the output: the
+/// validity (which the reader fills without scanning a page it knows has
+/// no nulls) and the values match, and the levels are left out when asked.
+#[test]
+fn flat_levels_optional_and_pages_without_nulls() {
+    // Runs of rows alternate between no nulls and one in three null.
+    let mut data = Vec::new();
+    for (i, len) in [700usize, 300, 900, 250, 400].into_iter().enumerate() {
+        let null_every = (i % 2 == 1).then_some(3);
+        data.extend(strings(len, 60, null_every, 21 + i as u64));
+    }
+    for keep in [true, false] {
+        for plain_tail in [0, 900] {
+            for v2 in [false, true] {
+                for &batch in &BATCHES {
+                    let chunk = dict_string_chunk(&data, v2, plain_tail);
+                    let mut reader = ColumnRecordReader::<ByteArray>::new(
+                        chunk.reader(),
+                        descr(Type::ByteArray, 1, 0),
+                    )
+                    .unwrap();
+                    reader.set_flat_def_levels(keep);
+                    let mut out = RecordBatchBuffers::new();
+                    let mut got = Vec::new();
+                    while reader.read_records(batch, &mut out).unwrap() > 0 {
+                        assert_eq!(out.values.len(), out.num_levels);
+                        let nulls = (0..out.num_levels).filter(|&i| !out.is_valid(i)).count();
+                        assert_eq!(out.null_count, nulls);
+                        if keep {
+                            assert_eq!(out.def_levels.len(), out.num_levels);
+                            for i in 0..out.num_levels {
+                                assert_eq!(out.def_levels[i] == 1, out.is_valid(i));
+                            }
+                        } else {
+                            assert!(out.def_levels.is_empty());
+                        }
+                        collect_strings(&out, &mut got);
+                    }
+                    assert_eq!(
+                        got, data,
+                        "keep={keep} tail={plain_tail} v2={v2} batch={batch}"
+                    );
+                    // The pages of the runs without nulls were recognised
+                    // as such, and not the others.
+                    let stats = reader.stats();
+                    assert!(stats.pages_without_nulls > 0);
+                    assert!(stats.pages_without_nulls < stats.data_pages);
+                }
+            }
+        }
+    }
+}

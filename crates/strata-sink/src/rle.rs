@@ -410,6 +410,37 @@ impl<'a> RleDecoder<'a> {
         Ok(filled)
     }
 
+    /// The value and remaining length of the RLE run the stream is in,
+    /// starting the next run first if none is under way; `None` when the
+    /// stream is in a bit-packed run or at its end. Consumes no value, so
+    /// a caller can tell that the next values are all one value without
+    /// decoding them.
+    ///
+    /// ```
+    /// use strata_sink::rle::RleDecoder;
+    ///
+    /// // An RLE run of four 5s at bit width 3, then a bit-packed group.
+    /// let data = [0b0000_1000, 5, 0b0000_0011, 0, 0, 0];
+    /// let mut dec = RleDecoder::new(&data, 3).unwrap();
+    /// assert_eq!(dec.repeat_run().unwrap(), Some((5, 4)));
+    /// let mut out = [0u8; 4];
+    /// assert_eq!(dec.get_batch(&mut out).unwrap(), 4);
+    /// assert_eq!(dec.repeat_run().unwrap(), None);
+    /// ```
+    pub fn repeat_run(&mut self) -> Result<Option<(u64, usize)>> {
+        loop {
+            match &self.run {
+                Run::Repeat { value, left } if *left > 0 => return Ok(Some((*value, *left))),
+                Run::Packed { left, .. } if *left > 0 => return Ok(None),
+                _ => {
+                    if !self.next_run()? {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+    }
+
     /// Skip up to `n` values; returns how many were skipped.
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         let mut skipped = 0;

@@ -383,9 +383,12 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         }
         let mut leaf_columns = Vec::new();
         let mut slot_levels = Vec::new();
+        let mut top_level = Vec::new();
         for f in &fields {
             f.leaves(&mut leaf_columns);
             leaf_slot_levels(f, 0, &mut slot_levels);
+            let is_leaf = matches!(f.kind, crate::schema::FieldKind::Leaf { .. });
+            top_level.resize(slot_levels.len(), is_leaf);
         }
         let mut leaf_types = Vec::new();
         for f in &fields {
@@ -398,6 +401,7 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
             leaf_columns,
             leaf_types,
             slot_levels,
+            top_level,
             batch_size: self.batch_size,
             plan,
             current: None,
@@ -451,6 +455,8 @@ pub struct ParquetRecordBatchReader {
     leaf_columns: Vec<usize>,
     leaf_types: Vec<arrow_schema::DataType>,
     slot_levels: Vec<i16>,
+    /// Per leaf: a field of the schema root (no parent reads its levels).
+    top_level: Vec<bool>,
     batch_size: usize,
     plan: VecDeque<(usize, VecDeque<RowSelector>)>,
     current: Option<Current>,
@@ -483,6 +489,7 @@ impl ParquetRecordBatchReader {
                 descr,
                 self.leaf_types[i].clone(),
                 self.slot_levels[i],
+                self.top_level.get(i).copied().unwrap_or(false),
             )?);
         }
         Ok(leaves)

@@ -66,9 +66,13 @@ struct Typed<T: RecordValue> {
 }
 
 impl<T: RecordValue> Typed<T> {
-    fn new(pages: PageReader, descr: ColumnDescriptor) -> Result<Self> {
+    fn new(pages: PageReader, descr: ColumnDescriptor, top_level: bool) -> Result<Self> {
+        let mut reader = ColumnRecordReader::new(pages, descr)?;
+        // A top-level leaf has no parent to assemble from its levels: its
+        // validity bitmap is all it needs.
+        reader.set_flat_def_levels(!top_level);
         Ok(Self {
-            reader: ColumnRecordReader::new(pages, descr)?,
+            reader,
             buffers: RecordBatchBuffers::default(),
             indices: RecordBatchBuffers::default(),
             dict_values: None,
@@ -117,25 +121,28 @@ fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
 impl LeafReader {
     /// A reader of the chunk `pages` of leaf `descr`, producing `target`;
     /// slots exist where the definition level is at least `slot_def`.
+    /// A `top_level` leaf (a field of the schema root, not inside a struct
+    /// or list) returns no definition levels for a flat optional column.
     pub(crate) fn new(
         pages: PageReader,
         descr: ColumnDescriptor,
         target: DataType,
         slot_def: i16,
+        top_level: bool,
     ) -> Result<Self> {
         use strata_format::metadata::Type as P;
         let max_def = descr.max_def_level;
         let max_rep = descr.max_rep_level;
         let stored_unit = unit_of(&descr);
         let column = match descr.physical_type {
-            P::Boolean => Column::Bool(Typed::new(pages, descr)?),
-            P::Int32 => Column::I32(Typed::new(pages, descr)?),
-            P::Int64 => Column::I64(Typed::new(pages, descr)?),
-            P::Int96 => Column::I96(Typed::new(pages, descr)?),
-            P::Float => Column::F32(Typed::new(pages, descr)?),
-            P::Double => Column::F64(Typed::new(pages, descr)?),
-            P::ByteArray => Column::Bytes(Typed::new(pages, descr)?),
-            P::FixedLenByteArray => Column::Fixed(Typed::new(pages, descr)?),
+            P::Boolean => Column::Bool(Typed::new(pages, descr, top_level)?),
+            P::Int32 => Column::I32(Typed::new(pages, descr, top_level)?),
+            P::Int64 => Column::I64(Typed::new(pages, descr, top_level)?),
+            P::Int96 => Column::I96(Typed::new(pages, descr, top_level)?),
+            P::Float => Column::F32(Typed::new(pages, descr, top_level)?),
+            P::Double => Column::F64(Typed::new(pages, descr, top_level)?),
+            P::ByteArray => Column::Bytes(Typed::new(pages, descr, top_level)?),
+            P::FixedLenByteArray => Column::Fixed(Typed::new(pages, descr, top_level)?),
         };
         Ok(Self {
             column,
@@ -362,6 +369,8 @@ fn keyed_dictionary(
             )));
         }
         let len = indices.len();
+        // One pass the compiler vectorises (no early exit).
+        let max_index = indices.iter().copied().fold(0u32, u32::max);
         let keys: ScalarBuffer<K::Native> = if std::mem::size_of::<K::Native>() == 4 {
             // 32-bit keys: the indices' own buffer, without a copy.
             ScalarBuffer::new(Buffer::from_vec(indices), 0, len)
@@ -372,7 +381,7 @@ fn keyed_dictionary(
                 .collect()
         };
         let keys = PrimitiveArray::<K>::new(keys, nulls);
-        Ok(Arc::new(DictionaryArray::<K>::try_new(keys, values)?))
+        Ok(Arc::new(checked_dictionary(keys, values, max_index)?))
     }
     match key {
         DataType::Int8 => make::<Int8Type>(indices, nulls, values),
@@ -384,6 +393,33 @@ fn keyed_dictionary(
         DataType::UInt32 => make::<UInt32Type>(indices, nulls, values),
         DataType::UInt64 => make::<UInt64Type>(indices, nulls, values),
         other => Err(general(format!("dictionary key type {other}"))),
+    }
+}
+
+/// `keys` over `values`, where `max_index` is the largest key (null slots
+/// included). When it is below the number of values, every key is a valid
+/// index and arrow's own key-by-key validation is skipped: it stops at each
+/// key to test it and its validity bit, and took a third of the time of
+/// reading a dictionary-encoded column as a dictionary (profile in
+/// docs/performance.md). Otherwise `try_new` decides (all-null batches
+/// over an empty dictionary are valid) and gives its error.
+fn checked_dictionary<K: ArrowDictionaryKeyType>(
+    keys: PrimitiveArray<K>,
+    values: ArrayRef,
+    max_index: u32,
+) -> Result<DictionaryArray<K>> {
+    if (max_index as usize) < values.len() {
+        // SAFETY: `new_unchecked` needs what `try_new` checks: every valid
+        // key in `0..values.len()`. Each key is an index of the batch
+        // (u32) converted to `K::Native` without loss (the caller checked
+        // that `values.len() - 1` fits `K::Native`, and no index exceeds
+        // `max_index < values.len()`), so every key, null or not, is in
+        // range.
+        #[allow(unsafe_code)]
+        let array = unsafe { DictionaryArray::<K>::new_unchecked(keys, values) };
+        Ok(array)
+    } else {
+        Ok(DictionaryArray::<K>::try_new(keys, values)?)
     }
 }
 
