@@ -410,13 +410,13 @@ fn build_node(elements: &[SchemaElement], pos: &mut usize, depth: usize) -> Resu
 }
 
 /// Walk `node` (a non-root node at `depth`), appending its leaves.
-fn collect_leaves(
-    node: &SchemaNode,
+fn collect_leaves<'n>(
+    node: &'n SchemaNode,
     root_field_index: usize,
     def: i16,
     rep: i16,
     depth: usize,
-    path: &mut Vec<String>,
+    path: &mut Vec<&'n str>,
     out: &mut Vec<ColumnDescriptor>,
 ) -> Result<()> {
     if depth > MAX_SCHEMA_DEPTH {
@@ -442,7 +442,8 @@ fn collect_leaves(
             )));
         }
     };
-    path.push(node.name.clone());
+    // Borrowed while walking; each leaf copies its path once.
+    path.push(&node.name);
     match &node.kind {
         NodeKind::Group { children } => {
             for child in children {
@@ -455,7 +456,7 @@ fn collect_leaves(
             scale,
             precision,
         } => out.push(ColumnDescriptor {
-            path: ColumnPath(path.clone()),
+            path: ColumnPath(path.iter().map(|&part| part.to_owned()).collect()),
             physical_type: *physical_type,
             type_length: *type_length,
             logical_type: node.logical_type.clone(),

@@ -388,8 +388,18 @@ impl<'a> CompactReader<'a> {
             return Ok(Arc::clone(path));
         }
         self.pos = start;
-        let parts: Vec<String> = self.read_list()?;
-        let path: Arc<[String]> = Arc::from(parts);
+        // Most paths have one part: build the shared slice in one
+        // allocation instead of collecting a vector and copying it.
+        let (elem, n) = self.read_list_header()?;
+        let path: Arc<[String]> = if n == 1 && elem.same_kind(FieldType::Binary) {
+            self.enter()?;
+            let part = self.read_string()?;
+            self.depth -= 1;
+            Arc::new([part])
+        } else {
+            self.pos = start;
+            Arc::from(self.read_list::<String>()?)
+        };
         if let Some(slot) = self.path_cache.get_mut(ordinal) {
             *slot = (raw, Arc::clone(&path));
         } else if ordinal == self.path_cache.len() {
