@@ -1182,3 +1182,106 @@ fn writes_after_a_failed_flush_are_errors() {
     assert!(w.flush().is_err());
     assert!(w.close().is_err());
 }
+
+/// Reads `data` with `schema` in batches of 50: the batches, or the first
+/// error.
+fn read_with_schema(data: &Bytes, schema: &SchemaRef) -> Result<Vec<RecordBatch>, String> {
+    let options = ArrowReaderOptions::new().with_schema(schema.clone());
+    ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+        .map_err(|e| e.to_string())?
+        .with_batch_size(50)
+        .build()
+        .map_err(|e| e.to_string())?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())
+}
+
+/// Binary columns read as strings: batches gathered from a dictionary whose
+/// entries are all UTF-8 skip arrow's validation (and still equal the
+/// input); a dictionary with one entry that is not UTF-8 makes every batch
+/// that uses it an error, and the batches before it still read.
+#[test]
+fn binary_dictionaries_read_as_strings_are_checked() {
+    let valid: Vec<&[u8]> = vec![
+        b"alpha",
+        "b\u{e9}ta".as_bytes(),
+        b"",
+        "\u{1F600}x".as_bytes(),
+    ];
+    let n = 400;
+    // Rows 0..300 use the valid entries only; the bad entry appears after.
+    let rows = |bad: Option<&'static [u8]>| -> Vec<Option<Vec<u8>>> {
+        (0..n)
+            .map(|i| match (i % 7, bad) {
+                (0, _) => None,
+                (_, Some(b)) if i >= 300 && i % 5 == 0 => Some(b.to_vec()),
+                _ => Some(valid[i % valid.len()].to_vec()),
+            })
+            .collect()
+    };
+    for bad in [None, Some(&[0xC3u8][..]), Some(&[b'o', b'k', 0xFF][..])] {
+        let data_rows = rows(bad);
+        let array = BinaryArray::from_iter(data_rows.iter().map(|r| r.as_deref()));
+        let b = batch(vec![("s", Arc::new(array) as ArrayRef)]);
+        for v2 in [false, true] {
+            let props = WriterProperties::builder()
+                .set_writer_version(if v2 {
+                    WriterVersion::PARQUET_2_0
+                } else {
+                    WriterVersion::PARQUET_1_0
+                })
+                .build();
+            let data = write(std::slice::from_ref(&b), Some(props));
+            for dt in [DataType::Utf8, DataType::LargeUtf8, DataType::Utf8View] {
+                let schema = Arc::new(Schema::new(vec![Field::new("s", dt.clone(), true)]));
+                match (read_with_schema(&data, &schema), bad) {
+                    (Ok(read), None) => {
+                        let got = concat(&schema, &read);
+                        let got = arrow_cast_to_strings(got.column(0));
+                        let expect: Vec<Option<String>> = data_rows
+                            .iter()
+                            .map(|r| r.as_ref().map(|v| String::from_utf8(v.clone()).unwrap()))
+                            .collect();
+                        assert_eq!(got, expect, "{dt} v2={v2}");
+                    }
+                    (Err(e), Some(_)) => assert!(e.to_lowercase().contains("utf"), "{e}"),
+                    (outcome, bad) => panic!("{dt} v2={v2} bad={bad:?}: {outcome:?}"),
+                }
+                if bad.is_some() {
+                    // The first 300 rows never use the bad entry.
+                    let options = ArrowReaderOptions::new().with_schema(schema.clone());
+                    let mut reader = ParquetRecordBatchReaderBuilder::try_new_with_options(
+                        data.clone(),
+                        options,
+                    )
+                    .unwrap()
+                    .with_batch_size(100)
+                    .build()
+                    .unwrap();
+                    for _ in 0..3 {
+                        assert_eq!(reader.next().unwrap().unwrap().num_rows(), 100);
+                    }
+                    assert!(reader.next().unwrap().is_err());
+                }
+            }
+        }
+    }
+}
+
+/// The values of a Utf8, LargeUtf8 or Utf8View column.
+fn arrow_cast_to_strings(col: &ArrayRef) -> Vec<Option<String>> {
+    (0..col.len())
+        .map(|i| {
+            if col.is_null(i) {
+                return None;
+            }
+            let s = match col.data_type() {
+                DataType::Utf8 => col.as_string::<i32>().value(i),
+                DataType::LargeUtf8 => col.as_string::<i64>().value(i),
+                DataType::Utf8View => col.as_string_view().value(i),
+                other => panic!("{other}"),
+            };
+            Some(s.to_string())
+        })
+        .collect()
+}

@@ -34,6 +34,10 @@ pub struct ReadStats {
     /// Data pages of a flat optional column whose definition levels were
     /// one run of the maximum, known without decoding them.
     pub pages_without_nulls: u64,
+    /// Value runs read (as values, not indices) from data pages that are
+    /// not dictionary encoded. While it stays the same, every value read
+    /// was gathered from the chunk's dictionary.
+    pub non_dictionary_runs: u64,
 }
 
 /// The outcome of
@@ -563,6 +567,9 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         match sink {
             Sink::Skip => self.values.skip(present_of(defs))?,
             Sink::Values(out) => {
+                if !matches!(self.values.source, Source::Indices { .. }) {
+                    self.stats.non_dictionary_runs += 1;
+                }
                 if copy_defs {
                     copy_def_levels(&mut out.def_levels, defs, elided, max_def, take);
                 }

@@ -63,6 +63,9 @@ struct Typed<T: RecordValue> {
     dict_values: Option<(usize, ArrayRef)>,
     /// The chunk fell back from dictionary pages to another encoding.
     fallen_back: bool,
+    /// The chunk's dictionary and whether every entry is UTF-8 (checked
+    /// once, when a batch gathered from it is first read as a string).
+    dict_utf8: Option<(Arc<T::Dict>, bool)>,
 }
 
 impl<T: RecordValue> Typed<T> {
@@ -77,6 +80,7 @@ impl<T: RecordValue> Typed<T> {
             indices: RecordBatchBuffers::default(),
             dict_values: None,
             fallen_back: false,
+            dict_utf8: None,
         })
     }
 }
@@ -197,7 +201,7 @@ impl LeafReader {
                     let (key, value) = (key.as_ref().clone(), value.as_ref().clone());
                     read_dictionary(t, n, &key, &value)?
                 }
-                _ => plain(t, n, |v, nulls| from_bytes(v, nulls, &target))?,
+                _ => read_bytes(t, n, &target)?,
             },
             Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
         };
@@ -237,17 +241,97 @@ fn plain<T: RecordValue>(
     n: usize,
     convert: impl FnOnce(T::Values, Option<NullBuffer>) -> Result<ArrayRef>,
 ) -> Result<Levels> {
+    let (records, values, nulls, def, rep) = read_values(t, n)?;
+    Ok((records, def, rep, convert(values, nulls)?))
+}
+
+/// The values, nulls and levels of the next `n` records (records read
+/// first), taken out of the reader's buffers.
+type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
+
+fn read_values<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
     let records = t.reader.read_records(n, &mut t.buffers)?;
     let b = &mut t.buffers;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let values = b.values.take_reserved();
-    let array = convert(values, nulls)?;
     Ok((
         records,
+        b.values.take_reserved(),
+        nulls,
         b.def_levels.take_reserved(),
         b.rep_levels.take_reserved(),
-        array,
     ))
+}
+
+/// Read `n` records of a byte-array column as `target` (not a dictionary
+/// type). A batch whose every value was gathered from a dictionary whose
+/// entries are all UTF-8 is turned into strings without validating it
+/// again (see [`string_array`]).
+fn read_bytes(t: &mut Typed<ByteArray>, n: usize, target: &DataType) -> Result<Levels> {
+    let before = t.reader.stats().non_dictionary_runs;
+    let (records, values, nulls, def, rep) = read_values(t, n)?;
+    let gathered = t.reader.stats().non_dictionary_runs == before;
+    let strings = matches!(
+        target,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    );
+    let utf8 = gathered && strings && dictionary_is_utf8(t);
+    Ok((
+        records,
+        def,
+        rep,
+        bytes_to_array(values, nulls, target, utf8)?,
+    ))
+}
+
+/// Whether every entry of the chunk's dictionary (if it has one) is valid
+/// UTF-8; checked once per dictionary.
+fn dictionary_is_utf8(t: &mut Typed<ByteArray>) -> bool {
+    let Some(dict) = t.reader.dictionary() else {
+        return false;
+    };
+    if let Some((seen, ok)) = &t.dict_utf8
+        && Arc::ptr_eq(seen, dict)
+    {
+        return *ok;
+    }
+    let ok = std::str::from_utf8(dict.values()).is_ok_and(|s| {
+        dict.offsets()
+            .iter()
+            .all(|&o| usize::try_from(o).is_ok_and(|o| s.is_char_boundary(o)))
+    });
+    t.dict_utf8 = Some((Arc::clone(dict), ok));
+    ok
+}
+
+/// A string array of `offsets` and `values`. With `entries_utf8`, the
+/// caller vouches that the values are whole entries of a dictionary whose
+/// every entry is valid UTF-8 (or empty null slots), so arrow's UTF-8
+/// validation of the batch is skipped; the offsets are still checked.
+/// Validating every gathered batch again cost about a tenth of reading a
+/// dictionary-encoded string column (profile in docs/performance.md).
+fn string_array(
+    offsets: OffsetBuffer<i32>,
+    values: Buffer,
+    nulls: Option<NullBuffer>,
+    entries_utf8: bool,
+) -> Result<StringArray> {
+    let fits = usize::try_from(offsets.last()).is_ok_and(|end| end <= values.len())
+        && nulls.as_ref().is_none_or(|n| n.len() == offsets.len() - 1);
+    if entries_utf8 && fits {
+        // SAFETY: `new_unchecked` needs what `try_new` checks. The offsets
+        // are an `OffsetBuffer` (checked non-negative and increasing when
+        // built), the last one is within `values` and the nulls match the
+        // length (`fits`). UTF-8: each value is one whole dictionary entry
+        // copied by `ByteArrayBuffer::extend_gather`, or an empty null
+        // slot, and every entry of that dictionary was checked to be UTF-8
+        // with its boundaries on character boundaries
+        // (`dictionary_is_utf8`), so each value, and the buffer they make
+        // back to back, is UTF-8 and every offset is a character boundary.
+        #[allow(unsafe_code)]
+        let array = unsafe { StringArray::new_unchecked(offsets, values, nulls) };
+        return Ok(array);
+    }
+    Ok(StringArray::try_new(offsets, values, nulls)?)
 }
 
 fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<NullBuffer> {
@@ -752,6 +836,17 @@ pub(crate) fn from_bytes(
     nulls: Option<NullBuffer>,
     target: &DataType,
 ) -> Result<ArrayRef> {
+    bytes_to_array(v, nulls, target, false)
+}
+
+/// [`from_bytes`], where `entries_utf8` says the values are whole entries
+/// of a dictionary checked to be UTF-8 (see [`string_array`]).
+fn bytes_to_array(
+    v: ByteArrayBuffer,
+    nulls: Option<NullBuffer>,
+    target: &DataType,
+    entries_utf8: bool,
+) -> Result<ArrayRef> {
     use DataType as D;
     if let D::Decimal128(_, _) | D::Decimal256(_, _) = target {
         // Null slots hold empty values: decode them as zero.
@@ -769,7 +864,7 @@ pub(crate) fn from_bytes(
     };
     Ok(match target {
         D::Binary => Arc::new(binary()?),
-        D::Utf8 => Arc::new(StringArray::try_new(offsets, values, nulls)?),
+        D::Utf8 => Arc::new(string_array(offsets, values, nulls, entries_utf8)?),
         D::LargeBinary => {
             let b = binary()?;
             Arc::new(LargeBinaryArray::try_new(
@@ -779,7 +874,7 @@ pub(crate) fn from_bytes(
             )?)
         }
         D::LargeUtf8 => {
-            let s = StringArray::try_new(offsets, values, nulls)?;
+            let s = string_array(offsets, values, nulls, entries_utf8)?;
             Arc::new(LargeStringArray::try_new(
                 large_offsets(s.offsets()),
                 s.values().clone(),
@@ -787,7 +882,7 @@ pub(crate) fn from_bytes(
             )?)
         }
         D::Utf8View => {
-            let s = StringArray::try_new(offsets, values, nulls)?;
+            let s = string_array(offsets, values, nulls, entries_utf8)?;
             Arc::new(StringViewArray::from(&s))
         }
         D::BinaryView => Arc::new(BinaryViewArray::from(&binary()?)),
