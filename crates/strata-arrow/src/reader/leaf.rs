@@ -35,7 +35,7 @@ use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit};
 use strata_record::{
-    ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, ValueBuffer,
+    ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, Spaced, ValueBuffer,
 };
 
 use crate::error::{Result, general};
@@ -66,10 +66,20 @@ struct Typed<T: RecordValue> {
     /// The chunk's dictionary and whether every entry is UTF-8 (checked
     /// once, when a batch gathered from it is first read as a string).
     dict_utf8: Option<(Arc<T::Dict>, bool)>,
+    /// For a repeated leaf: its slot level and maximum definition level.
+    /// Values read by [`plain`] are spread over the leaf's slots (null
+    /// where the level is below the maximum) before they become an array.
+    spread: Option<(i16, i16)>,
 }
 
 impl<T: RecordValue> Typed<T> {
-    fn new(pages: PageReader, descr: ColumnDescriptor, top_level: bool) -> Result<Self> {
+    fn new(
+        pages: PageReader,
+        descr: ColumnDescriptor,
+        top_level: bool,
+        slot_def: i16,
+    ) -> Result<Self> {
+        let spread = (descr.max_rep_level > 0).then_some((slot_def, descr.max_def_level));
         let mut reader = ColumnRecordReader::new(pages, descr)?;
         // A top-level leaf has no parent to assemble from its levels: its
         // validity bitmap is all it needs.
@@ -81,6 +91,7 @@ impl<T: RecordValue> Typed<T> {
             dict_values: None,
             fallen_back: false,
             dict_utf8: None,
+            spread,
         })
     }
 }
@@ -139,14 +150,14 @@ impl LeafReader {
         let max_rep = descr.max_rep_level;
         let stored_unit = unit_of(&descr);
         let column = match descr.physical_type {
-            P::Boolean => Column::Bool(Typed::new(pages, descr, top_level)?),
-            P::Int32 => Column::I32(Typed::new(pages, descr, top_level)?),
-            P::Int64 => Column::I64(Typed::new(pages, descr, top_level)?),
-            P::Int96 => Column::I96(Typed::new(pages, descr, top_level)?),
-            P::Float => Column::F32(Typed::new(pages, descr, top_level)?),
-            P::Double => Column::F64(Typed::new(pages, descr, top_level)?),
-            P::ByteArray => Column::Bytes(Typed::new(pages, descr, top_level)?),
-            P::FixedLenByteArray => Column::Fixed(Typed::new(pages, descr, top_level)?),
+            P::Boolean => Column::Bool(Typed::new(pages, descr, top_level, slot_def)?),
+            P::Int32 => Column::I32(Typed::new(pages, descr, top_level, slot_def)?),
+            P::Int64 => Column::I64(Typed::new(pages, descr, top_level, slot_def)?),
+            P::Int96 => Column::I96(Typed::new(pages, descr, top_level, slot_def)?),
+            P::Float => Column::F32(Typed::new(pages, descr, top_level, slot_def)?),
+            P::Double => Column::F64(Typed::new(pages, descr, top_level, slot_def)?),
+            P::ByteArray => Column::Bytes(Typed::new(pages, descr, top_level, slot_def)?),
+            P::FixedLenByteArray => Column::Fixed(Typed::new(pages, descr, top_level, slot_def)?),
         };
         Ok(Self {
             column,
@@ -250,6 +261,19 @@ fn plain<T: RecordValue>(
 type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
 
 fn read_values<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
+    let (records, values, nulls, def, rep) = read_dense(t, n)?;
+    match t.spread {
+        Some((slot_def, max_def)) => {
+            let (values, nulls) = spread_values(values, &def, slot_def, max_def)?;
+            Ok((records, values, nulls, def, rep))
+        }
+        None => Ok((records, values, nulls, def, rep)),
+    }
+}
+
+/// [`read_values`] without spreading a repeated leaf's values: one per
+/// present value.
+fn read_dense<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
     let records = t.reader.read_records(n, &mut t.buffers)?;
     let b = &mut t.buffers;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
@@ -260,6 +284,48 @@ fn read_values<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch
         b.def_levels.take_reserved(),
         b.rep_levels.take_reserved(),
     ))
+}
+
+/// Spread the dense values of a repeated leaf to one slot per level whose
+/// definition level reaches `slot_def`, null (an empty value) where it is
+/// below `max_def`: byte arrays move offsets only, no value bytes.
+fn spread_values<V: ValueBuffer>(
+    mut values: V,
+    def: &[i16],
+    slot_def: i16,
+    max_def: i16,
+) -> Result<(V, Option<NullBuffer>)> {
+    let mut validity = vec![0u8; def.len().div_ceil(8)];
+    let mut slots = 0usize;
+    let mut present = 0usize;
+    for &d in def.iter().filter(|&&d| d >= slot_def) {
+        let valid = d == max_def;
+        if let Some(byte) = validity.get_mut(slots / 8) {
+            *byte |= u8::from(valid) << (slots % 8);
+        }
+        present += usize::from(valid);
+        slots += 1;
+    }
+    if present != values.len() {
+        return Err(general(format!(
+            "{} values for {present} present slots",
+            values.len()
+        )));
+    }
+    if slots == present {
+        return Ok((values, None));
+    }
+    let spaced = Spaced {
+        validity: &validity,
+        offset: 0,
+        slots,
+        nulls: slots - present,
+    };
+    values.mark_spaced(slots)?;
+    values.spread_tail(0, spaced)?;
+    validity.truncate(slots.div_ceil(8));
+    let bits = BooleanBuffer::new(Buffer::from_vec(validity), 0, slots);
+    Ok((values, Some(NullBuffer::new(bits))))
 }
 
 /// Read `n` records of a byte-array column as `target` (not a dictionary
@@ -350,24 +416,34 @@ fn spread(array: ArrayRef, def: &[i16], slot_def: i16, max_def: i16) -> Result<A
     if slots == array.len() {
         return Ok(array);
     }
+    // A `take` whose indices are the present values in order, null at the
+    // slots below `max_def`: indices and validity built in one pass.
+    let mut indices: Vec<u32> = Vec::with_capacity(slots);
+    let mut validity = vec![0u8; slots.div_ceil(8)];
     let mut next = 0u32;
-    let indices: UInt32Array = def
-        .iter()
-        .filter(|&&d| d >= slot_def)
-        .map(|&d| {
-            (d == max_def).then(|| {
-                let i = next;
-                next += 1;
-                i
-            })
-        })
-        .collect();
+    for &d in def.iter().filter(|&&d| d >= slot_def) {
+        let present = d == max_def;
+        let slot = indices.len();
+        if let Some(byte) = validity.get_mut(slot / 8) {
+            *byte |= u8::from(present) << (slot % 8);
+        }
+        indices.push(next);
+        next += u32::from(present);
+    }
     if next as usize != array.len() {
         return Err(general(format!(
             "{} values for {next} present slots",
             array.len()
         )));
     }
+    // Null slots point at the next present value (or past the end when
+    // none follows): clamp them so every index is in range.
+    let last = next.saturating_sub(1);
+    for i in &mut indices {
+        *i = (*i).min(last);
+    }
+    let nulls = NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots));
+    let indices = UInt32Array::new(ScalarBuffer::from(indices), Some(nulls));
     Ok(arrow_select::take::take(array.as_ref(), &indices, None)?)
 }
 
@@ -379,7 +455,8 @@ fn read_dictionary(
     value: &DataType,
 ) -> Result<Levels> {
     if t.fallen_back {
-        let (records, def, rep, values) = plain(t, n, |v, nulls| from_bytes(v, nulls, value))?;
+        let (records, values, nulls, def, rep) = read_dense(t, n)?;
+        let values = from_bytes(values, nulls, value)?;
         return Ok((records, def, rep, identity_dictionary(values, key)?));
     }
     let outcome = t.reader.read_records_dictionary(n, &mut t.indices)?;
@@ -417,9 +494,8 @@ fn read_dictionary(
     if fell_back {
         t.fallen_back = true;
         if records < n {
-            let (more, d2, r2, tail) =
-                plain(t, n - records, |v, nulls| from_bytes(v, nulls, value))?;
-            let tail = identity_dictionary(tail, key)?;
+            let (more, tail, nulls, d2, r2) = read_dense(t, n - records)?;
+            let tail = identity_dictionary(from_bytes(tail, nulls, value)?, key)?;
             array = arrow_select::concat::concat(&[array.as_ref(), tail.as_ref()])?;
             def.extend_from_slice(&d2);
             rep.extend_from_slice(&r2);

@@ -32,7 +32,9 @@ use arrow_array::{
     Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
     UInt32Array,
 };
-use arrow_buffer::{BooleanBufferBuilder, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{
+    BooleanBuffer, BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
+};
 use arrow_schema::{DataType, Fields};
 
 use crate::error::{Result, general};
@@ -226,23 +228,29 @@ fn list_offsets<O: OffsetSizeTrait>(
     }
     let elem_def = field.def_level + 1;
     let elem_rep = field.rep_level + 1;
-    let mut offsets = Vec::with_capacity(n + 1);
-    let mut bits = BooleanBufferBuilder::new(n);
-    let mut nulls = 0usize;
-    let mut elements = 0usize;
+    // Offsets never exceed the number of levels: one check here, plain
+    // conversions in the loop.
+    if O::from_usize(n).is_none() {
+        return Err(general("list offset overflow"));
+    }
+    let mut offsets: Vec<O> = Vec::with_capacity(n + 1);
     offsets.push(O::usize_as(0));
+    // One validity bit per list slot, set while walking the levels.
+    let mut validity = vec![0u8; n.div_ceil(8)];
+    let mut slots = 0usize;
+    let mut elements = 0usize;
     let mut open = false;
-    for i in 0..n {
-        let (d, r) = (leaf.def[i], leaf.rep[i]);
+    for (&d, &r) in leaf.def.iter().zip(leaf.rep.iter()) {
         if r <= slot_rep && d >= slot_def {
             if open {
-                offsets
-                    .push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
+                offsets.push(O::usize_as(elements));
             }
             open = true;
             let valid = d >= field.def_level;
-            nulls += usize::from(!valid);
-            bits.append(valid);
+            if let Some(byte) = validity.get_mut(slots / 8) {
+                *byte |= u8::from(valid) << (slots % 8);
+            }
+            slots += 1;
         }
         if d >= elem_def && r <= elem_rep {
             if !open {
@@ -252,9 +260,11 @@ fn list_offsets<O: OffsetSizeTrait>(
         }
     }
     if open {
-        offsets.push(O::from_usize(elements).ok_or_else(|| general("list offset overflow"))?);
+        offsets.push(O::usize_as(elements));
     }
-    let nulls = (field.nullable && nulls > 0).then(|| NullBuffer::new(bits.finish()));
+    let valid: usize = validity.iter().map(|b| b.count_ones() as usize).sum();
+    let nulls = (field.nullable && valid < slots)
+        .then(|| NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots)));
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
 }
 
