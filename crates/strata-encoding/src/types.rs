@@ -18,7 +18,7 @@ use std::fmt::Debug;
 use std::marker::PhantomData;
 
 use crate::error::{EncodingError, Result};
-use crate::validity::get_bit;
+use crate::validity::{check_bitmap, count_set, get_bit};
 
 pub(crate) mod sealed {
     /// Keeps the value-type traits closed: the encoders rely on the exact
@@ -102,17 +102,32 @@ impl<T: Copy + Default> DecodeTarget for [T] {
         let out = self
             .get_mut(..num_slots)
             .ok_or_else(|| EncodingError::InvalidArgument("output slice too short".into()))?;
+        check_present(validity, validity_offset, num_slots, num_present)?;
+        // Back to front, without branches: after the subtraction `j` is
+        // the number of set bits before slot `i` (the bits were counted
+        // above), so `j <= i` and the read is of a value not yet moved.
         let mut j = num_present;
         for i in (0..num_slots).rev() {
-            if get_bit(validity, validity_offset + i) {
-                j = j.checked_sub(1).ok_or_else(too_many_present)?;
-                out[i] = out[j];
-            } else {
-                out[i] = T::default();
-            }
+            let valid = get_bit(validity, validity_offset + i);
+            j = j.saturating_sub(usize::from(valid));
+            let value = out[j];
+            out[i] = if valid { value } else { T::default() };
         }
         Ok(())
     }
+}
+
+/// Fail unless bits `offset..offset + slots` of `validity` exist and
+/// exactly `present` of them are set.
+fn check_present(validity: &[u8], offset: usize, slots: usize, present: usize) -> Result<()> {
+    check_bitmap(validity, offset, slots)?;
+    let set = count_set(validity, offset, slots);
+    if set != present {
+        return Err(EncodingError::InvalidArgument(format!(
+            "validity bitmap has {set} set bits where {present} values are present"
+        )));
+    }
+    Ok(())
 }
 
 fn too_many_present() -> EncodingError {
@@ -849,17 +864,19 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
                 "byte array buffer changed during a spaced decode".into(),
             ));
         }
+        check_present(validity, validity_offset, num_slots, num_present)?;
         let end = self.offsets[mark + num_present];
         self.offsets.resize(mark + num_slots + 1, end);
         let offsets = &mut self.offsets[mark..];
+        // Back to front, without branches (as for slices): a present slot
+        // starts where its value did, a null slot where the next slot
+        // starts (empty).
         let mut j = num_present;
         for i in (0..num_slots).rev() {
-            if get_bit(validity, validity_offset + i) {
-                j = j.checked_sub(1).ok_or_else(too_many_present)?;
-                offsets[i] = offsets[j];
-            } else {
-                offsets[i] = offsets[i + 1];
-            }
+            let valid = get_bit(validity, validity_offset + i);
+            j = j.saturating_sub(usize::from(valid));
+            let (start, next) = (offsets[j], offsets[i + 1]);
+            offsets[i] = if valid { start } else { next };
         }
         Ok(())
     }

@@ -32,9 +32,7 @@ use arrow_array::{
     Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
     UInt32Array,
 };
-use arrow_buffer::{
-    BooleanBuffer, BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer,
-};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{DataType, Fields};
 
 use crate::error::{Result, general};
@@ -165,12 +163,6 @@ fn struct_array(
     Ok(StructArray::try_new(fields.clone(), arrays, nulls)?)
 }
 
-/// Whether level `i` holds a slot of a field with this slot level.
-#[inline]
-fn is_slot(leaf: &LeafBatch, i: usize, slot_def: i16, slot_rep: i16) -> bool {
-    leaf.def.get(i).is_none_or(|&d| d >= slot_def) && leaf.rep.get(i).is_none_or(|&r| r <= slot_rep)
-}
-
 fn num_levels(leaf: &LeafBatch) -> usize {
     if !leaf.def.is_empty() {
         leaf.def.len()
@@ -185,9 +177,42 @@ fn slot_count(leaf: &LeafBatch, slot_def: i16, slot_rep: i16) -> usize {
     if leaf.def.is_empty() && leaf.rep.is_empty() {
         return leaf.array.len();
     }
-    (0..num_levels(leaf))
-        .filter(|&i| is_slot(leaf, i, slot_def, slot_rep))
-        .count()
+    let mut count = 0usize;
+    for_each_slot(leaf, slot_def, slot_rep, |_| count += 1);
+    count
+}
+
+/// Call `f` with the definition level (`slot_def` when the leaf has none)
+/// of every level that holds a slot, in order.
+#[inline]
+fn for_each_slot(leaf: &LeafBatch, slot_def: i16, slot_rep: i16, mut f: impl FnMut(i16)) {
+    match (leaf.def.is_empty(), leaf.rep.is_empty()) {
+        (false, false) => {
+            for (&d, &r) in leaf.def.iter().zip(leaf.rep.iter()) {
+                if d >= slot_def && r <= slot_rep {
+                    f(d);
+                }
+            }
+            // (Both lists have one entry per level; should the repetition
+            // levels be short, the rest is judged by definition alone.)
+            for &d in leaf.def.get(leaf.rep.len()..).unwrap_or_default() {
+                if d >= slot_def {
+                    f(d);
+                }
+            }
+        }
+        (false, true) => leaf
+            .def
+            .iter()
+            .filter(|&&d| d >= slot_def)
+            .for_each(|&d| f(d)),
+        (true, false) => leaf
+            .rep
+            .iter()
+            .filter(|&&r| r <= slot_rep)
+            .for_each(|_| f(slot_def)),
+        (true, true) => (0..leaf.array.len()).for_each(|_| f(slot_def)),
+    }
 }
 
 /// Validity of a field present at `def_level`, one bit per slot; `None`
@@ -201,16 +226,19 @@ fn slot_validity(
     if leaf.def.is_empty() {
         return None;
     }
-    let mut bits = BooleanBufferBuilder::new(leaf.def.len());
-    let mut nulls = 0usize;
-    for i in 0..leaf.def.len() {
-        if is_slot(leaf, i, slot_def, slot_rep) {
-            let valid = leaf.def[i] >= def_level;
-            nulls += usize::from(!valid);
-            bits.append(valid);
+    let mut validity = vec![0u8; leaf.def.len().div_ceil(8)];
+    let mut slots = 0usize;
+    let mut valid_slots = 0usize;
+    for_each_slot(leaf, slot_def, slot_rep, |d| {
+        let valid = d >= def_level;
+        if let Some(byte) = validity.get_mut(slots / 8) {
+            *byte |= u8::from(valid) << (slots % 8);
         }
-    }
-    (nulls > 0).then(|| NullBuffer::new(bits.finish()))
+        valid_slots += usize::from(valid);
+        slots += 1;
+    });
+    (valid_slots < slots)
+        .then(|| NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots)))
 }
 
 type ListParts<O> = (OffsetBuffer<O>, Option<NullBuffer>);
