@@ -261,34 +261,35 @@ fn list_offsets<O: OffsetSizeTrait>(
     if O::from_usize(n).is_none() {
         return Err(general("list offset overflow"));
     }
-    let mut offsets: Vec<O> = Vec::with_capacity(n + 1);
-    offsets.push(O::usize_as(0));
-    // One validity bit per list slot, set while walking the levels.
+    // Without branches on the levels (list lengths are irregular, so
+    // branches mispredict): every level writes the current element count
+    // at the next slot's offset, kept only when the level starts a slot.
+    let mut offsets: Vec<O> = vec![O::usize_as(0); n + 1];
+    // One validity bit per list slot.
     let mut validity = vec![0u8; n.div_ceil(8)];
     let mut slots = 0usize;
     let mut elements = 0usize;
-    let mut open = false;
+    let mut orphan = false;
+    let list_def = field.def_level;
     for (&d, &r) in leaf.def.iter().zip(leaf.rep.iter()) {
-        if r <= slot_rep && d >= slot_def {
-            if open {
-                offsets.push(O::usize_as(elements));
-            }
-            open = true;
-            let valid = d >= field.def_level;
-            if let Some(byte) = validity.get_mut(slots / 8) {
-                *byte |= u8::from(valid) << (slots % 8);
-            }
-            slots += 1;
+        let starts = (r <= slot_rep) & (d >= slot_def);
+        let element = (d >= elem_def) & (r <= elem_rep);
+        if let Some(o) = offsets.get_mut(slots) {
+            *o = O::usize_as(elements);
         }
-        if d >= elem_def && r <= elem_rep {
-            if !open {
-                return Err(general("list element before its list"));
-            }
-            elements += 1;
+        if let Some(byte) = validity.get_mut(slots / 8) {
+            *byte |= u8::from(starts & (d >= list_def)) << (slots % 8);
         }
+        slots += usize::from(starts);
+        orphan |= element & (slots == 0);
+        elements += usize::from(element);
     }
-    if open {
-        offsets.push(O::usize_as(elements));
+    if orphan {
+        return Err(general("list element before its list"));
+    }
+    offsets.truncate(slots + 1);
+    if let Some(last) = offsets.get_mut(slots) {
+        *last = O::usize_as(elements);
     }
     let valid: usize = validity.iter().map(|b| b.count_ones() as usize).sum();
     let nulls = (field.nullable && valid < slots)
