@@ -170,6 +170,23 @@ pub trait FixedWidthValue:
     /// Read `out.len()` values from the little-endian `bytes`, which hold
     /// exactly `out.len() * WIDTH` bytes.
     fn decode_plain(bytes: &[u8], out: &mut [Self]);
+
+    /// Append the values of the little-endian `bytes` (whole values; a
+    /// partial one at the end is ignored) to `out`, without first filling
+    /// the new slots with defaults.
+    ///
+    /// ```
+    /// use strata_encoding::FixedWidthValue;
+    /// let mut out = vec![7i32];
+    /// i32::extend_plain(&[1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF], &mut out);
+    /// assert_eq!(out, [7, 1, -1]);
+    /// ```
+    fn extend_plain(bytes: &[u8], out: &mut Vec<Self>) {
+        let start = out.len();
+        let n = bytes.len() / Self::WIDTH;
+        out.resize(start + n, Self::default());
+        Self::decode_plain(bytes, &mut out[start..]);
+    }
 }
 
 macro_rules! numeric_value {
@@ -199,6 +216,11 @@ macro_rules! numeric_value {
                 for (o, c) in out.iter_mut().zip(chunks) {
                     *o = <$t>::from_le_bytes(*c);
                 }
+            }
+
+            fn extend_plain(bytes: &[u8], out: &mut Vec<Self>) {
+                let (chunks, _) = bytes.as_chunks::<$w>();
+                out.extend(chunks.iter().map(|c| <$t>::from_le_bytes(*c)));
             }
         }
     };

@@ -474,6 +474,11 @@ macro_rules! fixed_common {
             out: &mut Self::Values,
             spaced: Option<Spaced<'_>>,
         ) -> Result<()> {
+            if spaced.is_none() && bytes.len() == present * $w {
+                // Dense: straight from the page bytes, no zero fill first.
+                <$t as strata_encoding::FixedWidthValue>::extend_plain(bytes, out);
+                return Ok(());
+            }
             let mut dec = PlainDecoder::<$t>::new();
             dec.set_data(bytes, present)?;
             emit_vec(&mut dec, out, present, spaced)
