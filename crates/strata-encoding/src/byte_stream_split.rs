@@ -32,14 +32,23 @@ impl ByteStreamSplitValue for i64 {}
 /// Values gathered per step when decoding (a stack buffer, no heap).
 const GATHER_BATCH: usize = 128;
 
-/// Scatter `plain` (`n` values of `K` bytes) into `K` streams in `out`.
+/// Values moved per block: a block's bytes stay in the first-level cache
+/// while they are split into (or joined from) the `K` streams.
+const BLOCK: usize = 64;
+
+/// Scatter `plain` (`n` values of `K` bytes) into `K` streams in `out`,
+/// a block of values at a time (one pass over the input, not `K`).
 fn scatter_const<const K: usize>(plain: &[u8], out: &mut [u8]) {
     let (chunks, _) = plain.as_chunks::<K>();
     let n = chunks.len();
-    for j in 0..K {
-        let stream = &mut out[j * n..(j + 1) * n];
-        for (o, c) in stream.iter_mut().zip(chunks) {
-            *o = c[j];
+    for (b, block) in chunks.chunks(BLOCK).enumerate() {
+        let base = b * BLOCK;
+        for j in 0..K {
+            let start = j * n + base;
+            let stream = &mut out[start..start + block.len()];
+            for (o, c) in stream.iter_mut().zip(block) {
+                *o = c[j];
+            }
         }
     }
 }
@@ -63,14 +72,44 @@ fn scatter(plain: &[u8], k: usize, out: &mut [u8]) {
     }
 }
 
+/// Gather values `pos .. pos + count` from `K` streams of `stride` bytes
+/// into `out` (`count * K` bytes, value-major), a block at a time.
+fn gather_const<const K: usize>(
+    data: &[u8],
+    stride: usize,
+    pos: usize,
+    count: usize,
+    out: &mut [u8],
+) {
+    let (values, _) = out.as_chunks_mut::<K>();
+    for (b, block) in values[..count].chunks_mut(BLOCK).enumerate() {
+        let base = pos + b * BLOCK;
+        for j in 0..K {
+            let start = j * stride + base;
+            let stream = &data[start..start + block.len()];
+            for (v, &byte) in block.iter_mut().zip(stream) {
+                v[j] = byte;
+            }
+        }
+    }
+}
+
 /// Gather values `pos .. pos + count` from `k` streams of `stride` bytes into
 /// `out` (`count * k` bytes, value-major).
 fn gather(data: &[u8], k: usize, stride: usize, pos: usize, count: usize, out: &mut [u8]) {
-    for j in 0..k {
-        let start = j * stride + pos;
-        let stream = &data[start..start + count];
-        for (i, &b) in stream.iter().enumerate() {
-            out[i * k + j] = b;
+    match k {
+        2 => gather_const::<2>(data, stride, pos, count, out),
+        4 => gather_const::<4>(data, stride, pos, count, out),
+        8 => gather_const::<8>(data, stride, pos, count, out),
+        16 => gather_const::<16>(data, stride, pos, count, out),
+        _ => {
+            for j in 0..k {
+                let start = j * stride + pos;
+                let stream = &data[start..start + count];
+                for (i, &b) in stream.iter().enumerate() {
+                    out[i * k + j] = b;
+                }
+            }
         }
     }
 }
