@@ -92,10 +92,18 @@ impl LevelEncoder {
                 "level {bad} outside 0..={max}"
             )));
         }
+        // Short runs (nested data alternates levels) go value by value
+        // through the encoder's inlined `put`; long runs are counted once.
         let mut rest = levels;
         while let Some(&first) = rest.first() {
             let run = rest.iter().take_while(|&&l| l == first).count();
-            self.rle.put_repeated(first as u64, run);
+            if run < 16 {
+                for _ in 0..run {
+                    self.rle.put(first as u64);
+                }
+            } else {
+                self.rle.put_repeated(first as u64, run);
+            }
             rest = &rest[run..];
         }
         self.count += levels.len();

@@ -152,11 +152,43 @@ impl LevelNode {
         if range.is_empty() {
             return Ok(());
         }
-        let nulls = if self.nullable {
+        let nulls = self.nulls_of(array);
+        self.visit_with(
+            array,
+            nulls.as_ref(),
+            range,
+            first_rep,
+            rest_rep,
+            leaves,
+            max,
+        )
+    }
+
+    /// The nulls of `array` this node must honour (none unless nullable).
+    fn nulls_of(&self, array: &ArrayRef) -> Option<NullBuffer> {
+        if self.nullable {
             array.logical_nulls()
         } else {
             None
-        };
+        }
+    }
+
+    /// [`visit`](Self::visit) with the nulls of `array` already taken
+    /// (once per array, not once per list slot).
+    #[allow(clippy::too_many_arguments)]
+    fn visit_with(
+        &self,
+        array: &ArrayRef,
+        nulls: Option<&NullBuffer>,
+        range: Range<usize>,
+        first_rep: i16,
+        rest_rep: i16,
+        leaves: &mut [LeafLevels],
+        max: &[(i16, i16)],
+    ) -> Result<()> {
+        if range.is_empty() {
+            return Ok(());
+        }
         let nulls = nulls.filter(|n| has_null(n, &range));
         match &self.kind {
             NodeKind::Leaf { max_def, max_rep } => {
@@ -282,13 +314,14 @@ impl LevelNode {
                             return Err(general(format!("expected a list array, got {other}")));
                         }
                     };
+                let child_nulls = child.nulls_of(&values);
                 for i in range.clone() {
                     let rep = if i == range.start {
                         first_rep
                     } else {
                         rest_rep
                     };
-                    if nulls.as_ref().is_some_and(|n| n.is_null(i)) {
+                    if nulls.is_some_and(|n| n.is_null(i)) {
                         self.push_empty(leaves, self.def_level - 1, rep, max);
                         continue;
                     }
@@ -299,7 +332,15 @@ impl LevelNode {
                         if r.end > values.len() {
                             return Err(general("list offsets past the end of the values"));
                         }
-                        child.visit(&values, r, rep, elem_rep, leaves, max)?;
+                        child.visit_with(
+                            &values,
+                            child_nulls.as_ref(),
+                            r,
+                            rep,
+                            elem_rep,
+                            leaves,
+                            max,
+                        )?;
                     }
                 }
                 Ok(())
@@ -314,6 +355,11 @@ fn has_null(nulls: &NullBuffer, range: &Range<usize>) -> bool {
     }
     if range.start == 0 && range.end == nulls.len() {
         return true;
+    }
+    if range.len() <= 64 {
+        // Short ranges (list elements): a bit test each beats building a
+        // bit-chunk iterator.
+        return range.clone().any(|i| nulls.is_null(i));
     }
     nulls
         .inner()
