@@ -61,6 +61,16 @@ const WIDTH: usize = 24;
 const DICT_LIMIT: usize = 8 << 20;
 const BATCHES: [usize; 2] = [8_192, 65_536];
 
+/// Samples per benchmark: 20, or criterion's least (10) in the quick run
+/// of `cargo xtask bench`, which sets `STRATA_BENCH_QUICK`.
+fn sample_size() -> usize {
+    if std::env::var_os("STRATA_BENCH_QUICK").is_some() {
+        10
+    } else {
+        20
+    }
+}
+
 /// The input column: `ROWS` strings of `WIDTH` bytes drawn from `distinct`
 /// values, as offsets + bytes.
 struct Input {
@@ -368,7 +378,7 @@ fn record_read(c: &mut Criterion) {
     }
 
     let mut group = c.benchmark_group("record_read");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
     for (case, file, _, batch) in &files {
         let mut out = RecordBatchBuffers::new();
@@ -387,7 +397,7 @@ fn record_read(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("record_read_dict");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
     for (case, file, optional, batch) in &files {
         let mut out = RecordBatchBuffers::new();
@@ -402,7 +412,7 @@ fn record_read(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("record_read_arrow_utf8");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
     for (case, file, optional, batch) in &files {
         let mut out = RecordBatchBuffers::new();
