@@ -100,22 +100,19 @@ fn int64_plain_read(c: &mut Criterion) {
         .step_by(BATCH)
         .map(|s| batch.slice(s, BATCH.min(N - s)))
         .collect();
-    let strata_file = Bytes::from(common::strata_write(
+    let (strata_file, arrow_rs_file) = common::write_both(
         &batches,
         WriterProperties::builder()
             .set_compression(Compression::UNCOMPRESSED)
             .set_dictionary_enabled(false)
             .set_encoding(Encoding::PLAIN)
             .build(),
-    ));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-        &batches,
         PqWriterProperties::builder()
             .set_compression(PqCompression::UNCOMPRESSED)
             .set_dictionary_enabled(false)
             .set_encoding(PqEncoding::PLAIN)
             .build(),
-    ));
+    );
     // The timed file really is PLAIN, uncompressed, without a dictionary.
     let meta = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
         arrow_rs_file.clone(),
@@ -237,11 +234,11 @@ fn nested(c: &mut Criterion) {
         ),
     ];
     for (case, batches) in &cases {
-        let strata_file = Bytes::from(common::strata_write(batches, WriterProperties::default()));
-        let arrow_rs_file = Bytes::from(common::arrow_rs_write(
+        let (strata_file, arrow_rs_file) = common::write_both(
             batches,
+            WriterProperties::default(),
             PqWriterProperties::default(),
-        ));
+        );
         let expect = common::concat(batches);
 
         let mut g = group(c, "arrow_nested_read", ROWS);
@@ -300,11 +297,11 @@ fn projection(c: &mut Criterion) {
     const ROWS: usize = 1 << 17;
     const PICK: [usize; 3] = [3, 40, 77];
     let batches = wide_table(ROWS);
-    let strata_file = Bytes::from(common::strata_write(&batches, WriterProperties::default()));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
+    let (strata_file, arrow_rs_file) = common::write_both(
         &batches,
+        WriterProperties::default(),
         PqWriterProperties::default(),
-    ));
+    );
     let all = common::concat(&batches);
     let picked = all.project(&PICK).unwrap();
     let mut g = group(c, "arrow_projection", ROWS);
@@ -364,7 +361,7 @@ fn row_selection(c: &mut Criterion) {
         })
         .collect();
     // Small PLAIN pages (about 1,000 rows each) with the page index.
-    let strata_file = Bytes::from(common::strata_write(
+    let (strata_file, arrow_rs_file) = common::write_both(
         &batches,
         WriterProperties::builder()
             .set_dictionary_enabled(false)
@@ -372,9 +369,6 @@ fn row_selection(c: &mut Criterion) {
             .set_data_page_row_count_limit(1024)
             .set_write_batch_size(1024)
             .build(),
-    ));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-        &batches,
         PqWriterProperties::builder()
             .set_writer_version(PqWriterVersion::PARQUET_1_0)
             .set_dictionary_enabled(false)
@@ -382,7 +376,7 @@ fn row_selection(c: &mut Criterion) {
             .set_data_page_row_count_limit(1024)
             .set_write_batch_size(1024)
             .build(),
-    ));
+    );
     // arrow-rs's file has its offset index, with pages this small.
     let meta = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new_with_options(
         arrow_rs_file.clone(),

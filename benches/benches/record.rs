@@ -251,7 +251,17 @@ fn utf8_dict() -> DataType {
 // ---------------------------------------------------------------------------
 // Agreement, outside the timed loops
 
+/// strata and arrow-rs read the input from `file`, `batch` records at a
+/// time: strata on one thread, arrow-rs on another.
 fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
+    std::thread::scope(|s| {
+        let strata = s.spawn(|| check_strata(file, input, optional, batch, case));
+        check_arrow_rs(file, input, optional, batch, case);
+        strata.join().unwrap();
+    });
+}
+
+fn check_strata(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
     // strata, materialised: the input values, dense batches only.
     let reader = FileReader::try_new(file.clone()).unwrap();
     assert_eq!(reader.num_row_groups(), 1, "{case}");
@@ -314,7 +324,9 @@ fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) 
     }
     assert_eq!(row, ROWS, "strata dictionary rows {case}");
     assert_eq!(records.stats().spaced_decodes, 0, "{case}");
+}
 
+fn check_arrow_rs(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
     // arrow-rs, low level: the same values and levels.
     let mut pq = PqOut::default();
     let mut row = 0;
