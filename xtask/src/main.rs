@@ -69,19 +69,20 @@ fn bench(args: &[String]) -> Result<(), String> {
     if full {
         cmd.args(["--warm-up-time", "3", "--measurement-time", "10"]);
     } else {
-        // The quick run, about 5 minutes on 2 cores: 10 samples (criterion's
-        // least) in about half a second per benchmark, after a 0.1 s
-        // warm-up; workloads slower than 50 ms an iteration take 10
-        // iterations whatever the target. 1,000 bootstrap resamples instead
-        // of 100,000 for the confidence intervals (the report uses the
-        // median point estimate, which resampling does not change): the
-        // analysis took 0.3 s a benchmark, now milliseconds. The benches
-        // read STRATA_BENCH_QUICK to use 10 samples where they set more.
+        // The quick run, about 3 minutes of benchmarking on 2 cores (5 under
+        // heavy load): 10 samples (criterion's least) in about 0.3 s per
+        // benchmark after a 0.1 s warm-up; workloads slower than 30 ms an
+        // iteration take 10 iterations whatever the target (about 80 s of
+        // the run). 1,000 bootstrap resamples instead of 100,000 for the
+        // confidence intervals: the report takes the median point
+        // estimate, which resampling does not change, and the analysis
+        // took 0.3 s a benchmark, now milliseconds. The benches read
+        // STRATA_BENCH_QUICK to use 10 samples where they set more.
         cmd.args([
             "--warm-up-time",
             "0.1",
             "--measurement-time",
-            "0.5",
+            "0.3",
             "--sample-size",
             "10",
             "--nresamples",
