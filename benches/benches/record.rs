@@ -31,6 +31,7 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
+use std::cell::LazyCell;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -374,31 +375,60 @@ fn check_arrow_rs(file: &Bytes, input: &Input, optional: bool, batch: usize, cas
 // ---------------------------------------------------------------------------
 // Benchmarks
 
-fn record_read(c: &mut Criterion) {
-    let mut files = Vec::new();
-    for (label, distinct, seed) in [("1k", 1_000usize, 0x4EC1u64), ("100k", 100_000, 0x4EC2)] {
-        let input = Input::new(distinct, seed);
+/// The inputs: (label, distinct values, seed).
+const INPUTS: [(&str, usize, u64); 2] = [("1k", 1_000, 0x4EC1), ("100k", 100_000, 0x4EC2)];
+
+/// Every case: (name, optional, batch), in the order of `check_files`.
+fn cases() -> Vec<(String, bool, usize)> {
+    let mut cases = Vec::new();
+    for (label, _, _) in INPUTS {
         for optional in [false, true] {
-            let file = write_file(&input, optional);
             let prefix = if optional { "opt" } else { "req" };
             for batch in BATCHES {
-                let case = format!("{prefix}_{label}_b{batch}");
-                check(&file, &input, optional, batch, &case);
-                files.push((case, file.clone(), optional, batch));
+                cases.push((format!("{prefix}_{label}_b{batch}"), optional, batch));
             }
         }
     }
+    cases
+}
+
+/// Each case's file, checked with its batch size.
+fn check_files(cases: &[(String, bool, usize)]) -> Vec<Bytes> {
+    let mut files = Vec::new();
+    let mut cases = cases.iter();
+    for (_, distinct, seed) in INPUTS {
+        let input = Input::new(distinct, seed);
+        for optional in [false, true] {
+            let file = write_file(&input, optional);
+            for _ in BATCHES {
+                let (case, opt, batch) = cases.next().unwrap();
+                assert_eq!(*opt, optional);
+                check(&file, &input, optional, *batch, case);
+                files.push(file.clone());
+            }
+        }
+    }
+    files
+}
+
+fn record_read(c: &mut Criterion) {
+    let cases = cases();
+    // Built and checked before the first record benchmark runs (untimed),
+    // so a filter that excludes them all skips the work.
+    let files = LazyCell::new(|| check_files(&cases));
 
     let mut group = c.benchmark_group("record_read");
     group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, _, batch) in &files {
+    for (i, (case, _, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
         });
         let mut pq = PqOut::default();
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| {
                 black_box(pq_read(black_box(file), *batch, &mut pq, |o| {
                     black_box(&o.values);
@@ -411,13 +441,15 @@ fn record_read(c: &mut Criterion) {
     let mut group = c.benchmark_group("record_read_dict");
     group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, optional, batch) in &files {
+    for (i, (case, optional, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read_dict(black_box(file), *batch, &mut out)))
         });
         let schema = arrow_schema(utf8_dict(), *optional);
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
         });
     }
@@ -426,13 +458,15 @@ fn record_read(c: &mut Criterion) {
     let mut group = c.benchmark_group("record_read_arrow_utf8");
     group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, optional, batch) in &files {
+    for (i, (case, optional, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
         });
         let schema = arrow_schema(DataType::Utf8, *optional);
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
         });
     }
