@@ -17,6 +17,7 @@
 
 mod common;
 
+use std::cell::LazyCell;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -128,39 +129,65 @@ fn arrow_rs_read(data: &Bytes) -> usize {
         .sum()
 }
 
-fn check(batches: &[RecordBatch], strata_file: Vec<u8>, arrow_rs_file: &Bytes) {
-    let expect = common::concat(batches);
-    let by_arrow_rs: Vec<RecordBatch> = PqBuilder::try_new(Bytes::from(strata_file))
-        .unwrap()
-        .build()
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(common::concat(&by_arrow_rs).columns(), expect.columns());
-    let by_strata: Vec<RecordBatch> =
-        ParquetRecordBatchReaderBuilder::try_new(arrow_rs_file.clone())
-            .unwrap()
-            .build()
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
-    assert_eq!(common::concat(&by_strata).columns(), expect.columns());
+/// arrow-rs reads strata's file and strata reads arrow-rs's file back to
+/// `expect`, in batches of `BATCH` as timed, on two threads.
+fn check(expect: &RecordBatch, strata_file: &Bytes, arrow_rs_file: &Bytes) {
+    let spec = common::ReadSpec::batches_of(BATCH);
+    std::thread::scope(|s| {
+        let by_arrow_rs =
+            s.spawn(|| common::collect(|f| common::arrow_rs_read(strata_file, &spec, f)));
+        let by_strata = common::collect(|f| common::strata_read(arrow_rs_file, &spec, f));
+        assert_eq!(
+            by_strata.columns(),
+            expect.columns(),
+            "strata reading arrow-rs's file"
+        );
+        let by_arrow_rs = by_arrow_rs.join().unwrap();
+        assert_eq!(
+            by_arrow_rs.columns(),
+            expect.columns(),
+            "arrow-rs reading strata's file"
+        );
+    });
 }
 
 fn mixed_table_write_read(c: &mut Criterion) {
-    let batches = mixed_table();
+    // Inputs are built, and checked, before the first benchmark that needs
+    // them (untimed), so a filter that excludes those skips the work.
+    let table = LazyCell::new(|| {
+        let batches = mixed_table();
+        let expect = common::concat(&batches);
+        (batches, expect)
+    });
     for (name, codec, pq_codec) in codecs() {
-        let arrow_rs_file = Bytes::from(arrow_rs_write(&batches, pq_codec));
-        check(&batches, strata_write(&batches, codec), &arrow_rs_file);
+        // arrow-rs's file, once each reader read the other's file back.
+        let arrow_rs_file = LazyCell::new(|| {
+            let (batches, expect) = &*table;
+            let (strata_file, arrow_rs_file) = common::write_both(
+                batches,
+                WriterProperties::builder().set_compression(codec).build(),
+                PqWriterProperties::builder()
+                    .set_compression(pq_codec)
+                    .build(),
+            );
+            check(expect, &strata_file, &arrow_rs_file);
+            arrow_rs_file
+        });
+        let batches = || {
+            LazyCell::force(&arrow_rs_file);
+            &table.0
+        };
 
         let mut group = c.benchmark_group("arrow_mixed_write");
         group.sample_size(10);
         group.throughput(Throughput::Elements(ROWS as u64));
         group.bench_function(format!("strata/{name}"), |b| {
-            b.iter(|| black_box(strata_write(&batches, codec)))
+            let batches = batches();
+            b.iter(|| black_box(strata_write(batches, codec)))
         });
         group.bench_function(format!("arrow-rs/{name}"), |b| {
-            b.iter(|| black_box(arrow_rs_write(&batches, pq_codec)))
+            let batches = batches();
+            b.iter(|| black_box(arrow_rs_write(batches, pq_codec)))
         });
         group.finish();
 
@@ -168,29 +195,34 @@ fn mixed_table_write_read(c: &mut Criterion) {
         group.sample_size(10);
         group.throughput(Throughput::Elements(ROWS as u64));
         group.bench_function(format!("strata/{name}"), |b| {
-            b.iter(|| assert_eq!(strata_read(&arrow_rs_file), ROWS))
+            let file = &*arrow_rs_file;
+            b.iter(|| assert_eq!(strata_read(file), ROWS))
         });
         group.bench_function(format!("arrow-rs/{name}"), |b| {
-            b.iter(|| assert_eq!(arrow_rs_read(&arrow_rs_file), ROWS))
+            let file = &*arrow_rs_file;
+            b.iter(|| assert_eq!(arrow_rs_read(file), ROWS))
         });
         group.finish();
     }
 }
 
-/// One string column of `rows` values drawn from `distinct` strings, with
-/// no nulls, declared `nullable` or not.
-fn string_column(rows: usize, distinct: usize, nullable: bool) -> RecordBatch {
+/// `rows` strings drawn from `distinct` values, no nulls.
+fn string_values(rows: usize, distinct: usize) -> ArrayRef {
     let mut rng = XorShift::new(7);
     let values: Vec<String> = (0..rows)
         .map(|_| format!("value-{:08}", rng.next_u64() as usize % distinct))
         .collect();
-    let array: ArrayRef = Arc::new(StringArray::from(values));
+    Arc::new(StringArray::from(values))
+}
+
+/// `array` as the one string column of a batch, declared `nullable` or not.
+fn string_column(array: &ArrayRef, nullable: bool) -> RecordBatch {
     let schema = Arc::new(arrow_schema::Schema::new(vec![arrow_schema::Field::new(
         "s",
         arrow_schema::DataType::Utf8,
         nullable,
     )]));
-    RecordBatch::try_new(schema, vec![array]).unwrap()
+    RecordBatch::try_new(schema, vec![Arc::clone(array)]).unwrap()
 }
 
 fn optional_no_nulls(c: &mut Criterion) {
@@ -199,13 +231,18 @@ fn optional_no_nulls(c: &mut Criterion) {
     use strata_arrow::arrow_reader::ArrowReaderOptions;
     const N: usize = 1 << 20;
     for distinct in [1_000usize, 100_000] {
+        // The same values for the required and the optional column, built
+        // when the first benchmark that needs them runs (untimed).
+        let values = LazyCell::new(|| string_values(N, distinct));
         for nullable in [false, true] {
-            let batch = string_column(N, distinct, nullable);
             // arrow-rs writes the file both read (dictionary encoded).
-            let file = Bytes::from(arrow_rs_write(
-                std::slice::from_ref(&batch),
-                PqCompression::UNCOMPRESSED,
-            ));
+            let file = LazyCell::new(|| {
+                let batch = string_column(&values, nullable);
+                Bytes::from(arrow_rs_write(
+                    std::slice::from_ref(&batch),
+                    PqCompression::UNCOMPRESSED,
+                ))
+            });
             for as_dict in [false, true] {
                 let dt = if as_dict {
                     DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
@@ -223,11 +260,12 @@ fn optional_no_nulls(c: &mut Criterion) {
                     let mut group = c.benchmark_group("arrow_optional_no_nulls");
                     group.sample_size(10);
                     group.throughput(Throughput::Elements(N as u64));
-                    let (f, s) = (file.clone(), schema.clone());
+                    let (f, s) = (&file, schema.clone());
                     group.bench_function(format!("strata/{case}"), |b| {
+                        LazyCell::force(f);
                         b.iter(|| {
                             let r = ParquetRecordBatchReaderBuilder::try_new_with_options(
-                                f.clone(),
+                                Bytes::clone(f),
                                 ArrowReaderOptions::new().with_schema(s.clone()),
                             )
                             .unwrap()
@@ -238,11 +276,12 @@ fn optional_no_nulls(c: &mut Criterion) {
                             assert_eq!(rows, N);
                         })
                     });
-                    let (f, s) = (file.clone(), schema.clone());
+                    let (f, s) = (&file, schema.clone());
                     group.bench_function(format!("arrow-rs/{case}"), |b| {
+                        LazyCell::force(f);
                         b.iter(|| {
                             let r = PqBuilder::try_new_with_options(
-                                f.clone(),
+                                Bytes::clone(f),
                                 PqOptions::new().with_schema(s.clone()),
                             )
                             .unwrap()

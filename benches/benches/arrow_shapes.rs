@@ -21,6 +21,7 @@
 
 mod common;
 
+use std::cell::LazyCell;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -66,85 +67,98 @@ fn batches_of(rows: usize, mut column: impl FnMut(usize) -> ArrayRef) -> Vec<Rec
         .collect()
 }
 
-/// Times both readers on `arrow_rs_file` after checking both readers on
-/// both files against `expect`.
+/// Both writers' files of one input: (strata's, arrow-rs's).
+type Files = (Bytes, Bytes);
+
+/// The expected row count and arrow-rs's file, from `input` (the expected
+/// batch and both files) once both readers have read both files to the
+/// expected batch under `spec`: built and checked when first needed, before
+/// the first benchmark that needs it (untimed), so a filter that excludes
+/// those benchmarks skips the work.
+fn checked<'a>(
+    spec: &'a ReadSpec,
+    input: impl FnOnce() -> (RecordBatch, Files) + 'a,
+) -> LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes) + 'a> {
+    LazyCell::new(move || {
+        let (expect, (strata_file, arrow_rs_file)) = input();
+        common::check_both_ways(&expect, &strata_file, &arrow_rs_file, spec);
+        (expect.num_rows(), arrow_rs_file)
+    })
+}
+
+/// Times both readers on arrow-rs's file of a `checked` input.
 fn bench_read(
     g: &mut BenchmarkGroup<'_, WallTime>,
     case: &str,
-    expect: &RecordBatch,
-    files: (&Bytes, &Bytes),
     spec: &ReadSpec,
+    input: &LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes)>,
 ) {
-    let (strata_file, arrow_rs_file) = files;
-    common::check_both_ways(expect, strata_file, arrow_rs_file, spec);
-    let rows = expect.num_rows();
     g.bench_function(format!("strata/{case}"), |b| {
-        b.iter(|| assert_eq!(count_rows(|f| strata_read(arrow_rs_file, spec, f)), rows))
+        let (rows, file) = &**input;
+        b.iter(|| assert_eq!(count_rows(|f| strata_read(file, spec, f)), *rows))
     });
     g.bench_function(format!("arrow-rs/{case}"), |b| {
-        b.iter(|| assert_eq!(count_rows(|f| arrow_rs_read(arrow_rs_file, spec, f)), rows))
+        let (rows, file) = &**input;
+        b.iter(|| assert_eq!(count_rows(|f| arrow_rs_read(file, spec, f)), *rows))
     });
 }
 
 fn int64_plain_read(c: &mut Criterion) {
     const N: usize = 1 << 22;
-    let values = random_i64(N, 11);
-    let array: ArrayRef = Arc::new(Int64Array::from(values.clone()));
-    let schema = Arc::new(arrow_schema::Schema::new(vec![Field::new(
-        "v",
-        DataType::Int64,
-        false,
-    )]));
-    let batch = RecordBatch::try_new(schema, vec![array]).unwrap();
-    let batches: Vec<RecordBatch> = (0..N)
-        .step_by(BATCH)
-        .map(|s| batch.slice(s, BATCH.min(N - s)))
-        .collect();
-    let strata_file = Bytes::from(common::strata_write(
-        &batches,
-        WriterProperties::builder()
-            .set_compression(Compression::UNCOMPRESSED)
-            .set_dictionary_enabled(false)
-            .set_encoding(Encoding::PLAIN)
-            .build(),
-    ));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-        &batches,
-        PqWriterProperties::builder()
-            .set_compression(PqCompression::UNCOMPRESSED)
-            .set_dictionary_enabled(false)
-            .set_encoding(PqEncoding::PLAIN)
-            .build(),
-    ));
-    // The timed file really is PLAIN, uncompressed, without a dictionary.
-    let meta = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
-        arrow_rs_file.clone(),
-    )
-    .unwrap()
-    .metadata()
-    .clone();
-    for rg in meta.row_groups() {
-        let col = rg.column(0);
-        assert_eq!(col.compression(), PqCompression::UNCOMPRESSED);
-        assert!(col.dictionary_page_offset().is_none());
-    }
+    // (input batch, files, value bytes), built when first needed.
+    let input = LazyCell::new(|| {
+        let values = random_i64(N, 11);
+        let array: ArrayRef = Arc::new(Int64Array::from(values.clone()));
+        let schema = Arc::new(arrow_schema::Schema::new(vec![Field::new(
+            "v",
+            DataType::Int64,
+            false,
+        )]));
+        let batch = RecordBatch::try_new(schema, vec![array]).unwrap();
+        let batches: Vec<RecordBatch> = (0..N)
+            .step_by(BATCH)
+            .map(|s| batch.slice(s, BATCH.min(N - s)))
+            .collect();
+        let files = common::write_both(
+            &batches,
+            WriterProperties::builder()
+                .set_compression(Compression::UNCOMPRESSED)
+                .set_dictionary_enabled(false)
+                .set_encoding(Encoding::PLAIN)
+                .build(),
+            PqWriterProperties::builder()
+                .set_compression(PqCompression::UNCOMPRESSED)
+                .set_dictionary_enabled(false)
+                .set_encoding(PqEncoding::PLAIN)
+                .build(),
+        );
+        // The timed file really is PLAIN, uncompressed, without a dictionary.
+        let meta =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(files.1.clone())
+                .unwrap()
+                .metadata()
+                .clone();
+        for rg in meta.row_groups() {
+            let col = rg.column(0);
+            assert_eq!(col.compression(), PqCompression::UNCOMPRESSED);
+            assert!(col.dictionary_page_offset().is_none());
+        }
+        let src: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        (batch, files, src)
+    });
 
+    let mut g = group(c, "arrow_int64_plain_read", N);
+    let spec = ReadSpec::batches_of(BATCH);
+    let read = checked(&spec, || (input.0.clone(), input.1.clone()));
+    bench_read(&mut g, "4M", &spec, &read);
     // The floor: copy the value bytes batch by batch into one batch-sized
     // buffer, as a reader must at least do (a single 32 MiB copy would also
     // write 32 MiB back to memory, which the readers do not).
-    let src: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     let mut dst = vec![0u8; BATCH * 8];
-    let mut g = group(c, "arrow_int64_plain_read", N);
-    bench_read(
-        &mut g,
-        "4M",
-        &batch,
-        (&strata_file, &arrow_rs_file),
-        &ReadSpec::batches_of(BATCH),
-    );
     g.bench_function("memcpy/4M", |b| {
+        let src = &input.2;
         b.iter(|| {
-            for chunk in black_box(&src).chunks(BATCH * 8) {
+            for chunk in black_box(src).chunks(BATCH * 8) {
                 dst[..chunk.len()].copy_from_slice(chunk);
                 black_box(&mut dst);
             }
@@ -212,16 +226,17 @@ fn struct_of(rows: usize, rng: &mut XorShift) -> ArrayRef {
     Arc::new(StructArray::try_new(fields, children, Some(NullBuffer::from(valid))).unwrap())
 }
 
+/// Builds a workload's input batches.
+type MakeBatches = fn() -> Vec<RecordBatch>;
+
 fn nested(c: &mut Criterion) {
     const ROWS: usize = 1 << 18;
-    let mut rng = XorShift::new(5);
-    let cases: Vec<(&str, Vec<RecordBatch>)> = vec![
-        (
-            "list_int32",
-            batches_of(ROWS, |n| list_of(n, &mut rng, Int32Builder::new(), put_int)),
-        ),
-        (
-            "list_utf8",
+    let cases: [(&str, MakeBatches); 3] = [
+        ("list_int32", || {
+            let mut rng = XorShift::new(5);
+            batches_of(ROWS, |n| list_of(n, &mut rng, Int32Builder::new(), put_int))
+        }),
+        ("list_utf8", || {
             batches_of(ROWS, |n| {
                 list_of(
                     n,
@@ -229,39 +244,40 @@ fn nested(c: &mut Criterion) {
                     StringBuilder::new(),
                     put_str,
                 )
-            }),
-        ),
-        (
-            "struct_int_utf8",
-            batches_of(ROWS, |n| struct_of(n, &mut XorShift::new(n as u64 ^ 3))),
-        ),
+            })
+        }),
+        ("struct_int_utf8", || {
+            batches_of(ROWS, |n| struct_of(n, &mut XorShift::new(n as u64 ^ 3)))
+        }),
     ];
-    for (case, batches) in &cases {
-        let strata_file = Bytes::from(common::strata_write(batches, WriterProperties::default()));
-        let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-            batches,
-            PqWriterProperties::default(),
-        ));
-        let expect = common::concat(batches);
+    let spec = ReadSpec::batches_of(BATCH);
+    for (case, make) in cases {
+        let batches = LazyCell::new(make);
+        // Also the check of the write benchmarks: each reader reads the
+        // other writer's file back to the input.
+        let read = checked(&spec, || {
+            let files = common::write_both(
+                &batches,
+                WriterProperties::default(),
+                PqWriterProperties::default(),
+            );
+            (common::concat(&batches), files)
+        });
 
         let mut g = group(c, "arrow_nested_read", ROWS);
-        bench_read(
-            &mut g,
-            case,
-            &expect,
-            (&strata_file, &arrow_rs_file),
-            &ReadSpec::batches_of(BATCH),
-        );
+        bench_read(&mut g, case, &spec, &read);
         g.finish();
 
         let mut g = group(c, "arrow_nested_write", ROWS);
         g.bench_function(format!("strata/{case}"), |b| {
-            b.iter(|| black_box(common::strata_write(batches, WriterProperties::default())))
+            LazyCell::force(&read);
+            b.iter(|| black_box(common::strata_write(&batches, WriterProperties::default())))
         });
         g.bench_function(format!("arrow-rs/{case}"), |b| {
+            LazyCell::force(&read);
             b.iter(|| {
                 black_box(common::arrow_rs_write(
-                    batches,
+                    &batches,
                     PqWriterProperties::default(),
                 ))
             })
@@ -299,54 +315,40 @@ fn wide_table(rows: usize) -> Vec<RecordBatch> {
 fn projection(c: &mut Criterion) {
     const ROWS: usize = 1 << 17;
     const PICK: [usize; 3] = [3, 40, 77];
-    let batches = wide_table(ROWS);
-    let strata_file = Bytes::from(common::strata_write(&batches, WriterProperties::default()));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-        &batches,
-        PqWriterProperties::default(),
-    ));
-    let all = common::concat(&batches);
-    let picked = all.project(&PICK).unwrap();
+    // (the whole table as one batch, files), built when first needed.
+    let table = LazyCell::new(|| {
+        let batches = wide_table(ROWS);
+        let files = common::write_both(
+            &batches,
+            WriterProperties::default(),
+            PqWriterProperties::default(),
+        );
+        (common::concat(&batches), files)
+    });
+    let picked = || (table.0.project(&PICK).unwrap(), table.1.clone());
     let mut g = group(c, "arrow_projection", ROWS);
     let roots = ReadSpec {
         roots: Some(PICK.to_vec()),
         ..ReadSpec::batches_of(BATCH)
     };
-    bench_read(
-        &mut g,
-        "roots_3of100",
-        &picked,
-        (&strata_file, &arrow_rs_file),
-        &roots,
-    );
+    bench_read(&mut g, "roots_3of100", &roots, &checked(&roots, picked));
     let leaves = ReadSpec {
         leaves: Some(PICK.to_vec()),
         ..ReadSpec::batches_of(BATCH)
     };
-    bench_read(
-        &mut g,
-        "leaves_3of100",
-        &picked,
-        (&strata_file, &arrow_rs_file),
-        &leaves,
-    );
-    bench_read(
-        &mut g,
-        "all_100",
-        &all,
-        (&strata_file, &arrow_rs_file),
-        &ReadSpec::batches_of(BATCH),
-    );
+    bench_read(&mut g, "leaves_3of100", &leaves, &checked(&leaves, picked));
+    let all = ReadSpec::batches_of(BATCH);
+    bench_read(&mut g, "all_100", &all, &checked(&all, || (*table).clone()));
     g.finish();
 }
 
-fn row_selection(c: &mut Criterion) {
-    const ROWS: usize = 1_000_000;
+/// 1M rows of id, v, f and s (nullable Utf8).
+fn four_columns(rows: usize) -> Vec<RecordBatch> {
     let mut rng = XorShift::new(23);
-    let batches: Vec<RecordBatch> = (0..ROWS)
+    (0..rows)
         .step_by(BATCH)
         .map(|start| {
-            let n = BATCH.min(ROWS - start);
+            let n = BATCH.min(rows - start);
             let id: ArrayRef = Arc::new(Int64Array::from_iter_values(
                 start as i64..(start + n) as i64,
             ));
@@ -362,68 +364,74 @@ fn row_selection(c: &mut Criterion) {
             })));
             RecordBatch::try_from_iter([("id", id), ("v", v), ("f", f), ("s", s)]).unwrap()
         })
-        .collect();
-    // Small PLAIN pages (about 1,000 rows each) with the page index.
-    let strata_file = Bytes::from(common::strata_write(
-        &batches,
-        WriterProperties::builder()
-            .set_dictionary_enabled(false)
-            .set_data_page_size_limit(8 * 1024)
-            .set_data_page_row_count_limit(1024)
-            .set_write_batch_size(1024)
-            .build(),
-    ));
-    let arrow_rs_file = Bytes::from(common::arrow_rs_write(
-        &batches,
-        PqWriterProperties::builder()
-            .set_writer_version(PqWriterVersion::PARQUET_1_0)
-            .set_dictionary_enabled(false)
-            .set_data_page_size_limit(8 * 1024)
-            .set_data_page_row_count_limit(1024)
-            .set_write_batch_size(1024)
-            .build(),
-    ));
-    // arrow-rs's file has its offset index, with pages this small.
-    let meta = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new_with_options(
-        arrow_rs_file.clone(),
-        parquet::arrow::arrow_reader::ArrowReaderOptions::new()
-            .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required),
-    )
-    .unwrap()
-    .metadata()
-    .clone();
-    let index = meta.page_index_for_row_group(0);
-    let pages = index.offset_index(0).unwrap().page_locations().len();
-    assert!(pages >= ROWS / 2048, "{pages} pages");
+        .collect()
+}
+
+fn row_selection(c: &mut Criterion) {
+    const ROWS: usize = 1_000_000;
     let ranges: Vec<std::ops::Range<usize>> = [100_000, 300_000, 500_000, 700_000, 900_000]
         .iter()
         .map(|&s| s..s + 2_000)
         .collect();
-    let all = common::concat(&batches);
-    let parts: Vec<RecordBatch> = ranges.iter().map(|r| all.slice(r.start, r.len())).collect();
-    let expect = common::concat(&parts);
+    let selected: usize = ranges.iter().map(|r| r.len()).sum();
+    // (the whole table as one batch, files), built when first needed.
+    let table = LazyCell::new(|| {
+        let batches = four_columns(ROWS);
+        // Small PLAIN pages (about 1,000 rows each) with the page index.
+        let files = common::write_both(
+            &batches,
+            WriterProperties::builder()
+                .set_dictionary_enabled(false)
+                .set_data_page_size_limit(8 * 1024)
+                .set_data_page_row_count_limit(1024)
+                .set_write_batch_size(1024)
+                .build(),
+            PqWriterProperties::builder()
+                .set_writer_version(PqWriterVersion::PARQUET_1_0)
+                .set_dictionary_enabled(false)
+                .set_data_page_size_limit(8 * 1024)
+                .set_data_page_row_count_limit(1024)
+                .set_write_batch_size(1024)
+                .build(),
+        );
+        // arrow-rs's file has its offset index, with pages this small.
+        let meta =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new_with_options(
+                files.1.clone(),
+                parquet::arrow::arrow_reader::ArrowReaderOptions::new()
+                    .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Required),
+            )
+            .unwrap()
+            .metadata()
+            .clone();
+        let index = meta.page_index_for_row_group(0);
+        let pages = index.offset_index(0).unwrap().page_locations().len();
+        assert!(pages >= ROWS / 2048, "{pages} pages");
+        (common::concat(&batches), files)
+    });
     let spec = ReadSpec {
-        ranges: Some((ranges, ROWS)),
+        ranges: Some((ranges.clone(), ROWS)),
         page_index: true,
         ..ReadSpec::batches_of(BATCH)
     };
-    let mut g = group(c, "arrow_row_selection", expect.num_rows());
-    bench_read(
-        &mut g,
-        "1pct_5runs",
-        &expect,
-        (&strata_file, &arrow_rs_file),
-        &spec,
-    );
+    let expect = || {
+        let parts: Vec<RecordBatch> = ranges
+            .iter()
+            .map(|r| table.0.slice(r.start, r.len()))
+            .collect();
+        (common::concat(&parts), table.1.clone())
+    };
+    let mut g = group(c, "arrow_row_selection", selected);
+    bench_read(&mut g, "1pct_5runs", &spec, &checked(&spec, expect));
     g.finish();
     // For scale: every row, no selection.
     let mut g = group(c, "arrow_row_selection", ROWS);
+    let all = ReadSpec::batches_of(BATCH);
     bench_read(
         &mut g,
         "all_rows",
         &all,
-        (&strata_file, &arrow_rs_file),
-        &ReadSpec::batches_of(BATCH),
+        &checked(&all, || (*table).clone()),
     );
     g.finish();
 }

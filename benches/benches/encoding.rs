@@ -100,6 +100,15 @@ fn strata_flush<T: strata_encoding::ValueType>(enc: &mut impl Encoder<T>) -> Vec
 fn plain_byte_array_put(c: &mut Criterion) {
     let descr = descr(PhysicalType::BYTE_ARRAY, None);
     let all_valid = vec![0xFFu8; N.div_ceil(8)];
+    // The inputs, built once for both groups.
+    let inputs: Vec<_> = [4usize, 16, 64]
+        .into_iter()
+        .map(|width| {
+            let (offsets, values) = fixed_width_strings(N, width, 0xB1 + width as u64);
+            let pq_values = pq_byte_arrays(&offsets, &values);
+            (width, offsets, values, pq_values)
+        })
+        .collect();
     for spaced in [false, true] {
         let name = if spaced {
             "plain_byte_array_put_spaced"
@@ -107,14 +116,13 @@ fn plain_byte_array_put(c: &mut Criterion) {
             "plain_byte_array_put"
         };
         let mut group = c.benchmark_group(name);
-        for width in [4usize, 16, 64] {
-            let (offsets, values) = fixed_width_strings(N, width, 0xB1 + width as u64);
-            let pq_values = pq_byte_arrays(&offsets, &values);
+        for (width, offsets, values, pq_values) in &inputs {
+            let (width, offsets, values, pq_values) = (*width, offsets, values, pq_values);
             let total = N * (4 + width);
 
             let strata_put = || {
                 let mut enc = PlainByteArrayEncoder::new();
-                let batch = ByteArrayBatch::from_offsets(&offsets, &values).unwrap();
+                let batch = ByteArrayBatch::from_offsets(offsets, values).unwrap();
                 if spaced {
                     enc.put_spaced(batch, &all_valid, 0).unwrap();
                 } else {
@@ -125,9 +133,9 @@ fn plain_byte_array_put(c: &mut Criterion) {
             let pq_put = || {
                 let mut enc = get_encoder::<ByteArrayType>(PqEncoding::PLAIN, &descr).unwrap();
                 if spaced {
-                    pq_put_spaced(enc.as_mut(), &pq_values, &all_valid, 0);
+                    pq_put_spaced(enc.as_mut(), pq_values, &all_valid, 0);
                 } else {
-                    enc.put(&pq_values).unwrap();
+                    enc.put(pq_values).unwrap();
                 }
                 enc.flush_buffer().unwrap()
             };
@@ -135,15 +143,14 @@ fn plain_byte_array_put(c: &mut Criterion) {
             let page = strata_put();
             assert_eq!(page.len(), total);
             assert_eq!(&page[..], &pq_put()[..], "PLAIN BYTE_ARRAY w{width}");
-            assert_eq!(page, plain_byte_array_page(&offsets, &values));
+            assert_eq!(page, plain_byte_array_page(offsets, values));
 
             group.throughput(Throughput::Bytes(total as u64));
             group.bench_function(format!("strata/w{width}"), |b| {
                 b.iter(|| {
                     let mut enc = PlainByteArrayEncoder::new();
-                    let batch =
-                        ByteArrayBatch::from_offsets(black_box(&offsets), black_box(&values))
-                            .unwrap();
+                    let batch = ByteArrayBatch::from_offsets(black_box(offsets), black_box(values))
+                        .unwrap();
                     if spaced {
                         enc.put_spaced(batch, black_box(&all_valid), 0).unwrap();
                     } else {
@@ -156,9 +163,9 @@ fn plain_byte_array_put(c: &mut Criterion) {
                 b.iter(|| {
                     let mut enc = get_encoder::<ByteArrayType>(PqEncoding::PLAIN, &descr).unwrap();
                     if spaced {
-                        pq_put_spaced(enc.as_mut(), black_box(&pq_values), &all_valid, 0);
+                        pq_put_spaced(enc.as_mut(), black_box(pq_values), &all_valid, 0);
                     } else {
-                        enc.put(black_box(&pq_values)).unwrap();
+                        enc.put(black_box(pq_values)).unwrap();
                     }
                     black_box(enc.flush_buffer().unwrap())
                 })

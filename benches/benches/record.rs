@@ -31,6 +31,7 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
+use std::cell::LazyCell;
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -60,6 +61,16 @@ const WIDTH: usize = 24;
 /// Dictionary page size limit: large enough for 100k distinct values.
 const DICT_LIMIT: usize = 8 << 20;
 const BATCHES: [usize; 2] = [8_192, 65_536];
+
+/// Samples per benchmark: 20, or criterion's least (10) in the quick run
+/// of `cargo xtask bench`, which sets `STRATA_BENCH_QUICK`.
+fn sample_size() -> usize {
+    if std::env::var_os("STRATA_BENCH_QUICK").is_some() {
+        10
+    } else {
+        20
+    }
+}
 
 /// The input column: `ROWS` strings of `WIDTH` bytes drawn from `distinct`
 /// values, as offsets + bytes.
@@ -241,7 +252,17 @@ fn utf8_dict() -> DataType {
 // ---------------------------------------------------------------------------
 // Agreement, outside the timed loops
 
+/// strata and arrow-rs read the input from `file`, `batch` records at a
+/// time: strata on one thread, arrow-rs on another.
 fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
+    std::thread::scope(|s| {
+        let strata = s.spawn(|| check_strata(file, input, optional, batch, case));
+        check_arrow_rs(file, input, optional, batch, case);
+        strata.join().unwrap();
+    });
+}
+
+fn check_strata(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
     // strata, materialised: the input values, dense batches only.
     let reader = FileReader::try_new(file.clone()).unwrap();
     assert_eq!(reader.num_row_groups(), 1, "{case}");
@@ -304,7 +325,9 @@ fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) 
     }
     assert_eq!(row, ROWS, "strata dictionary rows {case}");
     assert_eq!(records.stats().spaced_decodes, 0, "{case}");
+}
 
+fn check_arrow_rs(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
     // arrow-rs, low level: the same values and levels.
     let mut pq = PqOut::default();
     let mut row = 0;
@@ -352,31 +375,60 @@ fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) 
 // ---------------------------------------------------------------------------
 // Benchmarks
 
-fn record_read(c: &mut Criterion) {
-    let mut files = Vec::new();
-    for (label, distinct, seed) in [("1k", 1_000usize, 0x4EC1u64), ("100k", 100_000, 0x4EC2)] {
-        let input = Input::new(distinct, seed);
+/// The inputs: (label, distinct values, seed).
+const INPUTS: [(&str, usize, u64); 2] = [("1k", 1_000, 0x4EC1), ("100k", 100_000, 0x4EC2)];
+
+/// Every case: (name, optional, batch), in the order of `check_files`.
+fn cases() -> Vec<(String, bool, usize)> {
+    let mut cases = Vec::new();
+    for (label, _, _) in INPUTS {
         for optional in [false, true] {
-            let file = write_file(&input, optional);
             let prefix = if optional { "opt" } else { "req" };
             for batch in BATCHES {
-                let case = format!("{prefix}_{label}_b{batch}");
-                check(&file, &input, optional, batch, &case);
-                files.push((case, file.clone(), optional, batch));
+                cases.push((format!("{prefix}_{label}_b{batch}"), optional, batch));
             }
         }
     }
+    cases
+}
+
+/// Each case's file, checked with its batch size.
+fn check_files(cases: &[(String, bool, usize)]) -> Vec<Bytes> {
+    let mut files = Vec::new();
+    let mut cases = cases.iter();
+    for (_, distinct, seed) in INPUTS {
+        let input = Input::new(distinct, seed);
+        for optional in [false, true] {
+            let file = write_file(&input, optional);
+            for _ in BATCHES {
+                let (case, opt, batch) = cases.next().unwrap();
+                assert_eq!(*opt, optional);
+                check(&file, &input, optional, *batch, case);
+                files.push(file.clone());
+            }
+        }
+    }
+    files
+}
+
+fn record_read(c: &mut Criterion) {
+    let cases = cases();
+    // Built and checked before the first record benchmark runs (untimed),
+    // so a filter that excludes them all skips the work.
+    let files = LazyCell::new(|| check_files(&cases));
 
     let mut group = c.benchmark_group("record_read");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, _, batch) in &files {
+    for (i, (case, _, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
         });
         let mut pq = PqOut::default();
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| {
                 black_box(pq_read(black_box(file), *batch, &mut pq, |o| {
                     black_box(&o.values);
@@ -387,30 +439,34 @@ fn record_read(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("record_read_dict");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, optional, batch) in &files {
+    for (i, (case, optional, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read_dict(black_box(file), *batch, &mut out)))
         });
         let schema = arrow_schema(utf8_dict(), *optional);
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
         });
     }
     group.finish();
 
     let mut group = c.benchmark_group("record_read_arrow_utf8");
-    group.sample_size(20);
+    group.sample_size(sample_size());
     group.throughput(Throughput::Elements(ROWS as u64));
-    for (case, file, optional, batch) in &files {
+    for (i, (case, optional, batch)) in cases.iter().enumerate() {
         let mut out = RecordBatchBuffers::new();
         group.bench_function(format!("strata/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(strata_read(black_box(file), *batch, &mut out)))
         });
         let schema = arrow_schema(DataType::Utf8, *optional);
         group.bench_function(format!("arrow-rs/{case}"), |b| {
+            let file = &files[i];
             b.iter(|| black_box(pq_arrow_read(black_box(file), *batch, &schema)))
         });
     }

@@ -36,6 +36,21 @@ pub fn arrow_rs_write(batches: &[RecordBatch], props: PqWriterProperties) -> Vec
     out
 }
 
+/// Both writers' files of `batches` (strata's, arrow-rs's), written at
+/// the same time on two threads: inputs are built before any timing, and
+/// the quick run of `cargo xtask bench` has about 5 minutes in all.
+pub fn write_both(
+    batches: &[RecordBatch],
+    props: WriterProperties,
+    pq_props: PqWriterProperties,
+) -> (Bytes, Bytes) {
+    std::thread::scope(|s| {
+        let strata = s.spawn(|| Bytes::from(strata_write(batches, props)));
+        let arrow_rs = Bytes::from(arrow_rs_write(batches, pq_props));
+        (strata.join().unwrap(), arrow_rs)
+    })
+}
+
 /// `batches` as one batch.
 pub fn concat(batches: &[RecordBatch]) -> RecordBatch {
     arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
@@ -132,23 +147,28 @@ pub fn count_rows(read: impl FnOnce(&mut dyn FnMut(RecordBatch))) -> usize {
 }
 
 /// Both readers on both files (`strata_file` written by strata,
-/// `arrow_rs_file` by arrow-rs) return `expect`.
+/// `arrow_rs_file` by arrow-rs) return `expect`: strata's reader on one
+/// thread, arrow-rs's on another.
 pub fn check_both_ways(
     expect: &RecordBatch,
     strata_file: &Bytes,
     arrow_rs_file: &Bytes,
     spec: &ReadSpec,
 ) {
-    for (who, file) in [("strata", strata_file), ("arrow-rs", arrow_rs_file)] {
-        let by_strata = collect(|f| strata_read(file, spec, f));
-        assert_same(&by_strata, expect, &format!("strata reading {who}'s file"));
-        let by_arrow_rs = collect(|f| arrow_rs_read(file, spec, f));
-        assert_same(
-            &by_arrow_rs,
-            expect,
-            &format!("arrow-rs reading {who}'s file"),
-        );
-    }
+    let files = [("strata", strata_file), ("arrow-rs", arrow_rs_file)];
+    std::thread::scope(|s| {
+        let by_strata = s.spawn(|| {
+            for (who, file) in files {
+                let got = collect(|f| strata_read(file, spec, f));
+                assert_same(&got, expect, &format!("strata reading {who}'s file"));
+            }
+        });
+        for (who, file) in files {
+            let got = collect(|f| arrow_rs_read(file, spec, f));
+            assert_same(&got, expect, &format!("arrow-rs reading {who}'s file"));
+        }
+        by_strata.join().unwrap();
+    });
 }
 
 /// `dt` with every list's element field named `item`.
