@@ -138,34 +138,9 @@ impl LevelNode {
         }
     }
 
-    /// Append the levels of slots `range` of `array` to the leaves below;
-    /// the first slot repeats at `first_rep`, the others at `rest_rep`.
-    pub(crate) fn visit(
-        &self,
-        array: &ArrayRef,
-        range: Range<usize>,
-        first_rep: i16,
-        rest_rep: i16,
-        leaves: &mut [LeafLevels],
-        max: &[(i16, i16)],
-    ) -> Result<()> {
-        if range.is_empty() {
-            return Ok(());
-        }
-        let nulls = self.nulls_of(array);
-        self.visit_with(
-            array,
-            nulls.as_ref(),
-            range,
-            first_rep,
-            rest_rep,
-            leaves,
-            max,
-        )
-    }
-
-    /// The nulls of `array` this node must honour (none unless nullable).
-    fn nulls_of(&self, array: &ArrayRef) -> Option<NullBuffer> {
+    /// The nulls of `array` this node must honour (none unless nullable),
+    /// taken once per array and handed to [`visit`](Self::visit).
+    pub(crate) fn nulls_of(&self, array: &ArrayRef) -> Option<NullBuffer> {
         if self.nullable {
             array.logical_nulls()
         } else {
@@ -173,10 +148,11 @@ impl LevelNode {
         }
     }
 
-    /// [`visit`](Self::visit) with the nulls of `array` already taken
-    /// (once per array, not once per list slot).
+    /// Append the levels of slots `range` of `array` (whose nulls, from
+    /// [`nulls_of`](Self::nulls_of), are `nulls`) to the leaves below; the
+    /// first slot repeats at `first_rep`, the others at `rest_rep`.
     #[allow(clippy::too_many_arguments)]
-    fn visit_with(
+    pub(crate) fn visit(
         &self,
         array: &ArrayRef,
         nulls: Option<&NullBuffer>,
@@ -244,7 +220,16 @@ impl LevelNode {
                 let visit_run =
                     |run: Range<usize>, first: i16, leaves: &mut [LeafLevels]| -> Result<()> {
                         for (child, column) in children.iter().zip(s.columns()) {
-                            child.visit(column, run.clone(), first, rest_rep, leaves, max)?;
+                            let nulls = child.nulls_of(column);
+                            child.visit(
+                                column,
+                                nulls.as_ref(),
+                                run.clone(),
+                                first,
+                                rest_rep,
+                                leaves,
+                                max,
+                            )?;
                         }
                         Ok(())
                     };
@@ -332,7 +317,7 @@ impl LevelNode {
                         if r.end > values.len() {
                             return Err(general("list offsets past the end of the values"));
                         }
-                        child.visit_with(
+                        child.visit(
                             &values,
                             child_nulls.as_ref(),
                             r,

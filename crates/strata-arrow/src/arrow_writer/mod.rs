@@ -277,8 +277,16 @@ impl<W: Write + Send> ArrowWriter<W> {
             let count = root.maxima.len();
             let levels = &mut self.levels[..count];
             levels.iter_mut().for_each(LeafLevels::clear);
-            root.node
-                .visit(column, 0..column.len(), 0, 0, levels, &root.maxima)?;
+            let nulls = root.node.nulls_of(column);
+            root.node.visit(
+                column,
+                nulls.as_ref(),
+                0..column.len(),
+                0,
+                0,
+                levels,
+                &root.maxima,
+            )?;
             for (k, level) in levels.iter().enumerate() {
                 // No writers after a failed flush: the file is unusable.
                 let w = self
