@@ -1285,3 +1285,25 @@ fn arrow_cast_to_strings(col: &ArrayRef) -> Vec<Option<String>> {
         })
         .collect()
 }
+
+/// A string column whose every value is null, read as a dictionary: the
+/// chunk's dictionary is empty and every key is a null slot (the keys are
+/// not checked against the empty dictionary), in batches and row groups.
+#[test]
+fn all_null_strings_read_as_dictionary() {
+    let array = StringArray::from(vec![None::<&str>; 300]);
+    let b = batch(vec![("s", Arc::new(array) as ArrayRef)]);
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(128))
+        .build();
+    let data = write(std::slice::from_ref(&b), Some(props));
+    let dt = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let schema = Arc::new(Schema::new(vec![Field::new("s", dt.clone(), true)]));
+    let read = read_with_schema(&data, &schema).unwrap();
+    assert_eq!(read.iter().map(RecordBatch::num_rows).sum::<usize>(), 300);
+    for b in &read {
+        let col = b.column(0);
+        assert_eq!(col.data_type(), &dt);
+        assert_eq!(col.null_count(), col.len());
+    }
+}
