@@ -137,13 +137,24 @@ fn rle_decode(c: &mut Criterion) {
             .get_batch(&mut indices)
             .unwrap();
         let mut enc = strata_sink::rle::RleEncoder::new(width);
-        for i in &indices {
-            enc.put(u64::from(*i) % dict_len as u64);
+        for i in &mut indices {
+            *i %= dict_len as u32;
+            enc.put(u64::from(*i));
         }
         let data = enc.finish();
         let bytes = bytes::Bytes::from(data.clone());
         let dict: Vec<i64> = (0..dict_len as i64).map(|i| i * 3).collect();
+        // Both decoders gather every index, each to its dictionary value.
+        let expect: Vec<i64> = indices.iter().map(|&i| dict[i as usize]).collect();
+        let mut theirs = vec![0i64; N];
+        let mut d = parquet::encodings::rle::RleDecoder::new(width as u8);
+        d.set_data(bytes.clone()).unwrap();
+        assert_eq!(d.get_batch_with_dict(&dict, &mut theirs, N).unwrap(), N);
         let mut out = vec![0i64; N];
+        let mut d = strata_sink::rle::RleDecoder::new(&data, width).unwrap();
+        assert_eq!(d.get_batch_with_dict(&dict, &mut out).unwrap(), N);
+        assert_eq!(out, theirs, "strata against arrow-rs, dict{dict_len}");
+        assert_eq!(out, expect, "strata against the indices, dict{dict_len}");
         group.throughput(Throughput::Elements(N as u64));
         group.bench_function(format!("strata/dict{dict_len}"), |b| {
             b.iter(|| {
