@@ -21,6 +21,8 @@ use std::cell::LazyCell;
 use std::hint::black_box;
 use std::sync::Arc;
 
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int32Type;
 use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
     TimestampMicrosecondArray,
@@ -225,6 +227,39 @@ fn string_column(array: &ArrayRef, nullable: bool) -> RecordBatch {
     RecordBatch::try_new(schema, vec![Arc::clone(array)]).unwrap()
 }
 
+/// The one column of `batch` as plain strings: a dictionary's keys
+/// looked up in its values.
+fn as_strings(batch: &RecordBatch) -> ArrayRef {
+    let column = batch.column(0);
+    match column.data_type() {
+        arrow_schema::DataType::Dictionary(..) => {
+            let dict = column.as_dictionary::<Int32Type>();
+            arrow_select::take::take(dict.values(), dict.keys(), None).unwrap()
+        }
+        _ => Arc::clone(column),
+    }
+}
+
+/// strata and arrow-rs read `file` as `spec` says (its schema set) to the
+/// same batch, of the schema's type, holding `values`.
+fn check_read_as(values: &ArrayRef, file: &Bytes, spec: &common::ReadSpec) {
+    let schema = spec.schema.as_ref().unwrap();
+    let (by_strata, by_arrow_rs) = std::thread::scope(|s| {
+        let by_strata = s.spawn(|| common::collect(|f| common::strata_read(file, spec, f)));
+        let by_arrow_rs = common::collect(|f| common::arrow_rs_read(file, spec, f));
+        (by_strata.join().unwrap(), by_arrow_rs)
+    });
+    for (who, got) in [("strata", &by_strata), ("arrow-rs", &by_arrow_rs)] {
+        assert_eq!(got.schema().fields(), schema.fields(), "{who}");
+        assert_eq!(&as_strings(got), values, "{who} against the input");
+    }
+    assert_eq!(
+        by_strata.columns(),
+        by_arrow_rs.columns(),
+        "strata against arrow-rs"
+    );
+}
+
 fn optional_no_nulls(c: &mut Criterion) {
     use arrow_schema::{DataType, Field, Schema};
     use parquet::arrow::arrow_reader::ArrowReaderOptions as PqOptions;
@@ -250,6 +285,15 @@ fn optional_no_nulls(c: &mut Criterion) {
                     DataType::Utf8
                 };
                 let schema = Arc::new(Schema::new(vec![Field::new("s", dt, nullable)]));
+                // Both readers return the input values as `schema` asks, once
+                // per file and schema, before the first benchmark (untimed).
+                let checked = LazyCell::new(|| {
+                    let spec = common::ReadSpec {
+                        schema: Some(schema.clone()),
+                        ..common::ReadSpec::batches_of(8192)
+                    };
+                    check_read_as(&values, &file, &spec);
+                });
                 for batch_size in [8192usize, 65_536] {
                     let case = format!(
                         "{}/{}k/{}/{batch_size}",
@@ -262,7 +306,7 @@ fn optional_no_nulls(c: &mut Criterion) {
                     group.throughput(Throughput::Elements(N as u64));
                     let (f, s) = (&file, schema.clone());
                     group.bench_function(format!("strata/{case}"), |b| {
-                        LazyCell::force(f);
+                        LazyCell::force(&checked);
                         b.iter(|| {
                             let r = ParquetRecordBatchReaderBuilder::try_new_with_options(
                                 Bytes::clone(f),
@@ -278,7 +322,7 @@ fn optional_no_nulls(c: &mut Criterion) {
                     });
                     let (f, s) = (&file, schema.clone());
                     group.bench_function(format!("arrow-rs/{case}"), |b| {
-                        LazyCell::force(f);
+                        LazyCell::force(&checked);
                         b.iter(|| {
                             let r = PqBuilder::try_new_with_options(
                                 Bytes::clone(f),

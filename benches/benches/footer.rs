@@ -7,8 +7,9 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use parquet::file::metadata::ParquetMetaDataReader;
+use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use strata_benches::data::wide_footer;
+use strata_format::metadata::FileMetaData;
 use strata_format::schema::SchemaDescriptor;
 
 fn footer(c: &mut Criterion) {
@@ -25,6 +26,7 @@ fn footer(c: &mut Criterion) {
                 .num_columns(),
             theirs.file_metadata().schema_descr().num_columns()
         );
+        check_facts(&ours, &theirs);
         let case = format!("{columns}cols_x_{row_groups}rg");
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_function(format!("strata/{case}"), |b| {
@@ -39,6 +41,27 @@ fn footer(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// Both decodings agree on what each row group and column chunk says:
+/// rows, sizes, leaf paths, physical types, data page offsets and value
+/// counts.
+fn check_facts(ours: &FileMetaData, theirs: &ParquetMetaData) {
+    assert_eq!(ours.num_rows, theirs.file_metadata().num_rows());
+    for (g, (o, t)) in ours.row_groups.iter().zip(theirs.row_groups()).enumerate() {
+        assert_eq!(o.num_rows, t.num_rows(), "row group {g}");
+        assert_eq!(o.total_byte_size, t.total_byte_size(), "row group {g}");
+        assert_eq!(o.columns.len(), t.num_columns(), "row group {g}");
+        for (i, (o, t)) in o.columns.iter().zip(t.columns()).enumerate() {
+            let o = o.meta_data.as_ref().unwrap();
+            let what = format!("row group {g}, column {i}");
+            assert_eq!(&o.path_in_schema[..], t.column_path().parts(), "{what}");
+            assert_eq!(o.physical_type.to_i32(), t.column_type() as i32, "{what}");
+            assert_eq!(o.total_compressed_size, t.compressed_size(), "{what}");
+            assert_eq!(o.data_page_offset, t.data_page_offset(), "{what}");
+            assert_eq!(o.num_values, t.num_values(), "{what}");
+        }
+    }
 }
 
 criterion_group!(benches, footer);

@@ -23,21 +23,23 @@ impl XorShift {
     }
 }
 
-/// `count` values of `bit_width` bits packed LSB-first (plus 8 padding bytes).
-pub fn packed_values(count: usize, bit_width: u32, seed: u64) -> Vec<u8> {
+/// `count` random values of `bit_width` bits, and those values packed
+/// LSB-first (plus 8 padding bytes).
+pub fn packed_values(count: usize, bit_width: u32, seed: u64) -> (Vec<u64>, Vec<u8>) {
     let mut rng = XorShift::new(seed);
-    let mut w = strata_sink::BitWriter::new();
     let mask = if bit_width == 64 {
         u64::MAX
     } else {
         (1u64 << bit_width) - 1
     };
-    for _ in 0..count {
-        w.put_value(rng.next_u64() & mask, bit_width);
+    let values: Vec<u64> = (0..count).map(|_| rng.next_u64() & mask).collect();
+    let mut w = strata_sink::BitWriter::new();
+    for &v in &values {
+        w.put_value(v, bit_width);
     }
-    let mut v = w.into_vec();
-    v.extend_from_slice(&[0; 8]);
-    v
+    let mut packed = w.into_vec();
+    packed.extend_from_slice(&[0; 8]);
+    (values, packed)
 }
 
 /// An RLE/bit-packed hybrid stream of `count` values shaped like definition

@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_schema::{DataType, Field};
+use arrow_schema::{DataType, Field, SchemaRef};
 use bytes::Bytes;
 use parquet::arrow::ArrowWriter as PqArrowWriter;
 use parquet::file::properties::WriterProperties as PqWriterProperties;
@@ -56,12 +56,13 @@ pub fn concat(batches: &[RecordBatch]) -> RecordBatch {
     arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
 }
 
-/// How a file is read: batch size, an optional projection (root or leaf
-/// indices), an optional row selection (ranges out of a total) and whether
-/// the page index is loaded.
+/// How a file is read: batch size, an optional Arrow schema to read as,
+/// an optional projection (root or leaf indices), an optional row selection
+/// (ranges out of a total) and whether the page index is loaded.
 #[derive(Debug, Clone, Default)]
 pub struct ReadSpec {
     pub batch_size: usize,
+    pub schema: Option<SchemaRef>,
     pub roots: Option<Vec<usize>>,
     pub leaves: Option<Vec<usize>>,
     pub ranges: Option<(Vec<Range<usize>>, usize)>,
@@ -84,7 +85,11 @@ macro_rules! reader_fn {
     ($(#[$m:meta])* $name:ident, $builder:ty, $mask:ty, $selection:ty, $options:expr) => {
         $(#[$m])*
         pub fn $name(data: &Bytes, spec: &ReadSpec, mut each: impl FnMut(RecordBatch)) {
-            let mut b = <$builder>::try_new_with_options(data.clone(), ($options)(spec.page_index))
+            let mut options = ($options)(spec.page_index);
+            if let Some(schema) = &spec.schema {
+                options = options.with_schema(Arc::clone(schema));
+            }
+            let mut b = <$builder>::try_new_with_options(data.clone(), options)
                 .unwrap()
                 .with_batch_size(spec.batch_size);
             if let Some(roots) = &spec.roots {
