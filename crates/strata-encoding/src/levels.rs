@@ -92,19 +92,21 @@ impl LevelEncoder {
                 "level {bad} outside 0..={max}"
             )));
         }
-        // Short runs (nested data alternates levels) go value by value
-        // through the encoder's inlined `put`; long runs are counted once.
+        // Long runs are counted once; elsewhere (nested data alternates
+        // levels) eight levels at a time go to the encoder as a group.
         let mut rest = levels;
         while let Some(&first) = rest.first() {
             let run = rest.iter().take_while(|&&l| l == first).count();
-            if run < 16 {
-                for _ in 0..run {
-                    self.rle.put(first as u64);
-                }
-            } else {
+            if run >= 16 {
                 self.rle.put_repeated(first as u64, run);
+                rest = &rest[run..];
+            } else if let Some(group) = rest.first_chunk::<8>() {
+                self.rle.put8(group.map(|l| l as u64));
+                rest = &rest[8..];
+            } else {
+                rest.iter().for_each(|&l| self.rle.put(l as u64));
+                rest = &[];
             }
-            rest = &rest[run..];
         }
         self.count += levels.len();
         Ok(())
