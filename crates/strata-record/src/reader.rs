@@ -40,6 +40,17 @@ pub struct ReadStats {
     pub non_dictionary_runs: u64,
 }
 
+impl ReadStats {
+    /// Count one value run, spaced (with nulls) or dense.
+    fn count_decode(&mut self, spaced: bool) {
+        if spaced {
+            self.spaced_decodes += 1;
+        } else {
+            self.dense_decodes += 1;
+        }
+    }
+}
+
 /// The outcome of
 /// [`read_records_dictionary`](ColumnRecordReader::read_records_dictionary).
 #[derive(Debug, Clone)]
@@ -555,89 +566,30 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             &[]
         };
         let flat_optional = self.max_rep == 0 && max_def > 0;
-        let copy_defs = !flat_optional || self.flat_def_levels;
-        let page_has_nulls = self.levels.nulls > 0;
-        let present_of = |defs: &[i16]| {
-            if max_def > 0 && !elided {
-                defs.iter().filter(|&&d| d == max_def).count()
-            } else {
-                take
-            }
+        let run = LevelRun {
+            defs,
+            reps,
+            take,
+            max_def,
+            elided,
+            flat_optional,
+            copy_defs: !flat_optional || self.flat_def_levels,
+            page_has_nulls: self.levels.nulls > 0,
         };
         match sink {
-            Sink::Skip => self.values.skip(present_of(defs))?,
+            Sink::Skip => self.values.skip(run.present())?,
             Sink::Values(out) => {
                 if !matches!(self.values.source, Source::Indices { .. }) {
                     self.stats.non_dictionary_runs += 1;
                 }
-                if copy_defs {
-                    copy_def_levels(&mut out.def_levels, defs, elided, max_def, take);
-                }
-                out.rep_levels.extend_from_slice(reps);
-                if flat_optional {
-                    let offset = out.num_levels;
-                    let nulls = if elided {
-                        set_all_valid(&mut out.validity, offset, take);
-                        0
-                    } else {
-                        validity_for(defs, max_def, page_has_nulls, &mut out.validity, offset)?
-                    };
-                    out.null_count += nulls;
-                    let present = take - nulls;
-                    if nulls == 0 {
-                        self.values.read(present, &mut out.values, None)?;
-                        self.stats.dense_decodes += 1;
-                    } else {
-                        let spaced = Spaced {
-                            validity: &out.validity,
-                            offset,
-                            slots: take,
-                            nulls,
-                        };
-                        self.values.read(present, &mut out.values, Some(spaced))?;
-                        self.stats.spaced_decodes += 1;
-                    }
-                } else {
-                    self.values.read(present_of(defs), &mut out.values, None)?;
-                    self.stats.dense_decodes += 1;
-                }
-                out.num_levels += take;
+                let values = &mut self.values;
+                read_run(out, &run, &mut self.stats, |n, v, s| values.read(n, v, s))?;
             }
             Sink::Indices(out) => {
-                if copy_defs {
-                    copy_def_levels(&mut out.def_levels, defs, elided, max_def, take);
-                }
-                out.rep_levels.extend_from_slice(reps);
-                if flat_optional {
-                    let offset = out.num_levels;
-                    let nulls = if elided {
-                        set_all_valid(&mut out.validity, offset, take);
-                        0
-                    } else {
-                        validity_for(defs, max_def, page_has_nulls, &mut out.validity, offset)?
-                    };
-                    out.null_count += nulls;
-                    let present = take - nulls;
-                    if nulls == 0 {
-                        self.values.read_indices(present, &mut out.values, None)?;
-                        self.stats.dense_decodes += 1;
-                    } else {
-                        let spaced = Spaced {
-                            validity: &out.validity,
-                            offset,
-                            slots: take,
-                            nulls,
-                        };
-                        self.values
-                            .read_indices(present, &mut out.values, Some(spaced))?;
-                        self.stats.spaced_decodes += 1;
-                    }
-                } else {
-                    self.values
-                        .read_indices(present_of(defs), &mut out.values, None)?;
-                    self.stats.dense_decodes += 1;
-                }
-                out.num_levels += take;
+                let values = &mut self.values;
+                read_run(out, &run, &mut self.stats, |n, v, s| {
+                    values.read_indices(n, v, s)
+                })?;
             }
         }
         self.levels.pos = end;
@@ -859,6 +811,95 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     }
 }
 
+/// The levels of one run of a page handed to a sink.
+struct LevelRun<'a> {
+    /// Definition levels (empty when the maximum is 0 or they were elided).
+    defs: &'a [i16],
+    /// Repetition levels (empty when the maximum is 0).
+    reps: &'a [i16],
+    /// Number of levels.
+    take: usize,
+    max_def: i16,
+    /// The page's definition levels are all `max_def` and were not decoded.
+    elided: bool,
+    /// Maximum repetition level 0, maximum definition level above 0.
+    flat_optional: bool,
+    /// Copy the definition levels into the output.
+    copy_defs: bool,
+    /// The page has at least one level below `max_def`.
+    page_has_nulls: bool,
+}
+
+impl LevelRun<'_> {
+    /// Values present in the run.
+    fn present(&self) -> usize {
+        if self.max_def > 0 && !self.elided {
+            self.defs.iter().filter(|&&d| d == self.max_def).count()
+        } else {
+            self.take
+        }
+    }
+}
+
+/// Append `run`'s levels to `out` and, for a flat optional column, its
+/// validity and null count. Returns the values present and, when some
+/// slots are null, the validity offset of the run and its null count.
+fn push_levels<V>(
+    out: &mut RecordBatchBuffers<V>,
+    run: &LevelRun<'_>,
+) -> Result<(usize, Option<(usize, usize)>)> {
+    if run.copy_defs {
+        copy_def_levels(
+            &mut out.def_levels,
+            run.defs,
+            run.elided,
+            run.max_def,
+            run.take,
+        );
+    }
+    out.rep_levels.extend_from_slice(run.reps);
+    if !run.flat_optional {
+        return Ok((run.present(), None));
+    }
+    let offset = out.num_levels;
+    let nulls = if run.elided {
+        set_all_valid(&mut out.validity, offset, run.take);
+        0
+    } else {
+        validity_for(
+            run.defs,
+            run.max_def,
+            run.page_has_nulls,
+            &mut out.validity,
+            offset,
+        )?
+    };
+    out.null_count += nulls;
+    Ok((run.take - nulls, (nulls > 0).then_some((offset, nulls))))
+}
+
+/// Hand `run` to `out`: its levels, then its values through `read` (the
+/// number present, the output values, and where they go when some slots
+/// are null).
+fn read_run<V>(
+    out: &mut RecordBatchBuffers<V>,
+    run: &LevelRun<'_>,
+    stats: &mut ReadStats,
+    read: impl FnOnce(usize, &mut V, Option<Spaced<'_>>) -> Result<()>,
+) -> Result<()> {
+    let (present, nulls) = push_levels(out, run)?;
+    let spaced = nulls.map(|(offset, nulls)| Spaced {
+        validity: &out.validity,
+        offset,
+        slots: run.take,
+        nulls,
+    });
+    read(present, &mut out.values, spaced)?;
+    stats.count_decode(spaced.is_some());
+    out.num_levels += run.take;
+    Ok(())
+}
+
 /// Append `take` definition levels: `defs`, or `max_def` repeated when
 /// the page's levels were elided.
 fn copy_def_levels(out: &mut Vec<i16>, defs: &[i16], elided: bool, max_def: i16, take: usize) {
@@ -888,10 +929,6 @@ fn validity_for(
     validity: &mut Vec<u8>,
     offset: usize,
 ) -> Result<usize> {
-    let need = (offset + defs.len()).div_ceil(8);
-    if validity.len() < need {
-        validity.resize(need, 0);
-    }
     // No nulls (the common case for optional columns): a vectorised check
     // and whole-byte fills instead of building the bitmap bit by bit.
     // Chunked, non-short-circuiting compares so the check vectorises.
@@ -900,8 +937,12 @@ fn validity_for(
             .chunks(64)
             .all(|c| c.iter().fold(true, |acc, &d| acc & (d == max_def)));
     if all_present {
-        set_bits(validity, offset, defs.len());
+        set_all_valid(validity, offset, defs.len());
         return Ok(0);
+    }
+    let need = (offset + defs.len()).div_ceil(8);
+    if validity.len() < need {
+        validity.resize(need, 0);
     }
     Ok(def_levels_to_validity(defs, max_def, validity, offset)?)
 }
