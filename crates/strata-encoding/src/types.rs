@@ -1118,6 +1118,7 @@ impl DecodeTarget for FixedLenByteArrayBuffer {
                 "fixed-length buffer changed during a spaced decode".into(),
             ));
         }
+        check_present(validity, validity_offset, num_slots, num_present)?;
         self.values.resize((mark + num_slots) * w, 0);
         let vals = &mut self.values[mark * w..];
         let mut j = num_present;

@@ -730,3 +730,30 @@ fn spaced_argument_errors() {
             .is_err()
     );
 }
+
+/// Every target refuses a bitmap whose set bits disagree with the values
+/// it holds, called directly as well as through `decode_spaced`.
+#[test]
+fn finish_spaced_checks_the_set_bits_of_every_target() {
+    use strata_encoding::DecodeTarget;
+    let mut fixed = FixedLenByteArrayBuffer::new(2);
+    let mark = fixed.begin_spaced(4).unwrap();
+    fixed.push(b"ab").unwrap();
+    fixed.push(b"cd").unwrap();
+    assert!(fixed.finish_spaced(mark, 2, 4, &[0b0001], 0).is_err());
+    assert!(fixed.finish_spaced(mark, 2, 4, &[0b0111], 0).is_err());
+    fixed.finish_spaced(mark, 2, 4, &[0b1010], 0).unwrap();
+    assert_eq!(fixed.values(), b"\0\0ab\0\0cd");
+
+    let mut bytes = ByteArrayBuffer::<i32>::new();
+    let mark = bytes.begin_spaced(3).unwrap();
+    bytes.push(b"x").unwrap();
+    assert!(bytes.finish_spaced(mark, 1, 3, &[0b011], 0).is_err());
+    bytes.finish_spaced(mark, 1, 3, &[0b100], 0).unwrap();
+    assert_eq!(bytes.iter().collect::<Vec<_>>(), [&b""[..], b"", b"x"]);
+
+    let mut ints = [7i32, 0, 0];
+    assert!(ints.finish_spaced(0, 1, 3, &[0b000], 0).is_err());
+    ints.finish_spaced(0, 1, 3, &[0b010], 0).unwrap();
+    assert_eq!(ints, [0, 7, 0]);
+}
