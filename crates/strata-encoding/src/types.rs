@@ -621,6 +621,10 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
 /// Values up to this many bytes are gathered with one fixed-size copy.
 const SHORT_COPY: usize = 16;
 
+/// The longer fixed-size copy of [`ByteArrayBuffer::extend_gather`], for
+/// values of 17 to 32 bytes.
+const LONG_COPY: usize = 32;
+
 impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// An empty buffer; no heap memory until the first value.
     pub const fn new() -> Self {
@@ -722,12 +726,12 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         }
         self.start();
         // Values are written into a zeroed region sized once, with room
-        // for a 16-byte overshoot: a value of up to 16 bytes whose
-        // dictionary bytes extend 16 bytes past its start is copied as
-        // one fixed 16-byte move (no call to memcpy per value), and the
-        // bytes past its end are overwritten by the next value or cut off
-        // at the end. Offsets are written into slots sized once too.
-        self.values.resize(base + total + SHORT_COPY, 0);
+        // for a 32-byte overshoot: a value of up to 16 (or 32) bytes whose
+        // dictionary bytes extend that far past its start is copied as one
+        // fixed 16-byte (32-byte) move, with no call to memcpy per value,
+        // and the bytes past its end are overwritten by the next value or
+        // cut off at the end. Offsets are written into slots sized once too.
+        self.values.resize(base + total + LONG_COPY, 0);
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
         let dst = &mut self.values[base..];
@@ -737,11 +741,24 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
             let len = b - a;
-            match values.get(a..a + SHORT_COPY) {
-                Some(head) if len <= SHORT_COPY => {
-                    dst[at..at + SHORT_COPY].copy_from_slice(head);
-                }
-                _ => dst[at..at + len].copy_from_slice(&values[a..b]),
+            let src = values.get(a..).unwrap_or_default();
+            let to = dst.get_mut(at..).unwrap_or_default();
+            if len <= SHORT_COPY
+                && let (Some(from), Some(to)) = (
+                    src.first_chunk::<SHORT_COPY>(),
+                    to.first_chunk_mut::<SHORT_COPY>(),
+                )
+            {
+                *to = *from;
+            } else if len <= LONG_COPY
+                && let (Some(from), Some(to)) = (
+                    src.first_chunk::<LONG_COPY>(),
+                    to.first_chunk_mut::<LONG_COPY>(),
+                )
+            {
+                *to = *from;
+            } else {
+                dst[at..at + len].copy_from_slice(&values[a..b]);
             }
             at += len;
             // In range: the end never exceeds the total checked above.

@@ -680,8 +680,9 @@ fn take_dict_and_reset() {
     assert!(enc.heap_size() > 0, "reset keeps allocations");
 }
 
-/// Byte arrays from 0 to 40 bytes: short ones take the fixed 16-byte copy
-/// of `extend_gather`, long ones and the last entries the exact copy.
+/// Byte arrays from 0 to 40 bytes: short ones take a fixed-size copy
+/// of `extend_gather` (16 or 32 bytes), long ones and the last entries the
+/// exact copy.
 fn byte_values() -> impl Strategy<Value = Vec<Vec<u8>>> {
     prop::collection::vec(prop::collection::vec(any::<u8>(), 0..40), 1..60)
 }
