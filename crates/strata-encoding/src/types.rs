@@ -625,6 +625,43 @@ const SHORT_COPY: usize = 16;
 /// values of 17 to 32 bytes.
 const LONG_COPY: usize = 32;
 
+/// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
+/// `page`, or `None` if the page ends inside it.
+#[inline(always)]
+fn plain_value(page: &[u8], pos: usize) -> Option<&[u8]> {
+    let len = page.get(pos..)?.first_chunk::<4>()?;
+    let start = pos + 4;
+    page.get(start..start.checked_add(u32::from_le_bytes(*len) as usize)?)
+}
+
+/// Copy `value` to the start of `dst`. `tail` is `value` and whatever
+/// follows it in its source: a value of up to [`SHORT_COPY`] (or
+/// [`LONG_COPY`]) bytes is moved as that many bytes, one or two vector
+/// moves where a copy of a run-time length is a call to `memcpy`, when both
+/// `tail` and `dst` have that many bytes. The bytes written past the value
+/// are the caller's to overwrite or cut off.
+#[inline(always)]
+pub(crate) fn copy_value(dst: &mut [u8], value: &[u8], tail: &[u8]) {
+    let len = value.len();
+    if len <= SHORT_COPY
+        && let (Some(from), Some(to)) = (
+            tail.first_chunk::<SHORT_COPY>(),
+            dst.first_chunk_mut::<SHORT_COPY>(),
+        )
+    {
+        *to = *from;
+    } else if len <= LONG_COPY
+        && let (Some(from), Some(to)) = (
+            tail.first_chunk::<LONG_COPY>(),
+            dst.first_chunk_mut::<LONG_COPY>(),
+        )
+    {
+        *to = *from;
+    } else if let Some(to) = dst.get_mut(..len) {
+        to.copy_from_slice(value);
+    }
+}
+
 impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// An empty buffer; no heap memory until the first value.
     pub const fn new() -> Self {
@@ -741,31 +778,67 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
             let len = b - a;
-            let src = values.get(a..).unwrap_or_default();
-            let to = dst.get_mut(at..).unwrap_or_default();
-            if len <= SHORT_COPY
-                && let (Some(from), Some(to)) = (
-                    src.first_chunk::<SHORT_COPY>(),
-                    to.first_chunk_mut::<SHORT_COPY>(),
-                )
-            {
-                *to = *from;
-            } else if len <= LONG_COPY
-                && let (Some(from), Some(to)) = (
-                    src.first_chunk::<LONG_COPY>(),
-                    to.first_chunk_mut::<LONG_COPY>(),
-                )
-            {
-                *to = *from;
-            } else {
-                dst[at..at + len].copy_from_slice(&values[a..b]);
-            }
+            copy_value(
+                dst.get_mut(at..).unwrap_or_default(),
+                values.get(a..b).unwrap_or_default(),
+                values.get(a..).unwrap_or_default(),
+            );
             at += len;
             // In range: the end never exceeds the total checked above.
             *slot = O::from_usize(base + at).unwrap_or(O::ZERO);
         }
         self.values.truncate(base + total);
         Ok(())
+    }
+
+    /// Append the first `n` PLAIN-encoded values of `page` (each a 4-byte
+    /// little-endian length and its bytes) and return how many bytes of
+    /// `page` they took. Fails, appending nothing, if the page ends inside
+    /// them or the offsets would overflow.
+    ///
+    /// One pass, each length checked against the bytes left. A value of up
+    /// to [`LONG_COPY`] bytes with that many page bytes from its start is
+    /// appended as a fixed [`LONG_COPY`] bytes and cut back to its length
+    /// (vector moves, where a copy of a run-time length is a call to
+    /// `memcpy`).
+    pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize) -> Result<usize> {
+        self.start();
+        let (first_offset, base) = (self.offsets.len(), self.values.len());
+        // The page bounds the payload; a smaller batch may need less.
+        self.offsets.reserve(n);
+        self.values.reserve(
+            page.len()
+                .saturating_sub(4 * n)
+                .min(n.saturating_mul(LONG_COPY)),
+        );
+        let mut pos = 0usize;
+        for _ in 0..n {
+            let Some(value) = plain_value(page, pos) else {
+                self.offsets.truncate(first_offset);
+                self.values.truncate(base);
+                return Err(EncodingError::Truncated("byte array value"));
+            };
+            let len = value.len();
+            let at = self.values.len();
+            match page
+                .get(pos + 4..)
+                .and_then(|t| t.first_chunk::<LONG_COPY>())
+            {
+                Some(chunk) if len <= LONG_COPY => {
+                    self.values.extend_from_slice(chunk);
+                    self.values.truncate(at + len);
+                }
+                _ => self.values.extend_from_slice(value),
+            }
+            pos += 4 + len;
+            let Some(end) = O::from_usize(at + len) else {
+                self.offsets.truncate(first_offset);
+                self.values.truncate(base);
+                return Err(EncodingError::OffsetOverflow(at + len));
+            };
+            self.offsets.push(end);
+        }
+        Ok(pos)
     }
 
     /// Append values `start..end` of `other` (one copy of their bytes and

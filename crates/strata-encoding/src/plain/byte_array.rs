@@ -9,7 +9,7 @@ use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
-use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr};
+use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr, copy_value};
 
 /// PLAIN encoder for byte arrays.
 ///
@@ -51,7 +51,8 @@ fn too_long(len: usize) -> EncodingError {
     ))
 }
 
-/// Slack past a batch for the fixed-size copies of [`put_offsets`].
+/// Slack past a batch for the fixed-size copies of [`put_offsets`]
+/// (`copy_value` moves up to 32 bytes).
 const OVERCOPY: usize = 32;
 
 /// Values written per step of [`put_offsets`]: a step's region (at most
@@ -107,19 +108,11 @@ fn put_step<O: OffsetSize>(dst: &mut [u8], offsets: &[O], values: &[u8]) {
         let len = e - s;
         dst[pos..pos + 4].copy_from_slice(&(len as u32).to_le_bytes());
         let p = pos + 4;
-        let src = values.get(s..).unwrap_or_default();
-        let tail = dst.get_mut(p..).unwrap_or_default();
-        if len <= 16
-            && let (Some(from), Some(to)) = (src.first_chunk::<16>(), tail.first_chunk_mut::<16>())
-        {
-            *to = *from;
-        } else if len <= 32
-            && let (Some(from), Some(to)) = (src.first_chunk::<32>(), tail.first_chunk_mut::<32>())
-        {
-            *to = *from;
-        } else {
-            dst[p..p + len].copy_from_slice(&values[s..e]);
-        }
+        copy_value(
+            dst.get_mut(p..).unwrap_or_default(),
+            values.get(s..e).unwrap_or_default(),
+            values.get(s..).unwrap_or_default(),
+        );
         pos = p + len;
     }
 }
@@ -283,20 +276,9 @@ impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, 
 
     fn decode(&mut self, out: &mut ByteArrayBuffer<O>, max_values: usize) -> Result<usize> {
         let n = max_values.min(self.left);
-        out.start();
-        if n == self.left {
-            // Decoding the rest of the page: its bytes bound the payload.
-            let rest = self.data.len() - self.pos;
-            out.reserve(n, rest.saturating_sub(4 * n));
-        } else {
-            out.reserve(n, 0);
-        }
-        for _ in 0..n {
-            let value = self.next_value()?;
-            self.left -= 1;
-            out.values_mut().extend_from_slice(value);
-            out.commit_value()?;
-        }
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        self.pos += out.extend_plain(rest, n)?;
+        self.left -= n;
         Ok(n)
     }
 
@@ -373,6 +355,32 @@ mod tests {
         assert_eq!(
             encode(&[ByteArrayBatch::from_offsets(&o, &b).unwrap()]),
             reference(&rev)
+        );
+    }
+
+    #[test]
+    fn a_page_that_ends_inside_a_batch_appends_nothing() {
+        let values: Vec<Vec<u8>> = (0..40u8).map(|i| vec![i; usize::from(i % 37)]).collect();
+        let page = reference(&values);
+        let mut out = ByteArrayBuffer::<i32>::new();
+        out.push(b"kept").unwrap();
+        for cut in [page.len() - 1, page.len() - 36, 200] {
+            let mut dec = PlainByteArrayDecoder::new();
+            dec.set_data(&page[..cut], 40).unwrap();
+            let before = out.clone();
+            assert!(dec.decode(&mut out, 40).is_err(), "cut at {cut}");
+            assert_eq!(out, before, "cut at {cut}");
+        }
+        // The whole page decodes, in batches that split it anywhere.
+        let mut dec = PlainByteArrayDecoder::new();
+        dec.set_data(&page, 40).unwrap();
+        let mut out = ByteArrayBuffer::<i32>::new();
+        for batch in [1, 7, 32] {
+            dec.decode(&mut out, batch).unwrap();
+        }
+        assert_eq!(
+            out.iter().collect::<Vec<_>>(),
+            values.iter().map(Vec::as_slice).collect::<Vec<_>>()
         );
     }
 
