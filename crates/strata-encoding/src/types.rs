@@ -762,32 +762,29 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             return Err(EncodingError::OffsetOverflow(base + total));
         }
         self.start();
-        // Values are written into a zeroed region sized once, with room
-        // for a 32-byte overshoot: a value of up to 16 (or 32) bytes whose
-        // dictionary bytes extend that far past its start is copied as one
-        // fixed 16-byte (32-byte) move, with no call to memcpy per value,
-        // and the bytes past its end are overwritten by the next value or
-        // cut off at the end. Offsets are written into slots sized once too.
-        self.values.resize(base + total + LONG_COPY, 0);
+        // One reservation, then each value appended: a value of up to
+        // LONG_COPY bytes whose dictionary bytes extend that far past its
+        // start is appended as a fixed LONG_COPY bytes and cut back to its
+        // length (vector moves, no call to memcpy per value, no zero fill of
+        // the region first). Offsets are written into slots sized once.
+        self.values.reserve(total + LONG_COPY);
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
-        let dst = &mut self.values[base..];
-        let new_offsets = &mut self.offsets[first_offset..];
-        let mut at = 0usize;
-        for (&i, slot) in indices.iter().zip(new_offsets.iter_mut()) {
+        let out = &mut self.values;
+        for (&i, slot) in indices.iter().zip(&mut self.offsets[first_offset..]) {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
-            let len = b - a;
-            copy_value(
-                dst.get_mut(at..).unwrap_or_default(),
-                values.get(a..b).unwrap_or_default(),
-                values.get(a..).unwrap_or_default(),
-            );
-            at += len;
+            let at = out.len();
+            match values.get(a..).and_then(|t| t.first_chunk::<LONG_COPY>()) {
+                Some(chunk) if b - a <= LONG_COPY => {
+                    out.extend_from_slice(chunk);
+                    out.truncate(at + (b - a));
+                }
+                _ => out.extend_from_slice(values.get(a..b).unwrap_or_default()),
+            }
             // In range: the end never exceeds the total checked above.
-            *slot = O::from_usize(base + at).unwrap_or(O::ZERO);
+            *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
         }
-        self.values.truncate(base + total);
         Ok(())
     }
 
