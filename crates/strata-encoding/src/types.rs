@@ -618,12 +618,10 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
     values: Vec<u8>,
 }
 
-/// Values up to this many bytes are gathered with one fixed-size copy.
-const SHORT_COPY: usize = 16;
-
-/// The longer fixed-size copy of [`ByteArrayBuffer::extend_gather`], for
-/// values of 17 to 32 bytes.
-const LONG_COPY: usize = 32;
+/// Values of up to this many bytes are appended by
+/// [`ByteArrayBuffer::extend_gather`] and PLAIN decoding as one fixed-size
+/// copy, cut back to their length.
+const FIXED_COPY: usize = 32;
 
 /// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
 /// `page`, or `None` if the page ends inside it.
@@ -632,34 +630,6 @@ fn plain_value(page: &[u8], pos: usize) -> Option<&[u8]> {
     let len = page.get(pos..)?.first_chunk::<4>()?;
     let start = pos + 4;
     page.get(start..start.checked_add(u32::from_le_bytes(*len) as usize)?)
-}
-
-/// Copy `value` to the start of `dst`. `tail` is `value` and whatever
-/// follows it in its source: a value of up to [`SHORT_COPY`] (or
-/// [`LONG_COPY`]) bytes is moved as that many bytes, one or two vector
-/// moves where a copy of a run-time length is a call to `memcpy`, when both
-/// `tail` and `dst` have that many bytes. The bytes written past the value
-/// are the caller's to overwrite or cut off.
-#[inline(always)]
-pub(crate) fn copy_value(dst: &mut [u8], value: &[u8], tail: &[u8]) {
-    let len = value.len();
-    if len <= SHORT_COPY
-        && let (Some(from), Some(to)) = (
-            tail.first_chunk::<SHORT_COPY>(),
-            dst.first_chunk_mut::<SHORT_COPY>(),
-        )
-    {
-        *to = *from;
-    } else if len <= LONG_COPY
-        && let (Some(from), Some(to)) = (
-            tail.first_chunk::<LONG_COPY>(),
-            dst.first_chunk_mut::<LONG_COPY>(),
-        )
-    {
-        *to = *from;
-    } else if let Some(to) = dst.get_mut(..len) {
-        to.copy_from_slice(value);
-    }
 }
 
 impl<O: OffsetSize> ByteArrayBuffer<O> {
@@ -763,11 +733,11 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         }
         self.start();
         // One reservation, then each value appended: a value of up to
-        // LONG_COPY bytes whose dictionary bytes extend that far past its
-        // start is appended as a fixed LONG_COPY bytes and cut back to its
+        // FIXED_COPY bytes whose dictionary bytes extend that far past its
+        // start is appended as a fixed FIXED_COPY bytes and cut back to its
         // length (vector moves, no call to memcpy per value, no zero fill of
         // the region first). Offsets are written into slots sized once.
-        self.values.reserve(total + LONG_COPY);
+        self.values.reserve(total + FIXED_COPY);
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
         let out = &mut self.values;
@@ -775,8 +745,8 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
             let at = out.len();
-            match values.get(a..).and_then(|t| t.first_chunk::<LONG_COPY>()) {
-                Some(chunk) if b - a <= LONG_COPY => {
+            match values.get(a..).and_then(|t| t.first_chunk::<FIXED_COPY>()) {
+                Some(chunk) if b - a <= FIXED_COPY => {
                     out.extend_from_slice(chunk);
                     out.truncate(at + (b - a));
                 }
@@ -794,8 +764,8 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// them or the offsets would overflow.
     ///
     /// One pass, each length checked against the bytes left. A value of up
-    /// to [`LONG_COPY`] bytes with that many page bytes from its start is
-    /// appended as a fixed [`LONG_COPY`] bytes and cut back to its length
+    /// to [`FIXED_COPY`] bytes with that many page bytes from its start is
+    /// appended as a fixed [`FIXED_COPY`] bytes and cut back to its length
     /// (vector moves, where a copy of a run-time length is a call to
     /// `memcpy`).
     pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize) -> Result<usize> {
@@ -806,7 +776,7 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.values.reserve(
             page.len()
                 .saturating_sub(4 * n)
-                .min(n.saturating_mul(LONG_COPY)),
+                .min(n.saturating_mul(FIXED_COPY)),
         );
         let mut pos = 0usize;
         for _ in 0..n {
@@ -819,9 +789,9 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let at = self.values.len();
             match page
                 .get(pos + 4..)
-                .and_then(|t| t.first_chunk::<LONG_COPY>())
+                .and_then(|t| t.first_chunk::<FIXED_COPY>())
             {
-                Some(chunk) if len <= LONG_COPY => {
+                Some(chunk) if len <= FIXED_COPY => {
                     self.values.extend_from_slice(chunk);
                     self.values.truncate(at + len);
                 }

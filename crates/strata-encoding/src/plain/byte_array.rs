@@ -9,7 +9,7 @@ use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
-use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr, copy_value};
+use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr};
 
 /// PLAIN encoder for byte arrays.
 ///
@@ -51,69 +51,32 @@ fn too_long(len: usize) -> EncodingError {
     ))
 }
 
-/// Slack past a batch for the fixed-size copies of [`put_offsets`]
-/// (`copy_value` moves up to 32 bytes).
-const OVERCOPY: usize = 32;
-
-/// Values written per step of [`put_offsets`]: a step's region (at most
-/// 36 bytes a value for the values that take this path) stays in the first
-/// level cache between its zero fill and its writes.
-const STEP: usize = 256;
+/// Payloads up to this many bytes are appended with one fixed-size copy.
+const SHORT_COPY: usize = 32;
 
 /// Append the PLAIN encoding of the Arrow-layout values to `out`: `size`
 /// bytes in all (computed by the caller).
 ///
-/// The output is reserved once, then filled a step of [`STEP`] values at a
-/// time: the step's region grows (zero-filled, with [`OVERCOPY`] bytes of
-/// slack, cut off again after the step) and each value is written at a
-/// cursor: its 4-byte length, then its payload. Growing a step at a time
-/// keeps the zero fill and the writes over it in cache, where one fill of
-/// the whole batch would stream it to memory and back. A payload of up to 16
-/// (or 32) bytes whose source has that many bytes left is copied as a fixed
-/// 16 (32) bytes, a pair of vector moves where a copy of a run-time length
-/// is a `memcpy` call; the bytes copied past the value are overwritten by the
-/// next value or cut off with the slack.
+/// One reservation, then each value appended at the end: its 4-byte length,
+/// then its payload. A payload of up to [`SHORT_COPY`] bytes whose source has
+/// that many bytes left is appended as a fixed [`SHORT_COPY`] bytes and cut
+/// back to its length: a pair of vector moves where a copy of a run-time
+/// length is a call to `memcpy`, and no zero fill of the region first.
 #[inline]
 fn put_offsets<O: OffsetSize>(out: &mut Vec<u8>, size: usize, offsets: &[O], values: &[u8]) {
-    out.reserve(size + OVERCOPY);
-    for step in offsets
-        .windows(STEP + 1)
-        .step_by(STEP)
-        .chain(last_step(offsets))
-    {
-        let (first, last) = (step[0].as_usize(), step[step.len() - 1].as_usize());
-        let step_size = 4 * (step.len() - 1) + (last - first);
-        let start = out.len();
-        out.resize(start + step_size + OVERCOPY, 0);
-        put_step(&mut out[start..], step, values);
-        out.truncate(start + step_size);
-    }
-}
-
-/// The offsets of the values after the last whole [`STEP`] (none if the
-/// values divide into whole steps).
-fn last_step<O>(offsets: &[O]) -> Option<&[O]> {
-    let values = offsets.len().saturating_sub(1);
-    let done = values - values % STEP;
-    (!values.is_multiple_of(STEP)).then(|| &offsets[done..])
-}
-
-/// Write the values between `offsets` into `dst`, which has room for them
-/// and [`OVERCOPY`] bytes more.
-#[inline]
-fn put_step<O: OffsetSize>(dst: &mut [u8], offsets: &[O], values: &[u8]) {
-    let mut pos = 0;
+    out.reserve(size + SHORT_COPY);
     for (s, e) in offsets.iter().zip(&offsets[1..]) {
         let (s, e) = (s.as_usize(), e.as_usize());
         let len = e - s;
-        dst[pos..pos + 4].copy_from_slice(&(len as u32).to_le_bytes());
-        let p = pos + 4;
-        copy_value(
-            dst.get_mut(p..).unwrap_or_default(),
-            values.get(s..e).unwrap_or_default(),
-            values.get(s..).unwrap_or_default(),
-        );
-        pos = p + len;
+        out.extend_from_slice(&(len as u32).to_le_bytes());
+        let at = out.len();
+        match values.get(s..).and_then(|t| t.first_chunk::<SHORT_COPY>()) {
+            Some(chunk) if len <= SHORT_COPY => {
+                out.extend_from_slice(chunk);
+                out.truncate(at + len);
+            }
+            _ => out.extend_from_slice(values.get(s..e).unwrap_or_default()),
+        }
     }
 }
 
@@ -387,8 +350,8 @@ mod tests {
     proptest! {
         #[test]
         fn arrow_layout_matches_reference(
-            // Up to 700 values: batches cross the 256-value steps of
-            // `put_offsets`, and the split puts step boundaries anywhere.
+            // Up to 700 values of up to 48 bytes: the fixed-size copies
+            // and the exact ones, and values near the end of their source.
             values in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..48), 0..700),
             split in 0usize..700,
         ) {
