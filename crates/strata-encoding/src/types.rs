@@ -949,13 +949,15 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
         let offsets = &mut self.offsets[mark..];
         // Back to front, without branches (as for slices): a present slot
         // starts where its value did, a null slot where the next slot
-        // starts (empty).
+        // starts (empty). The next slot's start is carried in a register,
+        // not read back from the slot just written.
         let mut j = num_present;
+        let mut next = end;
         for i in (0..num_slots).rev() {
             let valid = get_bit(validity, validity_offset + i);
             j = j.saturating_sub(usize::from(valid));
-            let (start, next) = (offsets[j], offsets[i + 1]);
-            offsets[i] = if valid { start } else { next };
+            next = if valid { offsets[j] } else { next };
+            offsets[i] = next;
         }
         Ok(())
     }
