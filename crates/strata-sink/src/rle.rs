@@ -191,6 +191,30 @@ impl RleEncoder {
         }
         self.buffered[self.num_buffered..].fill(0);
         let width = self.bit_width;
+        if width <= 16 {
+            // Eight values of up to 16 bits fit one 128-bit word (of up to
+            // 8 bits, one 64-bit word), written as its low `width` bytes:
+            // no loop over bytes (levels and dictionary indices of narrow
+            // width are the common case).
+            let out = self.out.as_mut_vec();
+            let at = out.len();
+            if width <= 8 {
+                let mut acc = 0u64;
+                for (k, &v) in self.buffered.iter().enumerate() {
+                    acc |= v << (k as u32 * width);
+                }
+                out.extend_from_slice(&acc.to_le_bytes());
+            } else {
+                let mut acc = 0u128;
+                for (k, &v) in self.buffered.iter().enumerate() {
+                    acc |= u128::from(v) << (k as u32 * width);
+                }
+                out.extend_from_slice(&acc.to_le_bytes());
+            }
+            out.truncate(at + width as usize);
+            self.num_buffered = 0;
+            return;
+        }
         let region = self.out.append_zeroed(width as usize);
         let mut acc: u128 = 0;
         let mut acc_bits = 0u32;
