@@ -182,6 +182,17 @@ impl HashTable {
     }
 
     /// Double the table (or create it) and re-place every entry by its tag.
+    /// The entry in the home slot of `hash`, if that slot holds one with
+    /// the same tag (what a lookup reads first; the entry may still be
+    /// another value).
+    #[inline]
+    pub(crate) fn home_entry(&self, hash: u64) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let tag = hash as u32;
+        let slot = *self.slots.get(tag as usize & mask)?;
+        (slot != 0 && (slot >> 32) as u32 == tag).then(|| (slot as u32).wrapping_sub(1) as usize)
+    }
+
     #[cold]
     fn grow(&mut self, entries: usize) -> Result<()> {
         if entries >= MAX_ENTRIES {

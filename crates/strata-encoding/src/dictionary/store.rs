@@ -18,7 +18,7 @@ use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
 use crate::types::{
     ByteArray, ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, FixedLenByteArray,
-    FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueType,
+    FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueBatch, ValueType,
 };
 
 /// Indices decoded per step of a byte-array gather (a stack buffer).
@@ -204,6 +204,29 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
     }
 }
 
+/// Values hashed and their table memory touched together by the byte-array
+/// dictionary's `insert_batch`.
+const LOOKUP_GROUP: usize = 16;
+
+impl<O: OffsetSize> ByteArrayBuffer<O> {
+    /// Load, and discard, the memory a lookup of each hash would read first:
+    /// its home slot and, where the slot holds an entry with the same tag,
+    /// that entry's offset and first byte. Only a hint to the cache: what is
+    /// read does not matter.
+    #[inline]
+    fn touch(&self, table: &HashTable, hashes: &[u64]) {
+        let (offsets, values) = (self.offsets(), self.values());
+        let mut acc = 0usize;
+        for &hash in hashes {
+            if let Some(index) = table.home_entry(hash) {
+                let at = offsets.get(index).map_or(0, |o| o.as_usize());
+                acc ^= usize::from(values.get(at).copied().unwrap_or(0));
+            }
+        }
+        std::hint::black_box(acc);
+    }
+}
+
 impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
     fn empty_like(&self) -> Self {
         ByteArrayBuffer::new()
@@ -237,25 +260,46 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         }
         indices.reserve(batch.len());
         self.start();
-        batch.try_for_each(|v| {
-            let end = self.values().len() + v.len();
-            if O::from_usize(end).is_none() {
-                return Err(EncodingError::OffsetOverflow(end));
-            }
-            let offsets = self.offsets();
-            let values = self.values();
-            let (index, inserted) =
-                table.find_or_insert(hash_bytes(v), offsets.len() - 1, |i| {
-                    bytes_eq(&values[offsets[i].as_usize()..offsets[i + 1].as_usize()], v)
+        // A group of values at a time: hash them all, then touch the table
+        // slot, offset and first value byte each hash leads to (loads that
+        // do not depend on each other, so their cache misses overlap), then
+        // look each value up. In a dictionary larger than the cache, the
+        // lookups then mostly find their memory already on its way.
+        let mut start = 0;
+        while start < batch.len() {
+            let end = (start + LOOKUP_GROUP).min(batch.len());
+            let group = ValueBatch::slice(&batch, start, end)
+                .ok_or_else(|| EncodingError::InvalidArgument("batch out of range".into()))?;
+            let mut values: [&[u8]; LOOKUP_GROUP] = [&[]; LOOKUP_GROUP];
+            let mut hashes = [0u64; LOOKUP_GROUP];
+            let mut k = 0;
+            group.try_for_each(|v| {
+                values[k] = v;
+                hashes[k] = hash_bytes(v);
+                k += 1;
+                Ok(())
+            })?;
+            self.touch(table, &hashes[..k]);
+            for (&v, &hash) in values[..k].iter().zip(&hashes) {
+                let end = self.values().len() + v.len();
+                if O::from_usize(end).is_none() {
+                    return Err(EncodingError::OffsetOverflow(end));
+                }
+                let offsets = self.offsets();
+                let stored = self.values();
+                let (index, inserted) = table.find_or_insert(hash, offsets.len() - 1, |i| {
+                    bytes_eq(&stored[offsets[i].as_usize()..offsets[i + 1].as_usize()], v)
                 })?;
-            if inserted {
-                self.values_mut().extend_from_slice(v);
-                self.commit_end(end)?;
-                *plain_size += 4 + v.len();
+                if inserted {
+                    self.values_mut().extend_from_slice(v);
+                    self.commit_end(end)?;
+                    *plain_size += 4 + v.len();
+                }
+                indices.push(index);
             }
-            indices.push(index);
-            Ok(())
-        })
+            start = end;
+        }
+        Ok(())
     }
 
     fn write_plain(&self, page: &mut ByteSink) -> Result<()> {
