@@ -6,11 +6,14 @@
 //! exactly `4*w` bytes; a block of 64 values takes `8*w` bytes, so a block
 //! always ends on a byte boundary.
 //!
-//! Each width has its own monomorphised function (`unpack32_width::<T, W>`),
-//! selected once per block by a `match`. Inside it every value of the block
-//! is a separate call with its index as a const parameter, so the whole block
-//! compiles to straight-line shifts and masks: no loop, no branch, no bounds
-//! check.
+//! Each width has its own monomorphised function (`unpack32_width::<T, W>`).
+//! Inside it every value of the block is a separate call with its index as a
+//! const parameter, so the whole block compiles to straight-line shifts and
+//! masks: no loop, no branch, no bounds check. The batch entry points
+//! ([`unpack32_groups`], [`unpack64_groups`]) match the width once per batch
+//! and loop over whole blocks inside the monomorphised code, then unpack what
+//! is left in groups of 8 values (exactly `num_bits` bytes each), so short
+//! bit-packed RLE runs also avoid value-at-a-time reads.
 //!
 //! ```
 //! use strata_sink::bitpack::{pack32, unpack32};
@@ -39,6 +42,13 @@ pub trait Unpacked: Copy + Default + Send + Sync + core::fmt::Debug + PartialEq 
     /// If `input` holds fewer than `BLOCK * num_bits / 8` bytes, `output`
     /// fewer than `BLOCK` values, or `num_bits > BITS`.
     fn unpack_block(input: &[u8], output: &mut [Self], num_bits: u32);
+    /// Unpack values of `num_bits` bits in whole groups of 8, as many as
+    /// both `input` and `output` hold ([`unpack32_groups`],
+    /// [`unpack64_groups`]); returns how many were written.
+    ///
+    /// # Panics
+    /// If `num_bits > BITS`.
+    fn unpack_groups(input: &[u8], output: &mut [Self], num_bits: u32) -> usize;
 }
 
 /// Conversion from the 32-bit working word of [`unpack32`].
@@ -84,6 +94,11 @@ impl Unpacked for u8 {
         assert!(num_bits <= Self::BITS, "bit width too large for u8");
         unpack32(input, output, num_bits);
     }
+    #[inline]
+    fn unpack_groups(input: &[u8], output: &mut [Self], num_bits: u32) -> usize {
+        assert!(num_bits <= Self::BITS, "bit width too large for u8");
+        unpack32_groups(input, output, num_bits)
+    }
 }
 
 impl Unpacked for u16 {
@@ -102,6 +117,11 @@ impl Unpacked for u16 {
         assert!(num_bits <= Self::BITS, "bit width too large for u16");
         unpack32(input, output, num_bits);
     }
+    #[inline]
+    fn unpack_groups(input: &[u8], output: &mut [Self], num_bits: u32) -> usize {
+        assert!(num_bits <= Self::BITS, "bit width too large for u16");
+        unpack32_groups(input, output, num_bits)
+    }
 }
 
 impl Unpacked for u32 {
@@ -118,6 +138,10 @@ impl Unpacked for u32 {
     #[inline]
     fn unpack_block(input: &[u8], output: &mut [Self], num_bits: u32) {
         unpack32(input, output, num_bits);
+    }
+    #[inline]
+    fn unpack_groups(input: &[u8], output: &mut [Self], num_bits: u32) -> usize {
+        unpack32_groups(input, output, num_bits)
     }
 }
 
@@ -136,6 +160,10 @@ impl Unpacked for u64 {
     fn unpack_block(input: &[u8], output: &mut [Self], num_bits: u32) {
         unpack64(input, output, num_bits);
     }
+    #[inline]
+    fn unpack_groups(input: &[u8], output: &mut [Self], num_bits: u32) -> usize {
+        unpack64_groups(input, output, num_bits)
+    }
 }
 
 /// Unpack 32 values of `num_bits` bits (0..=32) from `input` into
@@ -148,41 +176,63 @@ impl Unpacked for u64 {
 /// If `num_bits > 32`, `input.len() < 4 * num_bits` or `output.len() < 32`.
 #[inline]
 pub fn unpack32<T: FromWord32>(input: &[u8], output: &mut [T], num_bits: u32) {
+    if num_bits > 32 {
+        return unsupported_width(num_bits, 32);
+    }
+    unpack32_groups(&input[..4 * num_bits as usize], &mut output[..32], num_bits);
+}
+
+/// Unpack values of `num_bits` bits (0..=32) from `input` into `output`, in
+/// whole groups of 8, as many as both hold; returns how many values were
+/// written (a multiple of 8).
+///
+/// The width is matched once for the whole batch: whole blocks of 32 go
+/// through the block kernel, the last groups of 8 (each exactly `num_bits`
+/// bytes) through the group kernel. With `num_bits == 0` every whole group of
+/// `output` is zeroed.
+///
+/// # Panics
+/// If `num_bits > 32`.
+#[inline]
+pub fn unpack32_groups<T: FromWord32>(input: &[u8], output: &mut [T], num_bits: u32) -> usize {
     match num_bits {
-        0 => output[..32].fill(T::from_word(0)),
-        1 => unpack32_width::<T, 1>(input, output),
-        2 => unpack32_width::<T, 2>(input, output),
-        3 => unpack32_width::<T, 3>(input, output),
-        4 => unpack32_width::<T, 4>(input, output),
-        5 => unpack32_width::<T, 5>(input, output),
-        6 => unpack32_width::<T, 6>(input, output),
-        7 => unpack32_width::<T, 7>(input, output),
-        8 => unpack32_width::<T, 8>(input, output),
-        9 => unpack32_width::<T, 9>(input, output),
-        10 => unpack32_width::<T, 10>(input, output),
-        11 => unpack32_width::<T, 11>(input, output),
-        12 => unpack32_width::<T, 12>(input, output),
-        13 => unpack32_width::<T, 13>(input, output),
-        14 => unpack32_width::<T, 14>(input, output),
-        15 => unpack32_width::<T, 15>(input, output),
-        16 => unpack32_width::<T, 16>(input, output),
-        17 => unpack32_width::<T, 17>(input, output),
-        18 => unpack32_width::<T, 18>(input, output),
-        19 => unpack32_width::<T, 19>(input, output),
-        20 => unpack32_width::<T, 20>(input, output),
-        21 => unpack32_width::<T, 21>(input, output),
-        22 => unpack32_width::<T, 22>(input, output),
-        23 => unpack32_width::<T, 23>(input, output),
-        24 => unpack32_width::<T, 24>(input, output),
-        25 => unpack32_width::<T, 25>(input, output),
-        26 => unpack32_width::<T, 26>(input, output),
-        27 => unpack32_width::<T, 27>(input, output),
-        28 => unpack32_width::<T, 28>(input, output),
-        29 => unpack32_width::<T, 29>(input, output),
-        30 => unpack32_width::<T, 30>(input, output),
-        31 => unpack32_width::<T, 31>(input, output),
-        32 => unpack32_width::<T, 32>(input, output),
-        _ => unsupported_width(num_bits, 32),
+        0 => fill_groups(output, T::from_word(0)),
+        1 => unpack32_groups_width::<T, 1>(input, output),
+        2 => unpack32_groups_width::<T, 2>(input, output),
+        3 => unpack32_groups_width::<T, 3>(input, output),
+        4 => unpack32_groups_width::<T, 4>(input, output),
+        5 => unpack32_groups_width::<T, 5>(input, output),
+        6 => unpack32_groups_width::<T, 6>(input, output),
+        7 => unpack32_groups_width::<T, 7>(input, output),
+        8 => unpack32_groups_width::<T, 8>(input, output),
+        9 => unpack32_groups_width::<T, 9>(input, output),
+        10 => unpack32_groups_width::<T, 10>(input, output),
+        11 => unpack32_groups_width::<T, 11>(input, output),
+        12 => unpack32_groups_width::<T, 12>(input, output),
+        13 => unpack32_groups_width::<T, 13>(input, output),
+        14 => unpack32_groups_width::<T, 14>(input, output),
+        15 => unpack32_groups_width::<T, 15>(input, output),
+        16 => unpack32_groups_width::<T, 16>(input, output),
+        17 => unpack32_groups_width::<T, 17>(input, output),
+        18 => unpack32_groups_width::<T, 18>(input, output),
+        19 => unpack32_groups_width::<T, 19>(input, output),
+        20 => unpack32_groups_width::<T, 20>(input, output),
+        21 => unpack32_groups_width::<T, 21>(input, output),
+        22 => unpack32_groups_width::<T, 22>(input, output),
+        23 => unpack32_groups_width::<T, 23>(input, output),
+        24 => unpack32_groups_width::<T, 24>(input, output),
+        25 => unpack32_groups_width::<T, 25>(input, output),
+        26 => unpack32_groups_width::<T, 26>(input, output),
+        27 => unpack32_groups_width::<T, 27>(input, output),
+        28 => unpack32_groups_width::<T, 28>(input, output),
+        29 => unpack32_groups_width::<T, 29>(input, output),
+        30 => unpack32_groups_width::<T, 30>(input, output),
+        31 => unpack32_groups_width::<T, 31>(input, output),
+        32 => unpack32_groups_width::<T, 32>(input, output),
+        _ => {
+            unsupported_width(num_bits, 32);
+            0
+        }
     }
 }
 
@@ -193,73 +243,90 @@ pub fn unpack32<T: FromWord32>(input: &[u8], output: &mut [T], num_bits: u32) {
 /// If `num_bits > 64`, `input.len() < 8 * num_bits` or `output.len() < 64`.
 #[inline]
 pub fn unpack64(input: &[u8], output: &mut [u64], num_bits: u32) {
+    if num_bits > 64 {
+        return unsupported_width(num_bits, 64);
+    }
+    unpack64_groups(&input[..8 * num_bits as usize], &mut output[..64], num_bits);
+}
+
+/// Unpack values of `num_bits` bits (0..=64) from `input` into `output`, in
+/// whole groups of 8, as many as both hold; returns how many values were
+/// written (a multiple of 8). As [`unpack32_groups`], with blocks of 64.
+///
+/// # Panics
+/// If `num_bits > 64`.
+#[inline]
+pub fn unpack64_groups(input: &[u8], output: &mut [u64], num_bits: u32) -> usize {
     match num_bits {
-        0 => output[..64].fill(0),
-        1 => unpack64_width::<1>(input, output),
-        2 => unpack64_width::<2>(input, output),
-        3 => unpack64_width::<3>(input, output),
-        4 => unpack64_width::<4>(input, output),
-        5 => unpack64_width::<5>(input, output),
-        6 => unpack64_width::<6>(input, output),
-        7 => unpack64_width::<7>(input, output),
-        8 => unpack64_width::<8>(input, output),
-        9 => unpack64_width::<9>(input, output),
-        10 => unpack64_width::<10>(input, output),
-        11 => unpack64_width::<11>(input, output),
-        12 => unpack64_width::<12>(input, output),
-        13 => unpack64_width::<13>(input, output),
-        14 => unpack64_width::<14>(input, output),
-        15 => unpack64_width::<15>(input, output),
-        16 => unpack64_width::<16>(input, output),
-        17 => unpack64_width::<17>(input, output),
-        18 => unpack64_width::<18>(input, output),
-        19 => unpack64_width::<19>(input, output),
-        20 => unpack64_width::<20>(input, output),
-        21 => unpack64_width::<21>(input, output),
-        22 => unpack64_width::<22>(input, output),
-        23 => unpack64_width::<23>(input, output),
-        24 => unpack64_width::<24>(input, output),
-        25 => unpack64_width::<25>(input, output),
-        26 => unpack64_width::<26>(input, output),
-        27 => unpack64_width::<27>(input, output),
-        28 => unpack64_width::<28>(input, output),
-        29 => unpack64_width::<29>(input, output),
-        30 => unpack64_width::<30>(input, output),
-        31 => unpack64_width::<31>(input, output),
-        32 => unpack64_width::<32>(input, output),
-        33 => unpack64_width::<33>(input, output),
-        34 => unpack64_width::<34>(input, output),
-        35 => unpack64_width::<35>(input, output),
-        36 => unpack64_width::<36>(input, output),
-        37 => unpack64_width::<37>(input, output),
-        38 => unpack64_width::<38>(input, output),
-        39 => unpack64_width::<39>(input, output),
-        40 => unpack64_width::<40>(input, output),
-        41 => unpack64_width::<41>(input, output),
-        42 => unpack64_width::<42>(input, output),
-        43 => unpack64_width::<43>(input, output),
-        44 => unpack64_width::<44>(input, output),
-        45 => unpack64_width::<45>(input, output),
-        46 => unpack64_width::<46>(input, output),
-        47 => unpack64_width::<47>(input, output),
-        48 => unpack64_width::<48>(input, output),
-        49 => unpack64_width::<49>(input, output),
-        50 => unpack64_width::<50>(input, output),
-        51 => unpack64_width::<51>(input, output),
-        52 => unpack64_width::<52>(input, output),
-        53 => unpack64_width::<53>(input, output),
-        54 => unpack64_width::<54>(input, output),
-        55 => unpack64_width::<55>(input, output),
-        56 => unpack64_width::<56>(input, output),
-        57 => unpack64_width::<57>(input, output),
-        58 => unpack64_width::<58>(input, output),
-        59 => unpack64_width::<59>(input, output),
-        60 => unpack64_width::<60>(input, output),
-        61 => unpack64_width::<61>(input, output),
-        62 => unpack64_width::<62>(input, output),
-        63 => unpack64_width::<63>(input, output),
-        64 => unpack64_width::<64>(input, output),
-        _ => unsupported_width(num_bits, 64),
+        0 => fill_groups(output, 0),
+        1 => unpack64_groups_width::<1>(input, output),
+        2 => unpack64_groups_width::<2>(input, output),
+        3 => unpack64_groups_width::<3>(input, output),
+        4 => unpack64_groups_width::<4>(input, output),
+        5 => unpack64_groups_width::<5>(input, output),
+        6 => unpack64_groups_width::<6>(input, output),
+        7 => unpack64_groups_width::<7>(input, output),
+        8 => unpack64_groups_width::<8>(input, output),
+        9 => unpack64_groups_width::<9>(input, output),
+        10 => unpack64_groups_width::<10>(input, output),
+        11 => unpack64_groups_width::<11>(input, output),
+        12 => unpack64_groups_width::<12>(input, output),
+        13 => unpack64_groups_width::<13>(input, output),
+        14 => unpack64_groups_width::<14>(input, output),
+        15 => unpack64_groups_width::<15>(input, output),
+        16 => unpack64_groups_width::<16>(input, output),
+        17 => unpack64_groups_width::<17>(input, output),
+        18 => unpack64_groups_width::<18>(input, output),
+        19 => unpack64_groups_width::<19>(input, output),
+        20 => unpack64_groups_width::<20>(input, output),
+        21 => unpack64_groups_width::<21>(input, output),
+        22 => unpack64_groups_width::<22>(input, output),
+        23 => unpack64_groups_width::<23>(input, output),
+        24 => unpack64_groups_width::<24>(input, output),
+        25 => unpack64_groups_width::<25>(input, output),
+        26 => unpack64_groups_width::<26>(input, output),
+        27 => unpack64_groups_width::<27>(input, output),
+        28 => unpack64_groups_width::<28>(input, output),
+        29 => unpack64_groups_width::<29>(input, output),
+        30 => unpack64_groups_width::<30>(input, output),
+        31 => unpack64_groups_width::<31>(input, output),
+        32 => unpack64_groups_width::<32>(input, output),
+        33 => unpack64_groups_width::<33>(input, output),
+        34 => unpack64_groups_width::<34>(input, output),
+        35 => unpack64_groups_width::<35>(input, output),
+        36 => unpack64_groups_width::<36>(input, output),
+        37 => unpack64_groups_width::<37>(input, output),
+        38 => unpack64_groups_width::<38>(input, output),
+        39 => unpack64_groups_width::<39>(input, output),
+        40 => unpack64_groups_width::<40>(input, output),
+        41 => unpack64_groups_width::<41>(input, output),
+        42 => unpack64_groups_width::<42>(input, output),
+        43 => unpack64_groups_width::<43>(input, output),
+        44 => unpack64_groups_width::<44>(input, output),
+        45 => unpack64_groups_width::<45>(input, output),
+        46 => unpack64_groups_width::<46>(input, output),
+        47 => unpack64_groups_width::<47>(input, output),
+        48 => unpack64_groups_width::<48>(input, output),
+        49 => unpack64_groups_width::<49>(input, output),
+        50 => unpack64_groups_width::<50>(input, output),
+        51 => unpack64_groups_width::<51>(input, output),
+        52 => unpack64_groups_width::<52>(input, output),
+        53 => unpack64_groups_width::<53>(input, output),
+        54 => unpack64_groups_width::<54>(input, output),
+        55 => unpack64_groups_width::<55>(input, output),
+        56 => unpack64_groups_width::<56>(input, output),
+        57 => unpack64_groups_width::<57>(input, output),
+        58 => unpack64_groups_width::<58>(input, output),
+        59 => unpack64_groups_width::<59>(input, output),
+        60 => unpack64_groups_width::<60>(input, output),
+        61 => unpack64_groups_width::<61>(input, output),
+        62 => unpack64_groups_width::<62>(input, output),
+        63 => unpack64_groups_width::<63>(input, output),
+        64 => unpack64_groups_width::<64>(input, output),
+        _ => {
+            unsupported_width(num_bits, 64);
+            0
+        }
     }
 }
 
@@ -448,29 +515,131 @@ fn deposit64<const W: usize, const I: usize>(words: &mut [u64; W], v: u64) {
     }
 }
 
+/// The little-endian words of `bytes` (at most `4 * W` of them), zero
+/// padded to `W` words. `bytes.len()` is a constant where this is inlined,
+/// so the loads unroll.
 #[inline(always)]
-fn load_words32<const W: usize>(input: &[u8]) -> [u32; W] {
+fn load_words32<const W: usize>(bytes: &[u8]) -> [u32; W] {
     let mut words = [0u32; W];
-    for (word, chunk) in words.iter_mut().zip(input[..W * 4].chunks_exact(4)) {
+    let mut chunks = bytes.chunks_exact(4);
+    for (word, chunk) in words.iter_mut().zip(&mut chunks) {
         *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+    }
+    let rest = chunks.remainder();
+    if let Some(word) = words.get_mut(bytes.len() / 4) {
+        let mut last = [0u8; 4];
+        last[..rest.len()].copy_from_slice(rest);
+        *word = u32::from_le_bytes(last);
     }
     words
 }
 
+/// As [`load_words32`], with 64-bit words.
 #[inline(always)]
-fn load_words64<const W: usize>(input: &[u8]) -> [u64; W] {
+fn load_words64<const W: usize>(bytes: &[u8]) -> [u64; W] {
     let mut words = [0u64; W];
-    for (word, chunk) in words.iter_mut().zip(input[..W * 8].chunks_exact(8)) {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(chunk);
-        *word = u64::from_le_bytes(bytes);
+    let mut chunks = bytes.chunks_exact(8);
+    for (word, chunk) in words.iter_mut().zip(&mut chunks) {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(chunk);
+        *word = u64::from_le_bytes(le);
+    }
+    let rest = chunks.remainder();
+    if let Some(word) = words.get_mut(bytes.len() / 8) {
+        let mut last = [0u8; 8];
+        last[..rest.len()].copy_from_slice(rest);
+        *word = u64::from_le_bytes(last);
     }
     words
+}
+
+/// Zero-width values: every whole group of 8 of `output` is `zero`.
+#[inline]
+fn fill_groups<T: Copy>(output: &mut [T], zero: T) -> usize {
+    let n = output.len() / 8 * 8;
+    output[..n].fill(zero);
+    n
+}
+
+/// The body of [`unpack32_groups`] at one width: whole blocks of 32, then
+/// groups of 8 (the first 8 values of a block take exactly `W` bytes).
+fn unpack32_groups_width<T: FromWord32, const W: usize>(input: &[u8], output: &mut [T]) -> usize {
+    let blocks = (input.len() / (4 * W)).min(output.len() / 32);
+    let (block_in, group_in) = input.split_at(blocks * 4 * W);
+    let (block_out, group_out) = output.split_at_mut(blocks * 32);
+    for (input, output) in block_in
+        .chunks_exact(4 * W)
+        .zip(block_out.chunks_exact_mut(32))
+    {
+        unpack32_width::<T, W>(input, output);
+    }
+    let mut groups = 0;
+    for (input, output) in group_in.chunks_exact(W).zip(group_out.chunks_exact_mut(8)) {
+        let words = load_words32::<W>(input);
+        unpack8_from::<T, W>(&words, output);
+        groups += 1;
+    }
+    blocks * 32 + groups * 8
+}
+
+/// The body of [`unpack64_groups`] at one width, as
+/// [`unpack32_groups_width`] with blocks of 64.
+fn unpack64_groups_width<const W: usize>(input: &[u8], output: &mut [u64]) -> usize {
+    let blocks = (input.len() / (8 * W)).min(output.len() / 64);
+    let (block_in, group_in) = input.split_at(blocks * 8 * W);
+    let (block_out, group_out) = output.split_at_mut(blocks * 64);
+    for (input, output) in block_in
+        .chunks_exact(8 * W)
+        .zip(block_out.chunks_exact_mut(64))
+    {
+        unpack64_width::<W>(input, output);
+    }
+    let mut groups = 0;
+    for (input, output) in group_in.chunks_exact(W).zip(group_out.chunks_exact_mut(8)) {
+        let words = load_words64::<W>(input);
+        unpack8_from64::<W>(&words, output);
+        groups += 1;
+    }
+    blocks * 64 + groups * 8
+}
+
+/// The first 8 values of a block of 32 held in `words`.
+#[inline(always)]
+fn unpack8_from<T: FromWord32, const W: usize>(words: &[u32; W], output: &mut [T]) {
+    let out: &mut [T; 8] = match output.first_chunk_mut::<8>() {
+        Some(out) => out,
+        None => return unsupported_len(output.len(), 8),
+    };
+    out[0] = T::from_word(extract32::<W, 0>(words));
+    out[1] = T::from_word(extract32::<W, 1>(words));
+    out[2] = T::from_word(extract32::<W, 2>(words));
+    out[3] = T::from_word(extract32::<W, 3>(words));
+    out[4] = T::from_word(extract32::<W, 4>(words));
+    out[5] = T::from_word(extract32::<W, 5>(words));
+    out[6] = T::from_word(extract32::<W, 6>(words));
+    out[7] = T::from_word(extract32::<W, 7>(words));
+}
+
+/// The first 8 values of a block of 64 held in `words`.
+#[inline(always)]
+fn unpack8_from64<const W: usize>(words: &[u64; W], output: &mut [u64]) {
+    let out: &mut [u64; 8] = match output.first_chunk_mut::<8>() {
+        Some(out) => out,
+        None => return unsupported_len(output.len(), 8),
+    };
+    out[0] = extract64::<W, 0>(words);
+    out[1] = extract64::<W, 1>(words);
+    out[2] = extract64::<W, 2>(words);
+    out[3] = extract64::<W, 3>(words);
+    out[4] = extract64::<W, 4>(words);
+    out[5] = extract64::<W, 5>(words);
+    out[6] = extract64::<W, 6>(words);
+    out[7] = extract64::<W, 7>(words);
 }
 
 #[inline(always)]
 fn unpack32_width<T: FromWord32, const W: usize>(input: &[u8], output: &mut [T]) {
-    let words = load_words32::<W>(input);
+    let words = load_words32::<W>(&input[..4 * W]);
     let out: &mut [T; 32] = match output.first_chunk_mut::<32>() {
         Some(out) => out,
         None => return unsupported_len(output.len(), 32),
@@ -511,7 +680,7 @@ fn unpack32_width<T: FromWord32, const W: usize>(input: &[u8], output: &mut [T])
 
 #[inline(always)]
 fn unpack64_width<const W: usize>(input: &[u8], output: &mut [u64]) {
-    let words = load_words64::<W>(input);
+    let words = load_words64::<W>(&input[..8 * W]);
     let out: &mut [u64; 64] = match output.first_chunk_mut::<64>() {
         Some(out) => out,
         None => return unsupported_len(output.len(), 64),
@@ -805,6 +974,55 @@ mod tests {
             let mut out = [0u32; 32];
             unpack32(&packed, &mut out, width);
             prop_assert_eq!(out, values);
+        }
+
+        #[test]
+        fn groups_32_match_reference(
+            width in 0u32..=32,
+            in_bytes in 0usize..=400,
+            out_len in 0usize..=100,
+            seed in proptest::collection::vec(any::<u32>(), 100),
+        ) {
+            // Blocks, then groups of 8, as far as both the input and the
+            // output reach.
+            let values: Vec<u64> = seed.iter().map(|&v| u64::from(v) & mask(width)).collect();
+            let packed = reference_pack(&values, width);
+            let input = &packed[..in_bytes.min(packed.len())];
+            let mut out = vec![u32::MAX; out_len];
+            let n = unpack32_groups(input, &mut out, width);
+            let groups = match width {
+                0 => out_len / 8,
+                w => (input.len() / w as usize).min(out_len / 8),
+            };
+            prop_assert_eq!(n, groups * 8);
+            prop_assert!(out[..n].iter().map(|&v| u64::from(v)).eq(values[..n].iter().copied()));
+            prop_assert!(out[n..].iter().all(|&v| v == u32::MAX));
+            let mut narrow = vec![0u16; out_len];
+            if width <= 16 {
+                prop_assert_eq!(unpack32_groups(input, &mut narrow, width), n);
+                prop_assert!(narrow[..n].iter().map(|&v| u64::from(v)).eq(values[..n].iter().copied()));
+            }
+        }
+
+        #[test]
+        fn groups_64_match_reference(
+            width in 0u32..=64,
+            in_bytes in 0usize..=1600,
+            out_len in 0usize..=200,
+            seed in proptest::collection::vec(any::<u64>(), 200),
+        ) {
+            let values: Vec<u64> = seed.iter().map(|&v| v & mask(width)).collect();
+            let packed = reference_pack(&values, width);
+            let input = &packed[..in_bytes.min(packed.len())];
+            let mut out = vec![u64::MAX; out_len];
+            let n = unpack64_groups(input, &mut out, width);
+            let groups = match width {
+                0 => out_len / 8,
+                w => (input.len() / w as usize).min(out_len / 8),
+            };
+            prop_assert_eq!(n, groups * 8);
+            prop_assert_eq!(&out[..n], &values[..n]);
+            prop_assert!(out[n..].iter().all(|&v| v == u64::MAX));
         }
 
         #[test]
