@@ -100,16 +100,13 @@ impl<'a> BitReader<'a> {
             out[i] = T::from_u64(self.get_value(num_bits).unwrap_or(0));
             i += 1;
         }
-        // Whole blocks through the kernels.
-        let block_bytes = T::BLOCK * num_bits as usize / 8;
-        while wanted - i >= T::BLOCK {
+        // Whole groups of 8 through the kernels, the width matched once.
+        if i < wanted {
             let start = self.bit_pos / 8;
-            let Some(input) = self.data.get(start..start + block_bytes) else {
-                break;
-            };
-            T::unpack_block(input, &mut out[i..i + T::BLOCK], num_bits);
-            self.bit_pos += T::BLOCK * num_bits as usize;
-            i += T::BLOCK;
+            let input = self.data.get(start..).unwrap_or_default();
+            let n = T::unpack_groups(input, &mut out[i..], num_bits);
+            self.bit_pos += n * num_bits as usize;
+            i += n;
         }
         // The tail.
         while i < wanted {
@@ -234,24 +231,40 @@ mod tests {
         assert_eq!(r.get_uleb128(), None);
     }
 
+    /// `values` written at `width` after `lead` bits, read back by one
+    /// batch into `T` and by single reads, which must agree.
+    fn batch_matches_single_reads<T: Unpacked>(
+        width: u32,
+        lead: u32,
+        values: &[u64],
+    ) -> Result<(), TestCaseError> {
+        let mut w = BitWriter::new();
+        w.put_value(0, lead);
+        for &v in values {
+            w.put_value(v, width);
+        }
+        let bytes = w.into_vec();
+        let mut single = BitReader::new(&bytes);
+        let mut batch = BitReader::new(&bytes);
+        single.get_value(lead);
+        batch.get_value(lead);
+        let mut out = vec![T::default(); values.len()];
+        prop_assert_eq!(batch.get_batch(&mut out, width), values.len());
+        for &got in &out {
+            prop_assert_eq!(Some(got.to_u64()), single.get_value(width));
+        }
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn batch_matches_single_reads_u64(width in 0u32..=64, lead in 0u32..12, values in proptest::collection::vec(any::<u64>(), 0..400)) {
-            let mut w = BitWriter::new();
-            w.put_value(0, lead);
-            for &v in &values {
-                w.put_value(v, width);
-            }
-            let bytes = w.into_vec();
-            let mut single = BitReader::new(&bytes);
-            let mut batch = BitReader::new(&bytes);
-            single.get_value(lead);
-            batch.get_value(lead);
-            let mut out = vec![0u64; values.len()];
-            prop_assert_eq!(batch.get_batch(&mut out, width), values.len());
-            for &got in &out {
-                prop_assert_eq!(Some(got), single.get_value(width));
-            }
+            batch_matches_single_reads::<u64>(width, lead, &values)?;
+        }
+
+        #[test]
+        fn batch_matches_single_reads_u32(width in 0u32..=32, lead in 0u32..12, values in proptest::collection::vec(any::<u64>(), 0..400)) {
+            batch_matches_single_reads::<u32>(width, lead, &values)?;
         }
 
         #[test]
