@@ -92,20 +92,27 @@ impl LevelEncoder {
                 "level {bad} outside 0..={max}"
             )));
         }
-        // Long runs are counted once; elsewhere (nested data alternates
-        // levels) eight levels at a time go to the encoder as a group.
+        // At each group boundary of the encoder, eight equal levels may
+        // begin a long run, which is counted once; other levels (nested
+        // data alternates them) go eight at a time as a group. Levels go one
+        // at a time only to bring the encoder back to a boundary (after a
+        // run ends inside a group) and at the end.
         let mut rest = levels;
         while let Some(&first) = rest.first() {
-            let run = rest.iter().take_while(|&&l| l == first).count();
-            if run >= 16 {
-                self.rle.put_repeated(first as u64, run);
-                rest = &rest[run..];
-            } else if let Some(group) = rest.first_chunk::<8>() {
-                self.rle.put8(group.map(|l| l as u64));
-                rest = &rest[8..];
+            if self.rle.at_group_boundary()
+                && let Some(group) = rest.first_chunk::<8>()
+            {
+                if group.iter().all(|&l| l == first) {
+                    let run = rest.iter().take_while(|&&l| l == first).count();
+                    self.rle.put_repeated(first as u64, run);
+                    rest = &rest[run..];
+                } else {
+                    self.rle.put8(group.map(|l| l as u64));
+                    rest = &rest[8..];
+                }
             } else {
-                rest.iter().for_each(|&l| self.rle.put(l as u64));
-                rest = &[];
+                self.rle.put(first as u64);
+                rest = &rest[1..];
             }
         }
         self.count += levels.len();

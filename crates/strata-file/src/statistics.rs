@@ -423,18 +423,27 @@ fn prefix_key(v: &[u8]) -> u128 {
     if let Some(head) = v.first_chunk::<16>() {
         return u128::from_be_bytes(*head);
     }
+    let (high, low) = match v.split_first_chunk::<8>() {
+        Some((head, rest)) => (u64::from_be_bytes(*head), short_key(rest)),
+        None => (short_key(v), 0),
+    };
+    (u128::from(high) << 64) | u128::from(low)
+}
+
+/// [`prefix_key`] of a value shorter than 8 bytes, as 8 bytes: fixed-size
+/// loads, where a copy of a run-time length would call `memcpy`.
+#[inline]
+fn short_key(v: &[u8]) -> u64 {
     let n = v.len();
-    if let (Some(head), Some(tail)) = (v.first_chunk::<8>(), v.last_chunk::<8>()) {
-        // 8 to 15 bytes: the last eight, shifted up past the bytes they share
-        // with the first eight (zeros come in below).
-        let low = u64::from_be_bytes(*tail)
-            .checked_shl(((16 - n) * 8) as u32)
-            .unwrap_or(0);
-        return (u128::from(u64::from_be_bytes(*head)) << 64) | u128::from(low);
+    if let (Some(head), Some(tail)) = (v.first_chunk::<4>(), v.last_chunk::<4>()) {
+        // 4 to 7 bytes: the last four shifted up to their place; where they
+        // overlap the first four they are the same bytes.
+        let tail = u64::from(u32::from_be_bytes(*tail)) << ((8 - n.min(8)) * 8);
+        return (u64::from(u32::from_be_bytes(*head)) << 32) | tail;
     }
-    let mut key = [0u8; 16];
-    key[..n].copy_from_slice(v);
-    u128::from_be_bytes(key)
+    v.iter()
+        .enumerate()
+        .fold(0, |key, (i, &b)| key | (u64::from(b) << ((7 - i) * 8)))
 }
 
 /// Min and max under lexicographic (unsigned byte) order. Values whose

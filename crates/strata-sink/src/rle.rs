@@ -109,10 +109,11 @@ impl RleEncoder {
     }
 
     /// Append eight values; the bytes are the same as eight calls to
-    /// [`put`](Self::put). Between runs (no value buffered, no repeat
-    /// counted) eight values that are not all equal can only become one
-    /// bit-packed group, which is written at once without the per-value
-    /// run bookkeeping (levels of nested data alternate this way).
+    /// [`put`](Self::put). At a group boundary (see
+    /// [`at_group_boundary`](Self::at_group_boundary)) eight values that are
+    /// not all equal can only become one bit-packed group (after ending an
+    /// RLE run they do not continue), which is written at once without the
+    /// per-value run bookkeeping (levels of nested data alternate this way).
     ///
     /// ```
     /// use strata_sink::rle::RleEncoder;
@@ -131,6 +132,15 @@ impl RleEncoder {
             let mask = (1u64 << self.bit_width) - 1;
             values.map(|v| v & mask)
         };
+        if self.num_buffered == 0 && values.iter().any(|&v| v != values[0]) {
+            // At a group boundary the encoder is either between runs or
+            // inside an RLE run (a run is only counted from a boundary). A
+            // first value that differs from the run's ends it, as a single
+            // put would; the eight then start a fresh group.
+            if self.repeat_count >= 8 && values[0] != self.current {
+                self.write_rle_run();
+            }
+        }
         if self.num_buffered == 0
             && self.repeat_count == 0
             && values.iter().any(|&v| v != values[0])
@@ -144,6 +154,13 @@ impl RleEncoder {
                 self.put(v);
             }
         }
+    }
+
+    /// Whether no value is buffered: the next value starts a group of 8,
+    /// so [`put8`](Self::put8) can take its fast path.
+    #[inline]
+    pub fn at_group_boundary(&self) -> bool {
+        self.num_buffered == 0
     }
 
     /// Append the same value `n` times.
