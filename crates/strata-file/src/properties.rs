@@ -627,6 +627,14 @@ impl WriterPropertiesBuilder {
     }
 
     /// Whether columns start out dictionary encoded (default on).
+    ///
+    /// A dictionary-encoded column chunk falls back to its fallback encoding
+    /// when the dictionary reaches
+    /// [`set_dictionary_page_size_limit`](Self::set_dictionary_page_size_limit),
+    /// or earlier, at the end of its first data page, when nearly all of
+    /// that page's values (49 in 50) were distinct and the dictionary did
+    /// not make the page smaller than PLAIN would (unique keys, timestamps,
+    /// measurements).
     pub fn set_dictionary_enabled(mut self, value: bool) -> Self {
         self.default_column.dictionary_enabled = Some(value);
         self

@@ -240,3 +240,74 @@ fn keyed_batches_check_their_keys() {
     );
     assert_eq!(w.close().unwrap().num_rows(), 5);
 }
+
+/// Data pages of each encoding in a chunk, from its encoding statistics.
+fn data_pages(
+    cm: &strata_format::metadata::ColumnMetaData,
+    e: strata_format::metadata::Encoding,
+) -> i32 {
+    use strata_format::metadata::PageType;
+    cm.encoding_stats
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter(|p| p.page_type == PageType::DataPage && p.encoding == e)
+        .map(|p| p.count)
+        .sum()
+}
+
+#[test]
+fn mostly_distinct_values_fall_back_after_the_first_page() {
+    use strata_format::metadata::Encoding as E;
+    // 60,000 random INT64 values, 20,000 rows a page: the first page's
+    // dictionary is as large as its values, so the chunk falls back there
+    // (not at the 1 MiB dictionary limit, 131,072 values in).
+    let schema = schema_for(Type::Int64, Nesting::Required);
+    let mut rng = Rng(11);
+    let mut data = gen_column(
+        &mut rng,
+        Type::Int64,
+        Nesting::Required,
+        Nulls::None,
+        60_000,
+    );
+    for v in &mut data.values {
+        *v = rng.next().to_le_bytes().to_vec();
+    }
+    let props = WriterProperties::builder()
+        .set_data_page_row_count_limit(20_000)
+        .build();
+    let (file, meta) = write_file(schema, props, &data, 60_000, 1000);
+    let cm = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
+    assert_eq!(data_pages(cm, E::PlainDictionary), 1);
+    assert_eq!(data_pages(cm, E::Plain), 2);
+    assert!(cm.dictionary_page_offset.is_some());
+    assert_eq!(read_back(&file, 0).values, data.values);
+
+    // The same number of values drawn from 100, and from 100,000 random
+    // values (the first page repeats about a tenth of its values; its
+    // dictionary is larger than its PLAIN values, yet it would pay over
+    // more pages): every page stays dictionary encoded.
+    let pool: Vec<u64> = (0..100_000).map(|_| rng.next()).collect();
+    for distinct in [100, 100_000] {
+        let mut drawn = gen_column(
+            &mut rng,
+            Type::Int64,
+            Nesting::Required,
+            Nulls::None,
+            60_000,
+        );
+        for v in &mut drawn.values {
+            *v = pool[rng.below(distinct) as usize].to_le_bytes().to_vec();
+        }
+        let schema = schema_for(Type::Int64, Nesting::Required);
+        let props = WriterProperties::builder()
+            .set_data_page_row_count_limit(20_000)
+            .build();
+        let (file, meta) = write_file(schema, props, &drawn, 60_000, 1000);
+        let cm = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
+        assert_eq!(data_pages(cm, E::PlainDictionary), 3, "{distinct} distinct");
+        assert_eq!(data_pages(cm, E::Plain), 0, "{distinct} distinct");
+        assert_eq!(read_back(&file, 0).values, drawn.values);
+    }
+}

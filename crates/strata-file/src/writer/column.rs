@@ -263,6 +263,9 @@ struct ChunkState<T: ColumnValue> {
     dict: Option<BoxDict<T>>,
     encoder: Option<BoxEncoder<T>>,
     fell_back: bool,
+    /// Whether the first data page has been cut (and the dictionary's
+    /// worth checked on it).
+    first_page_done: bool,
     codec: Option<Box<dyn Codec>>,
     body: ByteSink,
     compressed: Vec<u8>,
@@ -322,6 +325,7 @@ impl<T: ColumnValue> ChunkState<T> {
             dict,
             encoder,
             fell_back: false,
+            first_page_done: false,
             codec: create_codec(s.compression)?,
             body: ByteSink::new(),
             compressed: Vec::new(),
@@ -374,9 +378,43 @@ impl<T: ColumnValue> ChunkState<T> {
             && (self.page.rows >= s.page_row_limit
                 || self.estimated_page_size() >= s.page_size_limit)
         {
+            if !self.first_page_done {
+                self.first_page_done = true;
+                if !self.dictionary_pays(s) {
+                    return self.fall_back(s);
+                }
+            }
             self.flush_page(s)?;
         }
         Ok(())
+    }
+
+    /// Whether to keep the dictionary after the first page, the page about
+    /// to be cut: unless nearly all of its values (49 in 50) were new
+    /// entries and its indices plus the dictionary take at least as many
+    /// bytes as its values in PLAIN. A column of unique values (keys,
+    /// timestamps, measurements) then falls back here, instead of growing a
+    /// dictionary to its size limit first; the size test alone (which
+    /// parquet-java makes) would also drop dictionaries of columns with
+    /// many but bounded distinct values, whose first page repeats few of
+    /// them and whose later pages would.
+    fn dictionary_pays(&self, s: &Settings) -> bool {
+        let Some(d) = &self.dict else {
+            return true;
+        };
+        let width = match T::PHYSICAL {
+            Type::Int32 | Type::Float => 4,
+            Type::Int64 | Type::Double => 8,
+            Type::Int96 => 12,
+            Type::FixedLenByteArray => s.width,
+            // The length prefix; the bytes are counted as unencoded.
+            Type::ByteArray => 4,
+            Type::Boolean => return true,
+        };
+        let plain = self.page.values.saturating_mul(width) as u64 + self.page.unencoded;
+        let nearly_all_new =
+            d.num_entries().saturating_mul(50) >= self.page.values.saturating_mul(49);
+        !nearly_all_new || ((d.estimated_size() + d.dict_size_bytes()) as u64) < plain
     }
 
     fn fall_back(&mut self, s: &Settings) -> Result<()> {
