@@ -214,7 +214,7 @@ fn documented_delta_binary_packed() {
         assert_eq!(c.physical_type, Type::Int64);
     }
     let md = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
-    assert!(md.encodings.contains(&Encoding::DeltaBinaryPacked));
+    assert!(md.encodings.contains(Encoding::DeltaBinaryPacked));
 }
 
 #[test]
@@ -609,7 +609,7 @@ fn documented_statistics_and_orders() {
     for i in [1, 3, 5, 7, 9, 11, 13] {
         let md = meta.row_groups[0].columns[i].meta_data.as_ref().unwrap();
         assert!(
-            md.encodings.contains(&Encoding::ByteStreamSplit),
+            md.encodings.contains(Encoding::ByteStreamSplit),
             "column {i}"
         );
         assert_eq!(md.codec, CompressionCodec::Gzip);

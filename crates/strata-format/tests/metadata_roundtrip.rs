@@ -512,3 +512,58 @@ fn column_paths_are_shared_across_row_groups_only_when_equal() {
     assert!(!std::sync::Arc::ptr_eq(&path(1, 0), &path(2, 0)));
     assert_eq!(&path(3, 0)[..], ["a".to_string()]);
 }
+
+#[test]
+fn encoding_sets_round_trip_with_unknown_values() {
+    // Known encodings, unknown values inside the bit range (10, 63) and
+    // outside it (64, 1000, negative): all survive encode then decode.
+    let values = [0, 3, 8, 9, 10, 63, 64, 1000, -1, i32::MIN, i32::MAX];
+    let set: EncodingSet = values.iter().map(|&v| Encoding::from_i32(v)).collect();
+    assert_eq!(set.len(), values.len());
+    for &v in &values {
+        assert!(set.contains(Encoding::from_i32(v)), "{v}");
+    }
+    assert!(!set.contains(Encoding::DeltaBinaryPacked));
+    assert!(!set.contains(Encoding::Unknown(65)));
+    round_trip(&set);
+    // Written in ascending order: 0..64 first, then the others.
+    let order: Vec<i32> = set.iter().map(Encoding::to_i32).collect();
+    assert_eq!(
+        order,
+        [0, 3, 8, 9, 10, 63, i32::MIN, -1, 64, 1000, i32::MAX]
+    );
+    // Inside a column chunk's metadata too.
+    let mut meta = column_meta_data();
+    meta.encodings = set;
+    round_trip(&meta);
+    round_trip(&EncodingSet::new());
+}
+
+#[test]
+fn encoding_lists_decode_as_sets() {
+    // A list as some writers produce it: out of order, with repeats, with
+    // unknown values; it decodes to the set of its values.
+    let list: Vec<Encoding> = [8, 0, 8, 3, 2000, 0, 2000, -5]
+        .into_iter()
+        .map(Encoding::from_i32)
+        .collect();
+    let bytes = encode_to_vec(&list);
+    let (set, used) = decode_prefix::<EncodingSet>(&bytes).unwrap();
+    assert_eq!(used, bytes.len());
+    let expected: EncodingSet = [
+        Encoding::Plain,
+        Encoding::Rle,
+        Encoding::RleDictionary,
+        Encoding::Unknown(2000),
+        Encoding::Unknown(-5),
+    ]
+    .into();
+    assert_eq!(set, expected);
+    assert_eq!(
+        format!("{set:?}"),
+        "{Plain, Rle, RleDictionary, Unknown(-5), Unknown(2000)}"
+    );
+    // A list of another element type is an error, not a panic.
+    let strings = encode_to_vec(&vec![String::from("PLAIN")]);
+    assert!(decode_prefix::<EncodingSet>(&strings).is_err());
+}

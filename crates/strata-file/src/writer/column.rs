@@ -7,10 +7,9 @@ use strata_encoding::{ByteArray, FixedLenByteArray, Int96, LevelEncoder};
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{
     BoundaryOrder, ColumnIndex, ColumnMetaData, DataPageHeader, DataPageHeaderV2,
-    DictionaryPageHeader, Encoding as FormatEncoding, OffsetIndex, PageEncodingStats, PageHeader,
-    PageLocation, PageType, SizeStatistics, Type,
+    DictionaryPageHeader, Encoding as FormatEncoding, EncodingSet, OffsetIndex, PageEncodingStats,
+    PageHeader, PageLocation, PageType, SizeStatistics, Type,
 };
-use strata_format::smallvec::SmallVec;
 use strata_format::thrift;
 use strata_sink::ByteSink;
 
@@ -1097,14 +1096,9 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         st.write_dict_page(&s)?;
 
         let dict_len = st.dict_page.len() as i64;
-        let mut encodings: SmallVec<[FormatEncoding; 4]> = SmallVec::new();
-        for p in &st.encoding_stats {
-            if !encodings.contains(&p.encoding) {
-                encodings.push(p.encoding);
-            }
-        }
-        if (s.max_def > 0 || s.max_rep > 0) && !encodings.contains(&FormatEncoding::Rle) {
-            encodings.push(FormatEncoding::Rle);
+        let mut encodings: EncodingSet = st.encoding_stats.iter().map(|p| p.encoding).collect();
+        if s.max_def > 0 || s.max_rep > 0 {
+            encodings.insert(FormatEncoding::Rle);
         }
 
         let statistics = (s.stats != EnabledStatistics::None).then(|| {

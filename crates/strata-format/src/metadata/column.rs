@@ -2,8 +2,8 @@
 //! [`PageEncodingStats`].
 
 use super::{
-    ColumnCryptoMetaData, CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType,
-    SizeStatistics, Statistics, Type, required,
+    ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
+    PageType, SizeStatistics, Statistics, Type, required,
 };
 use std::sync::Arc;
 
@@ -63,8 +63,9 @@ impl WriteThrift for PageEncodingStats {
 pub struct ColumnMetaData {
     /// Physical type, field 1.
     pub physical_type: Type,
-    /// All encodings used in the chunk, field 2.
-    pub encodings: SmallVec<[Encoding; 4]>,
+    /// All encodings used in the chunk, field 2 (a set: the order and
+    /// repetition of the list on the wire are not kept).
+    pub encodings: EncodingSet,
     /// Path of the leaf in the schema, field 3.
     ///
     /// Shared: the chunks of one column in every row group usually hold the
@@ -106,7 +107,7 @@ impl ColumnMetaData {
     fn decode_target(r: &mut CompactReader<'_>) -> Self {
         Self {
             physical_type: Type::Boolean,
-            encodings: SmallVec::new(),
+            encodings: EncodingSet::new(),
             path_in_schema: r.empty_path(),
             codec: CompressionCodec::Uncompressed,
             num_values: 0,

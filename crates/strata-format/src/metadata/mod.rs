@@ -10,6 +10,7 @@
 
 mod bloom;
 mod column;
+mod encoding_set;
 mod encryption;
 mod enums;
 mod file;
@@ -22,6 +23,7 @@ mod statistics;
 
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
 pub use column::{ColumnChunk, ColumnMetaData, PageEncodingStats};
+pub use encoding_set::EncodingSet;
 pub use encryption::{
     AesGcmCtrV1, AesGcmV1, ColumnCryptoMetaData, EncryptionAlgorithm, EncryptionWithColumnKey,
     FileCryptoMetaData,
