@@ -116,12 +116,12 @@ fn column_chunk() -> ColumnChunk {
         offset_index_length: Some(50),
         column_index_offset: Some(2000),
         column_index_length: Some(60),
-        crypto_metadata: Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
+        crypto_metadata: Some(Box::new(ColumnCryptoMetaData::EncryptionWithColumnKey(
             EncryptionWithColumnKey {
                 path_in_schema: vec!["a".into(), "b".into()],
                 key_metadata: Some(b"kc1".to_vec()),
             },
-        )),
+        ))),
         encrypted_column_metadata: Some(vec![0xDE, 0xAD]),
     }
 }

@@ -296,8 +296,9 @@ pub struct ColumnChunk {
     pub column_index_offset: Option<i64>,
     /// Length of the column index, field 7.
     pub column_index_length: Option<i32>,
-    /// Encryption metadata of an encrypted column, field 8.
-    pub crypto_metadata: Option<ColumnCryptoMetaData>,
+    /// Encryption metadata of an encrypted column, field 8 (boxed: only
+    /// encrypted files have it).
+    pub crypto_metadata: Option<Box<ColumnCryptoMetaData>>,
     /// Encrypted `ColumnMetaData`, field 9.
     pub encrypted_column_metadata: Option<Vec<u8>>,
 }
@@ -323,7 +324,13 @@ impl ColumnChunk {
                 5 => r.read_into(f, &mut self.offset_index_length)?,
                 6 => r.read_into(f, &mut self.column_index_offset)?,
                 7 => r.read_into(f, &mut self.column_index_length)?,
-                8 => r.read_into(f, &mut self.crypto_metadata)?,
+                8 => {
+                    let mut c: Option<ColumnCryptoMetaData> = None;
+                    r.read_into(f, &mut c)?;
+                    if let Some(c) = c {
+                        self.crypto_metadata = Some(Box::new(c));
+                    }
+                }
                 9 => r.read_into(f, &mut self.encrypted_column_metadata)?,
                 _ => r.skip(f.ty)?,
             }
@@ -366,7 +373,7 @@ impl WriteThrift for ColumnChunk {
             w.i32_field(7, v);
         }
         if let Some(v) = &self.crypto_metadata {
-            w.field(8, v);
+            w.field(8, v.as_ref());
         }
         if let Some(v) = &self.encrypted_column_metadata {
             w.binary_field(9, v);
