@@ -25,17 +25,17 @@ fn round_trip<T: ReadThrift + WriteThrift + PartialEq + Debug>(v: &T) -> Vec<u8>
 }
 
 fn statistics() -> Statistics {
-    Statistics {
-        max: Some(vec![9, 9].into()),
-        min: Some(vec![0].into()),
-        null_count: Some(3),
-        distinct_count: Some(-7),
-        max_value: Some(b"zz".to_vec().into()),
-        min_value: Some(Vec::new().into()),
-        is_max_value_exact: Some(false),
-        is_min_value_exact: Some(true),
-        nan_count: Some(i64::MAX),
-    }
+    let mut s = Statistics::default();
+    s.set_max(Some(&[9, 9])).unwrap();
+    s.set_min(Some(&[0])).unwrap();
+    s.null_count = Some(3);
+    s.distinct_count = Some(-7);
+    s.set_max_value(Some(b"zz")).unwrap();
+    s.set_min_value(Some(&[])).unwrap();
+    s.is_max_value_exact = Some(false);
+    s.is_min_value_exact = Some(true);
+    s.nan_count = Some(i64::MAX);
+    s
 }
 
 fn column_meta_data() -> ColumnMetaData {
@@ -244,6 +244,35 @@ fn statistics_round_trip() {
     round_trip(&column_meta_data().size_statistics.unwrap());
     round_trip(column_meta_data().geospatial_statistics.unwrap().as_ref());
     round_trip(&SizeStatistics::default());
+    // Bounds set out of field order, replaced, cleared, and longer than
+    // the 32 bytes held inline.
+    let long = [7u8; 40];
+    let mut s = Statistics::default();
+    s.set_min_value(Some(b"m")).unwrap();
+    s.set_max(Some(&long)).unwrap();
+    s.set_min(Some(b"abc")).unwrap();
+    s.set_max_value(Some(b"zzzz")).unwrap();
+    s.set_min(Some(b"a")).unwrap();
+    assert_eq!(
+        (s.max(), s.min(), s.max_value(), s.min_value()),
+        (
+            Some(&long[..]),
+            Some(&b"a"[..]),
+            Some(&b"zzzz"[..]),
+            Some(&b"m"[..])
+        )
+    );
+    round_trip(&s);
+    s.set_max(None).unwrap();
+    assert_eq!(s.max(), None);
+    assert_eq!(s.min_value(), Some(&b"m"[..]));
+    round_trip(&s);
+    // Equal statistics compare equal whatever order the bounds were set in.
+    let mut t = Statistics::default();
+    t.set_max_value(Some(b"zzzz")).unwrap();
+    t.set_min(Some(b"a")).unwrap();
+    t.set_min_value(Some(b"m")).unwrap();
+    assert_eq!(s, t);
     round_trip(&GeospatialStatistics::default());
 }
 

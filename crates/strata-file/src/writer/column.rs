@@ -115,7 +115,7 @@ fn to_i64(n: u64) -> i64 {
 /// assert_eq!(chunk.num_rows(), 3);
 /// let stats = chunk.metadata().statistics.as_ref().unwrap();
 /// assert_eq!(stats.null_count, Some(1));
-/// assert_eq!(stats.min_value.as_deref(), Some(&1i64.to_le_bytes()[..]));
+/// assert_eq!(stats.min_value(), Some(&1i64.to_le_bytes()[..]));
 /// ```
 pub struct ColumnChunkWriter<T: ColumnValue> {
     descr: Arc<ColumnDescriptor>,
@@ -595,7 +595,8 @@ impl<T: ColumnValue> ChunkState<T> {
         let page = self.page;
         self.page_stats.add_nulls(page.nulls as u64);
         let header_stats = (s.page_header_stats && s.stats == EnabledStatistics::Page)
-            .then(|| self.page_stats.to_statistics(s.stats_truncate));
+            .then(|| self.page_stats.to_statistics(s.stats_truncate))
+            .transpose()?;
         let (page_type, v1, v2) = if s.v2 {
             (
                 PageType::DataPageV2,
@@ -1109,6 +1110,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             }
             st.chunk_stats.to_statistics(s.stats_truncate)
         });
+        let statistics = statistics.transpose()?;
         let is_byte_array = T::PHYSICAL == Type::ByteArray;
         let size_statistics = if is_byte_array || s.max_def > 0 || s.max_rep > 0 {
             Some(SizeStatistics {
