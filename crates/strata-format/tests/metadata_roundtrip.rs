@@ -596,3 +596,37 @@ fn encoding_lists_decode_as_sets() {
     let strings = encode_to_vec(&vec![String::from("PLAIN")]);
     assert!(decode_prefix::<EncodingSet>(&strings).is_err());
 }
+
+#[test]
+fn page_encoding_stats_lists_round_trip() {
+    // Known and unknown page types and encodings, more entries than are
+    // held inline, order and repeats kept.
+    let entries = [
+        (PageType::DictionaryPage, Encoding::Plain, 1),
+        (PageType::DataPage, Encoding::RleDictionary, 7),
+        (PageType::Unknown(9), Encoding::Unknown(-3), i32::MAX),
+        (PageType::DataPageV2, Encoding::Unknown(77), 0),
+        (PageType::DataPage, Encoding::RleDictionary, 7),
+    ];
+    for n in 0..=entries.len() {
+        let stats: Vec<PageEncodingStats> = entries[..n]
+            .iter()
+            .map(|&(page_type, encoding, count)| PageEncodingStats {
+                page_type,
+                encoding,
+                count,
+            })
+            .collect();
+        let list = PageEncodingStatsList::from(stats.clone());
+        assert_eq!(list.len(), n);
+        assert_eq!(list.iter().collect::<Vec<_>>(), stats);
+        assert_eq!(list.get(n), None);
+        assert_eq!(format!("{list:?}"), format!("{stats:?}"));
+        // Same bytes as the plain list of structs, both ways.
+        let bytes = round_trip(&list);
+        assert_eq!(bytes, encode_to_vec(&stats));
+        let mut meta = column_meta_data();
+        meta.encoding_stats = Some(list);
+        round_trip(&meta);
+    }
+}

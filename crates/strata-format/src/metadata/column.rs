@@ -1,13 +1,11 @@
 //! Column chunk metadata: [`ColumnChunk`], [`ColumnMetaData`] and
-//! [`PageEncodingStats`].
+//! [`PageEncodingStats`] (kept in a [`PageEncodingStatsList`](super::PageEncodingStatsList)).
 
 use super::{
     ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
-    PageType, SizeStatistics, Statistics, Type, required,
+    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, required,
 };
 use std::sync::Arc;
-
-use smallvec::SmallVec;
 
 use crate::error::{FormatError, Result};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
@@ -90,7 +88,7 @@ pub struct ColumnMetaData {
     /// Chunk statistics, field 12.
     pub statistics: Option<Statistics>,
     /// Page counts per type and encoding, field 13.
-    pub encoding_stats: Option<SmallVec<[PageEncodingStats; 3]>>,
+    pub encoding_stats: Option<PageEncodingStatsList>,
     /// File offset of the Bloom filter, field 14.
     pub bloom_filter_offset: Option<i64>,
     /// Size of the Bloom filter including its header, field 15.

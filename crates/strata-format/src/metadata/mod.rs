@@ -11,6 +11,7 @@
 mod bloom;
 mod column;
 mod encoding_set;
+mod encoding_stats;
 mod encryption;
 mod enums;
 mod file;
@@ -24,6 +25,7 @@ mod statistics;
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
 pub use column::{ColumnChunk, ColumnMetaData, PageEncodingStats};
 pub use encoding_set::EncodingSet;
+pub use encoding_stats::PageEncodingStatsList;
 pub use encryption::{
     AesGcmCtrV1, AesGcmV1, ColumnCryptoMetaData, EncryptionAlgorithm, EncryptionWithColumnKey,
     FileCryptoMetaData,
