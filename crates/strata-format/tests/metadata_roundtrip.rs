@@ -55,16 +55,19 @@ fn column_meta_data() -> ColumnMetaData {
         num_values: 1_000_000,
         total_uncompressed_size: 1 << 40,
         total_compressed_size: 1 << 33,
-        key_value_metadata: Some(vec![
-            KeyValue {
-                key: "k".into(),
-                value: Some("v".into()),
-            },
-            KeyValue {
-                key: "no value".into(),
-                value: None,
-            },
-        ]),
+        key_value_metadata: Some(
+            vec![
+                KeyValue {
+                    key: "k".into(),
+                    value: Some("v".into()),
+                },
+                KeyValue {
+                    key: "no value".into(),
+                    value: None,
+                },
+            ]
+            .into(),
+        ),
         data_page_offset: 4,
         index_page_offset: Some(5),
         dictionary_page_offset: Some(6),
@@ -88,8 +91,8 @@ fn column_meta_data() -> ColumnMetaData {
         bloom_filter_length: Some(2048),
         size_statistics: Some(SizeStatistics {
             unencoded_byte_array_data_bytes: Some(77),
-            repetition_level_histogram: Some(vec![1, 2, 3]),
-            definition_level_histogram: Some(vec![4, 5, 6, 7]),
+            repetition_level_histogram: Some(vec![1, 2, 3].into()),
+            definition_level_histogram: Some(vec![4, 5, 6, 7].into()),
         }),
         geospatial_statistics: Some(Box::new(GeospatialStatistics {
             bbox: Some(BoundingBox {
@@ -122,7 +125,7 @@ fn column_chunk() -> ColumnChunk {
                 key_metadata: Some(b"kc1".to_vec()),
             },
         ))),
-        encrypted_column_metadata: Some(vec![0xDE, 0xAD]),
+        encrypted_column_metadata: Some(vec![0xDE, 0xAD].into()),
     }
 }
 

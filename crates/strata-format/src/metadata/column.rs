@@ -78,7 +78,7 @@ pub struct ColumnMetaData {
     /// Compressed size of all pages including headers, field 7.
     pub total_compressed_size: i64,
     /// Key/value metadata of the chunk, field 8.
-    pub key_value_metadata: Option<Vec<KeyValue>>,
+    pub key_value_metadata: Option<Box<[KeyValue]>>,
     /// File offset of the first data page, field 9.
     pub data_page_offset: i64,
     /// File offset of the index page, field 10.
@@ -245,7 +245,7 @@ impl WriteThrift for ColumnMetaData {
         w.i64_field(6, self.total_uncompressed_size);
         w.i64_field(7, self.total_compressed_size);
         if let Some(v) = &self.key_value_metadata {
-            w.field(8, v);
+            w.field(8, &v[..]);
         }
         w.i64_field(9, self.data_page_offset);
         if let Some(v) = self.index_page_offset {
@@ -280,7 +280,7 @@ impl WriteThrift for ColumnMetaData {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ColumnChunk {
     /// File holding the data if not this one, field 1 (summary files only).
-    pub file_path: Option<String>,
+    pub file_path: Option<Box<str>>,
     /// Deprecated offset of the metadata copy, field 2 (0 when absent).
     pub file_offset: i64,
     /// The chunk's metadata, field 3. Absent only in encrypted columns
@@ -298,7 +298,7 @@ pub struct ColumnChunk {
     /// encrypted files have it).
     pub crypto_metadata: Option<Box<ColumnCryptoMetaData>>,
     /// Encrypted `ColumnMetaData`, field 9.
-    pub encrypted_column_metadata: Option<Vec<u8>>,
+    pub encrypted_column_metadata: Option<Box<[u8]>>,
 }
 
 impl ColumnChunk {

@@ -292,9 +292,9 @@ pub struct SizeStatistics {
     /// Bytes of `BYTE_ARRAY` data without length prefixes, field 1.
     pub unencoded_byte_array_data_bytes: Option<i64>,
     /// Count of each repetition level, field 2.
-    pub repetition_level_histogram: Option<Vec<i64>>,
+    pub repetition_level_histogram: Option<Box<[i64]>>,
     /// Count of each definition level, field 3.
-    pub definition_level_histogram: Option<Vec<i64>>,
+    pub definition_level_histogram: Option<Box<[i64]>>,
 }
 
 impl ReadThrift for SizeStatistics {
@@ -323,10 +323,10 @@ impl WriteThrift for SizeStatistics {
             w.i64_field(1, v);
         }
         if let Some(v) = &self.repetition_level_histogram {
-            w.field(2, v);
+            w.field(2, &v[..]);
         }
         if let Some(v) = &self.definition_level_histogram {
-            w.field(3, v);
+            w.field(3, &v[..]);
         }
         w.end_struct(saved);
     }
