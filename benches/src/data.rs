@@ -72,6 +72,9 @@ pub fn rle_stream(count: usize, bit_width: u32, seed: u64) -> Vec<u8> {
 /// (INT64, DOUBLE, UTF-8 strings and optional INT32 in turn) and
 /// `row_groups` row groups, each chunk with statistics, encoding stats and
 /// page-index offsets, as a writer such as arrow-rs or pyarrow produces them.
+// The statistics bounds set below are at most 16 bytes: setting them
+// cannot fail.
+#[allow(clippy::unwrap_used)]
 pub fn wide_footer(columns: usize, row_groups: usize) -> Vec<u8> {
     use strata_format::metadata::{
         ColumnChunk, ColumnMetaData, CompressionCodec, Encoding, FieldRepetitionType, FileMetaData,
@@ -143,16 +146,14 @@ pub fn wide_footer(columns: usize, row_groups: usize) -> Vec<u8> {
                 data_page_offset: offset + 100,
                 index_page_offset: None,
                 dictionary_page_offset: Some(offset),
-                statistics: Some(Statistics {
-                    max: None,
-                    min: None,
-                    null_count: Some((i % 7) as i64),
-                    distinct_count: None,
-                    max_value: Some(max.into()),
-                    min_value: Some(min.into()),
-                    is_max_value_exact: Some(true),
-                    is_min_value_exact: Some(true),
-                    nan_count: None,
+                statistics: Some({
+                    let mut s = Statistics::default();
+                    s.null_count = Some((i % 7) as i64);
+                    s.set_max_value(Some(&max)).unwrap();
+                    s.set_min_value(Some(&min)).unwrap();
+                    s.is_max_value_exact = Some(true);
+                    s.is_min_value_exact = Some(true);
+                    s
                 }),
                 encoding_stats: Some(
                     vec![

@@ -612,12 +612,11 @@ mod tests {
     }
 
     fn stats(nulls: i64, min: i32, max: i32) -> Statistics {
-        Statistics {
-            null_count: Some(nulls),
-            min_value: Some(min.to_le_bytes().as_slice().into()),
-            max_value: Some(max.to_le_bytes().as_slice().into()),
-            ..Default::default()
-        }
+        let mut s = Statistics::default();
+        s.null_count = Some(nulls);
+        s.set_min_value(Some(&min.to_le_bytes())).unwrap();
+        s.set_max_value(Some(&max.to_le_bytes())).unwrap();
+        s
     }
 
     #[test]

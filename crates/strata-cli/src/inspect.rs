@@ -275,7 +275,7 @@ fn chunk_text(out: &mut String, c: &ChunkFacts<'_>) {
     );
     match &c.meta {
         Ok(m) => {
-            let encodings: Vec<String> = m.encodings.iter().map(enum_name).collect();
+            let encodings: Vec<String> = m.encodings.iter().map(|e| enum_name(&e)).collect();
             let _ = writeln!(
                 out,
                 "    codec {}, encodings {}, {} values, {} bytes compressed, {} uncompressed",
@@ -341,7 +341,12 @@ fn chunk_json(c: &ChunkFacts<'_>) -> Value {
     match &c.meta {
         Ok(m) => {
             v["codec"] = json!(enum_name(&m.codec));
-            v["encodings"] = json!(m.encodings.iter().map(enum_name).collect::<Vec<_>>());
+            v["encodings"] = json!(
+                m.encodings
+                    .iter()
+                    .map(|e| enum_name(&e))
+                    .collect::<Vec<_>>()
+            );
             v["num_values"] = json!(m.num_values);
             v["total_compressed_size"] = json!(m.total_compressed_size);
             v["total_uncompressed_size"] = json!(m.total_uncompressed_size);

@@ -180,14 +180,8 @@ pub fn stat_bounds<'a>(
     stats: &'a Statistics,
 ) -> (Option<&'a [u8]>, Option<&'a [u8]>) {
     let deprecated_ok = ValueOrder::of(descr).writes_deprecated_min_max();
-    let min = stats
-        .min_value
-        .as_deref()
-        .or(stats.min.as_deref().filter(|_| deprecated_ok));
-    let max = stats
-        .max_value
-        .as_deref()
-        .or(stats.max.as_deref().filter(|_| deprecated_ok));
+    let min = stats.min_value().or(stats.min().filter(|_| deprecated_ok));
+    let max = stats.max_value().or(stats.max().filter(|_| deprecated_ok));
     (min, max)
 }
 

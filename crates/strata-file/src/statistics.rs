@@ -33,10 +33,10 @@
 //! let mut acc = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
 //! acc.update(&[3.5, f64::NAN, -0.0, 0.0]);
 //! acc.add_nulls(2);
-//! let stats = acc.to_statistics(None);
+//! let stats = acc.to_statistics(None).unwrap();
 //! assert_eq!(stats.null_count, Some(2));
-//! assert_eq!(stats.min_value.as_deref(), Some(&(-0.0f64).to_le_bytes()[..]));
-//! assert_eq!(stats.max_value.as_deref(), Some(&3.5f64.to_le_bytes()[..]));
+//! assert_eq!(stats.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
+//! assert_eq!(stats.max_value(), Some(&3.5f64.to_le_bytes()[..]));
 //! ```
 
 use std::cmp::Ordering;
@@ -45,7 +45,8 @@ use strata_encoding::{
     ByteArray, ByteArrayBatch, FixedLenBatch, FixedLenByteArray, Int96, ValueType,
 };
 use strata_format::ColumnDescriptor;
-use strata_format::metadata::{ConvertedType, LogicalType, StatValue, Statistics, Type};
+use strata_format::FormatError;
+use strata_format::metadata::{ConvertedType, LogicalType, Statistics, Type};
 
 /// Sort order of a column's values, in arrow-rs's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -727,25 +728,26 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
     }
 
     /// The Thrift `Statistics`, bounds truncated to `truncate` bytes.
-    pub fn to_statistics(&self, truncate: Option<usize>) -> Statistics {
-        let mut s = Statistics {
-            null_count: Some(i64::try_from(self.null_count).unwrap_or(i64::MAX)),
-            distinct_count: self
-                .distinct_count
-                .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
-            ..Default::default()
-        };
+    ///
+    /// Fails only for a bound of 4 GiB or more, which no Parquet value can
+    /// be.
+    pub fn to_statistics(&self, truncate: Option<usize>) -> Result<Statistics, FormatError> {
+        let mut s = Statistics::default();
+        s.null_count = Some(i64::try_from(self.null_count).unwrap_or(i64::MAX));
+        s.distinct_count = self
+            .distinct_count
+            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
         if let Some((lo, hi)) = self.bounds(truncate) {
             if self.order.writes_deprecated_min_max() {
-                s.min = Some(StatValue::from_slice(&lo.bytes));
-                s.max = Some(StatValue::from_slice(&hi.bytes));
+                s.set_min(Some(&lo.bytes))?;
+                s.set_max(Some(&hi.bytes))?;
             }
             s.is_min_value_exact = Some(lo.exact);
             s.is_max_value_exact = Some(hi.exact);
-            s.min_value = Some(StatValue::from_vec(lo.bytes));
-            s.max_value = Some(StatValue::from_vec(hi.bytes));
+            s.set_min_value(Some(&lo.bytes))?;
+            s.set_max_value(Some(&hi.bytes))?;
         }
-        s
+        Ok(s)
     }
 }
 

@@ -46,9 +46,9 @@ fn stats_of(
     let col = reader.metadata().row_group(0).column(0);
     let theirs = col.statistics().expect("arrow-rs sees statistics");
     assert_eq!(theirs.null_count_opt(), stats.null_count.map(|n| n as u64));
-    assert_eq!(theirs.min_bytes_opt(), stats.min_value.as_deref());
-    assert_eq!(theirs.max_bytes_opt(), stats.max_value.as_deref());
-    if stats.max_value.is_some() {
+    assert_eq!(theirs.min_bytes_opt(), stats.min_value());
+    assert_eq!(theirs.max_bytes_opt(), stats.max_value());
+    if stats.max_value().is_some() {
         assert_eq!(theirs.max_is_exact(), stats.is_max_value_exact.unwrap());
         assert_eq!(theirs.min_is_exact(), stats.is_min_value_exact.unwrap());
     }
@@ -72,11 +72,11 @@ fn signed_int32() {
         i32s(w, &[3, -5, 7, 0], &[1, 1, 0, 1, 1, 0])
     });
     assert_eq!(s.null_count, Some(2));
-    assert_eq!(s.min_value.as_deref(), Some(&(-5i32).to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&7i32.to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&(-5i32).to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&7i32.to_le_bytes()[..]));
     // Signed order agrees with the legacy fields: written too.
-    assert_eq!(s.min.as_deref(), Some(&(-5i32).to_le_bytes()[..]));
-    assert_eq!(s.max.as_deref(), Some(&7i32.to_le_bytes()[..]));
+    assert_eq!(s.min(), Some(&(-5i32).to_le_bytes()[..]));
+    assert_eq!(s.max(), Some(&7i32.to_le_bytes()[..]));
     assert_eq!(s.is_min_value_exact, Some(true));
 }
 
@@ -94,9 +94,9 @@ fn unsigned_int32_and_int64() {
         i32s(w, &[-1, 1, 5], &[1, 1, 1])
     });
     // -1 is u32::MAX: the maximum; 1 the minimum.
-    assert_eq!(s.min_value.as_deref(), Some(&1i32.to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&(-1i32).to_le_bytes()[..]));
-    assert_eq!((s.min.as_ref(), s.max.as_ref()), (None, None));
+    assert_eq!(s.min_value(), Some(&1i32.to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&(-1i32).to_le_bytes()[..]));
+    assert_eq!((s.min(), s.max()), (None, None));
 
     let leaf = SchemaElement {
         converted_type: Some(ConvertedType::Uint64),
@@ -108,8 +108,8 @@ fn unsigned_int32_and_int64() {
             .write_batch(&[i64::MIN, 7, 0], Some(&[1, 1, 1]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value.as_deref(), Some(&0i64.to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&i64::MIN.to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&0i64.to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&i64::MIN.to_le_bytes()[..]));
 }
 
 fn f64s(props: WriterProperties, v: &[f64]) -> Statistics {
@@ -126,36 +126,30 @@ fn f64s(props: WriterProperties, v: &[f64]) -> Statistics {
 fn floats_nan_and_signed_zero() {
     let p = WriterProperties::default;
     let s = f64s(p(), &[f64::NAN, 2.5, 0.0, -1.0, f64::NAN]);
-    assert_eq!(s.min_value.as_deref(), Some(&(-1.0f64).to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&2.5f64.to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&(-1.0f64).to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&2.5f64.to_le_bytes()[..]));
 
     // Zero as the minimum is written -0.0, as the maximum +0.0.
     let s = f64s(p(), &[0.0, 3.0]);
-    assert_eq!(s.min_value.as_deref(), Some(&(-0.0f64).to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
     let s = f64s(p(), &[-0.0, -3.0]);
-    assert_eq!(s.max_value.as_deref(), Some(&0.0f64.to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&0.0f64.to_le_bytes()[..]));
     let s = f64s(p(), &[-0.0, 0.0, f64::NAN]);
-    assert_eq!(s.min_value.as_deref(), Some(&(-0.0f64).to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&0.0f64.to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&0.0f64.to_le_bytes()[..]));
 
     // Only NaNs: no bounds at all, null count still there.
     let s = f64s(p(), &[f64::NAN, f64::NAN]);
     assert_eq!(
-        (s.min_value, s.max_value, s.min, s.max),
+        (s.min_value(), s.max_value(), s.min(), s.max()),
         (None, None, None, None)
     );
     assert_eq!(s.null_count, Some(0));
 
     // Infinities are ordinary bounds.
     let s = f64s(p(), &[f64::INFINITY, f64::NEG_INFINITY]);
-    assert_eq!(
-        s.min_value.as_deref(),
-        Some(&f64::NEG_INFINITY.to_le_bytes()[..])
-    );
-    assert_eq!(
-        s.max_value.as_deref(),
-        Some(&f64::INFINITY.to_le_bytes()[..])
-    );
+    assert_eq!(s.min_value(), Some(&f64::NEG_INFINITY.to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&f64::INFINITY.to_le_bytes()[..]));
 
     // f32 too.
     let s = stats_of(opt(Type::Float), p(), |w| {
@@ -164,8 +158,8 @@ fn floats_nan_and_signed_zero() {
             .write_batch(&[f32::NAN, 0.0, 1.5], Some(&[1, 1, 1, 0]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value.as_deref(), Some(&(-0.0f32).to_le_bytes()[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&1.5f32.to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&(-0.0f32).to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&1.5f32.to_le_bytes()[..]));
     assert_eq!(s.null_count, Some(1));
 }
 
@@ -191,10 +185,10 @@ fn decimal_flba_is_signed_big_endian() {
             .write_batch(b, Some(&[1; 4]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value.as_deref(), Some(&[0xFF, 0x00][..]));
-    assert_eq!(s.max_value.as_deref(), Some(&[0x00, 0x80][..]));
+    assert_eq!(s.min_value(), Some(&[0xFF, 0x00][..]));
+    assert_eq!(s.max_value(), Some(&[0x00, 0x80][..]));
     // Legacy signed-byte order disagrees for decimals: not written.
-    assert_eq!((s.min.as_ref(), s.max.as_ref()), (None, None));
+    assert_eq!((s.min(), s.max()), (None, None));
 
     // Decimals in variable-length byte arrays: sign-extended comparison.
     let leaf = SchemaElement {
@@ -214,8 +208,8 @@ fn decimal_flba_is_signed_big_endian() {
             .write_batch(ByteArrayBatch::from_slices(&vals), Some(&[1; 3]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value.as_deref(), Some(&[0xFF][..]));
-    assert_eq!(s.max_value.as_deref(), Some(&[0x01, 0x00][..]));
+    assert_eq!(s.min_value(), Some(&[0xFF][..]));
+    assert_eq!(s.max_value(), Some(&[0x01, 0x00][..]));
 }
 
 #[test]
@@ -226,8 +220,8 @@ fn booleans() {
             .write_batch(&[true, true], Some(&[1, 0, 1]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value.as_deref(), Some(&[1u8][..]));
-    assert_eq!(s.max_value.as_deref(), Some(&[1u8][..]));
+    assert_eq!(s.min_value(), Some(&[1u8][..]));
+    assert_eq!(s.max_value(), Some(&[1u8][..]));
     assert_eq!(s.null_count, Some(1));
 }
 
@@ -252,13 +246,13 @@ fn byte_array_truncation() {
     );
     // Default limit 64: min is a 64-byte prefix, max a 63-byte prefix of
     // "zzz..." with its last byte incremented to '{'.
-    assert_eq!(s.min_value.as_deref(), Some(&long_a[..64]));
+    assert_eq!(s.min_value(), Some(&long_a[..64]));
     assert_eq!(s.is_min_value_exact, Some(false));
     let mut want_max = vec![b'z'; 63];
     want_max.push(b'{');
-    assert_eq!(s.max_value.as_deref(), Some(&want_max[..]));
+    assert_eq!(s.max_value(), Some(&want_max[..]));
     assert_eq!(s.is_max_value_exact, Some(false));
-    assert_eq!((s.min.as_ref(), s.max.as_ref()), (None, None));
+    assert_eq!((s.min(), s.max()), (None, None));
 
     // A maximum of all 0xFF cannot be shortened: kept whole, exact.
     let ff = vec![0xFFu8; 70];
@@ -266,9 +260,9 @@ fn byte_array_truncation() {
         .set_statistics_truncate_length(Some(8))
         .build();
     let s = bytes_stats(opt(Type::ByteArray), props, &[b"abc", &ff]);
-    assert_eq!(s.max_value.as_deref(), Some(&ff[..]));
+    assert_eq!(s.max_value(), Some(&ff[..]));
     assert_eq!(s.is_max_value_exact, Some(true));
-    assert_eq!(s.min_value.as_deref(), Some(&b"abc"[..]));
+    assert_eq!(s.min_value(), Some(&b"abc"[..]));
     assert_eq!(s.is_min_value_exact, Some(true));
 
     // 0xFF tail: the last byte before the 0xFF run is incremented.
@@ -277,15 +271,15 @@ fn byte_array_truncation() {
         .set_statistics_truncate_length(Some(3))
         .build();
     let s = bytes_stats(opt(Type::ByteArray), props, &[&mixed]);
-    assert_eq!(s.max_value.as_deref(), Some(&[b'r'][..]));
-    assert_eq!(s.min_value.as_deref(), Some(&mixed[..3]));
+    assert_eq!(s.max_value(), Some(&[b'r'][..]));
+    assert_eq!(s.min_value(), Some(&mixed[..3]));
 
     // No truncation when disabled.
     let props = WriterProperties::builder()
         .set_statistics_truncate_length(None)
         .build();
     let s = bytes_stats(opt(Type::ByteArray), props, &[&long_a]);
-    assert_eq!(s.max_value.as_deref(), Some(&long_a[..]));
+    assert_eq!(s.max_value(), Some(&long_a[..]));
     assert_eq!(s.is_max_value_exact, Some(true));
 }
 
@@ -297,9 +291,9 @@ fn utf8_truncation_keeps_characters() {
         .set_statistics_truncate_length(Some(5))
         .build();
     let s = bytes_stats(string_leaf("s", Rep::Optional), props, &[v]);
-    assert_eq!(s.min_value.as_deref(), Some(&b"aaaa"[..]));
-    assert_eq!(s.max_value.as_deref(), Some(&b"aaab"[..]));
-    assert!(std::str::from_utf8(s.max_value.as_deref().unwrap()).is_ok());
+    assert_eq!(s.min_value(), Some(&b"aaaa"[..]));
+    assert_eq!(s.max_value(), Some(&b"aaab"[..]));
+    assert!(std::str::from_utf8(s.max_value().unwrap()).is_ok());
     // The same bytes as binary are cut mid-character.
     assert_eq!(truncate_min_value(v, 5, false), (v[..5].to_vec(), true));
     // U+10FFFF cannot be incremented: the character before it is.

@@ -214,7 +214,7 @@ fn documented_delta_binary_packed() {
         assert_eq!(c.physical_type, Type::Int64);
     }
     let md = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
-    assert!(md.encodings.contains(&Encoding::DeltaBinaryPacked));
+    assert!(md.encodings.contains(Encoding::DeltaBinaryPacked));
 }
 
 #[test]
@@ -294,8 +294,8 @@ fn documented_delta_encoding_optional_and_required() {
         .as_ref()
         .unwrap();
     assert_eq!(stats.null_count, Some(0));
-    assert_eq!(stats.min_value.as_deref(), Some(&1i32.to_le_bytes()[..]));
-    assert_eq!(stats.max_value.as_deref(), Some(&30i32.to_le_bytes()[..]));
+    assert_eq!(stats.min_value(), Some(&1i32.to_le_bytes()[..]));
+    assert_eq!(stats.max_value(), Some(&30i32.to_le_bytes()[..]));
 }
 
 #[test]
@@ -315,12 +315,12 @@ fn documented_delta_byte_array() {
         .clone()
         .unwrap();
     assert_eq!(stats.null_count, Some(1000));
-    assert_eq!(stats.min_value, None);
+    assert_eq!(stats.min_value(), None);
     // c_salutation: min "Dr.", max "Sir", 30 nulls.
     let md = meta.row_groups[0].columns[1].meta_data.as_ref().unwrap();
     let stats = md.statistics.as_ref().unwrap();
-    assert_eq!(stats.min_value.as_deref(), Some(&b"Dr."[..]));
-    assert_eq!(stats.max_value.as_deref(), Some(&b"Sir"[..]));
+    assert_eq!(stats.min_value(), Some(&b"Dr."[..]));
+    assert_eq!(stats.max_value(), Some(&b"Sir"[..]));
     assert_eq!(stats.null_count, Some(30));
     assert_eq!(md.codec, CompressionCodec::Uncompressed);
     assert_eq!(md.total_compressed_size, 3362);
@@ -369,13 +369,10 @@ fn documented_fixed_length_byte_array_and_null_pages() {
         .unwrap();
     assert_eq!(stats.null_count, Some(275));
     assert_eq!(
-        stats.min_value.as_deref(),
+        stats.min_value(),
         Some(&(-2_136_906_554i32).to_le_bytes()[..])
     );
-    assert_eq!(
-        stats.max_value.as_deref(),
-        Some(&2_145_722_375i32.to_le_bytes()[..])
-    );
+    assert_eq!(stats.max_value(), Some(&2_145_722_375i32.to_le_bytes()[..]));
 }
 
 #[test]
@@ -538,8 +535,8 @@ fn documented_statistics_and_orders() {
             .statistics
             .as_ref()
             .unwrap();
-        assert_eq!(stats.min_value.as_deref(), Some(min), "{name}");
-        assert_eq!(stats.max_value.as_deref(), Some(max), "{name}");
+        assert_eq!(stats.min_value(), Some(min), "{name}");
+        assert_eq!(stats.max_value(), Some(max), "{name}");
         assert_eq!(stats.is_min_value_exact, Some(min_exact), "{name}");
         assert_eq!(stats.is_max_value_exact, Some(max_exact), "{name}");
     }
@@ -563,8 +560,8 @@ fn documented_statistics_and_orders() {
     assert_eq!(md.total_compressed_size, 64);
     let stats = md.statistics.as_ref().unwrap();
     assert_eq!(stats.null_count, Some(1));
-    assert_eq!(stats.min_value.as_deref(), Some(&[0x00, 0x80][..]));
-    assert_eq!(stats.max_value.as_deref(), Some(&[0x00, 0x00][..]));
+    assert_eq!(stats.min_value(), Some(&[0x00, 0x80][..]));
+    assert_eq!(stats.max_value(), Some(&[0x00, 0x00][..]));
     assert!(
         meta.column_orders
             .as_ref()
@@ -609,7 +606,7 @@ fn documented_statistics_and_orders() {
     for i in [1, 3, 5, 7, 9, 11, 13] {
         let md = meta.row_groups[0].columns[i].meta_data.as_ref().unwrap();
         assert!(
-            md.encodings.contains(&Encoding::ByteStreamSplit),
+            md.encodings.contains(Encoding::ByteStreamSplit),
             "column {i}"
         );
         assert_eq!(md.codec, CompressionCodec::Gzip);

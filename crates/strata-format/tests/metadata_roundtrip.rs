@@ -25,17 +25,17 @@ fn round_trip<T: ReadThrift + WriteThrift + PartialEq + Debug>(v: &T) -> Vec<u8>
 }
 
 fn statistics() -> Statistics {
-    Statistics {
-        max: Some(vec![9, 9].into()),
-        min: Some(vec![0].into()),
-        null_count: Some(3),
-        distinct_count: Some(-7),
-        max_value: Some(b"zz".to_vec().into()),
-        min_value: Some(Vec::new().into()),
-        is_max_value_exact: Some(false),
-        is_min_value_exact: Some(true),
-        nan_count: Some(i64::MAX),
-    }
+    let mut s = Statistics::default();
+    s.set_max(Some(&[9, 9])).unwrap();
+    s.set_min(Some(&[0])).unwrap();
+    s.null_count = Some(3);
+    s.distinct_count = Some(-7);
+    s.set_max_value(Some(b"zz")).unwrap();
+    s.set_min_value(Some(&[])).unwrap();
+    s.is_max_value_exact = Some(false);
+    s.is_min_value_exact = Some(true);
+    s.nan_count = Some(i64::MAX);
+    s
 }
 
 fn column_meta_data() -> ColumnMetaData {
@@ -55,16 +55,19 @@ fn column_meta_data() -> ColumnMetaData {
         num_values: 1_000_000,
         total_uncompressed_size: 1 << 40,
         total_compressed_size: 1 << 33,
-        key_value_metadata: Some(vec![
-            KeyValue {
-                key: "k".into(),
-                value: Some("v".into()),
-            },
-            KeyValue {
-                key: "no value".into(),
-                value: None,
-            },
-        ]),
+        key_value_metadata: Some(
+            vec![
+                KeyValue {
+                    key: "k".into(),
+                    value: Some("v".into()),
+                },
+                KeyValue {
+                    key: "no value".into(),
+                    value: None,
+                },
+            ]
+            .into(),
+        ),
         data_page_offset: 4,
         index_page_offset: Some(5),
         dictionary_page_offset: Some(6),
@@ -88,8 +91,8 @@ fn column_meta_data() -> ColumnMetaData {
         bloom_filter_length: Some(2048),
         size_statistics: Some(SizeStatistics {
             unencoded_byte_array_data_bytes: Some(77),
-            repetition_level_histogram: Some(vec![1, 2, 3]),
-            definition_level_histogram: Some(vec![4, 5, 6, 7]),
+            repetition_level_histogram: Some(vec![1, 2, 3].into()),
+            definition_level_histogram: Some(vec![4, 5, 6, 7].into()),
         }),
         geospatial_statistics: Some(Box::new(GeospatialStatistics {
             bbox: Some(BoundingBox {
@@ -116,13 +119,13 @@ fn column_chunk() -> ColumnChunk {
         offset_index_length: Some(50),
         column_index_offset: Some(2000),
         column_index_length: Some(60),
-        crypto_metadata: Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
+        crypto_metadata: Some(Box::new(ColumnCryptoMetaData::EncryptionWithColumnKey(
             EncryptionWithColumnKey {
                 path_in_schema: vec!["a".into(), "b".into()],
                 key_metadata: Some(b"kc1".to_vec()),
             },
-        )),
-        encrypted_column_metadata: Some(vec![0xDE, 0xAD]),
+        ))),
+        encrypted_column_metadata: Some(vec![0xDE, 0xAD].into()),
     }
 }
 
@@ -244,6 +247,35 @@ fn statistics_round_trip() {
     round_trip(&column_meta_data().size_statistics.unwrap());
     round_trip(column_meta_data().geospatial_statistics.unwrap().as_ref());
     round_trip(&SizeStatistics::default());
+    // Bounds set out of field order, replaced, cleared, and longer than
+    // the 32 bytes held inline.
+    let long = [7u8; 40];
+    let mut s = Statistics::default();
+    s.set_min_value(Some(b"m")).unwrap();
+    s.set_max(Some(&long)).unwrap();
+    s.set_min(Some(b"abc")).unwrap();
+    s.set_max_value(Some(b"zzzz")).unwrap();
+    s.set_min(Some(b"a")).unwrap();
+    assert_eq!(
+        (s.max(), s.min(), s.max_value(), s.min_value()),
+        (
+            Some(&long[..]),
+            Some(&b"a"[..]),
+            Some(&b"zzzz"[..]),
+            Some(&b"m"[..])
+        )
+    );
+    round_trip(&s);
+    s.set_max(None).unwrap();
+    assert_eq!(s.max(), None);
+    assert_eq!(s.min_value(), Some(&b"m"[..]));
+    round_trip(&s);
+    // Equal statistics compare equal whatever order the bounds were set in.
+    let mut t = Statistics::default();
+    t.set_max_value(Some(b"zzzz")).unwrap();
+    t.set_min(Some(b"a")).unwrap();
+    t.set_min_value(Some(b"m")).unwrap();
+    assert_eq!(s, t);
     round_trip(&GeospatialStatistics::default());
 }
 
@@ -511,4 +543,93 @@ fn column_paths_are_shared_across_row_groups_only_when_equal() {
     assert_eq!(&path(2, 0)[..], ["x".to_string(), "y".to_string()]);
     assert!(!std::sync::Arc::ptr_eq(&path(1, 0), &path(2, 0)));
     assert_eq!(&path(3, 0)[..], ["a".to_string()]);
+}
+
+#[test]
+fn encoding_sets_round_trip_with_unknown_values() {
+    // Known encodings, unknown values inside the bit range (10, 63) and
+    // outside it (64, 1000, negative): all survive encode then decode.
+    let values = [0, 3, 8, 9, 10, 63, 64, 1000, -1, i32::MIN, i32::MAX];
+    let set: EncodingSet = values.iter().map(|&v| Encoding::from_i32(v)).collect();
+    assert_eq!(set.len(), values.len());
+    for &v in &values {
+        assert!(set.contains(Encoding::from_i32(v)), "{v}");
+    }
+    assert!(!set.contains(Encoding::DeltaBinaryPacked));
+    assert!(!set.contains(Encoding::Unknown(65)));
+    round_trip(&set);
+    // Written in ascending order: 0..64 first, then the others.
+    let order: Vec<i32> = set.iter().map(Encoding::to_i32).collect();
+    assert_eq!(
+        order,
+        [0, 3, 8, 9, 10, 63, i32::MIN, -1, 64, 1000, i32::MAX]
+    );
+    // Inside a column chunk's metadata too.
+    let mut meta = column_meta_data();
+    meta.encodings = set;
+    round_trip(&meta);
+    round_trip(&EncodingSet::new());
+}
+
+#[test]
+fn encoding_lists_decode_as_sets() {
+    // A list as some writers produce it: out of order, with repeats, with
+    // unknown values; it decodes to the set of its values.
+    let list: Vec<Encoding> = [8, 0, 8, 3, 2000, 0, 2000, -5]
+        .into_iter()
+        .map(Encoding::from_i32)
+        .collect();
+    let bytes = encode_to_vec(&list);
+    let (set, used) = decode_prefix::<EncodingSet>(&bytes).unwrap();
+    assert_eq!(used, bytes.len());
+    let expected: EncodingSet = [
+        Encoding::Plain,
+        Encoding::Rle,
+        Encoding::RleDictionary,
+        Encoding::Unknown(2000),
+        Encoding::Unknown(-5),
+    ]
+    .into();
+    assert_eq!(set, expected);
+    assert_eq!(
+        format!("{set:?}"),
+        "{Plain, Rle, RleDictionary, Unknown(-5), Unknown(2000)}"
+    );
+    // A list of another element type is an error, not a panic.
+    let strings = encode_to_vec(&vec![String::from("PLAIN")]);
+    assert!(decode_prefix::<EncodingSet>(&strings).is_err());
+}
+
+#[test]
+fn page_encoding_stats_lists_round_trip() {
+    // Known and unknown page types and encodings, more entries than are
+    // held inline, order and repeats kept.
+    let entries = [
+        (PageType::DictionaryPage, Encoding::Plain, 1),
+        (PageType::DataPage, Encoding::RleDictionary, 7),
+        (PageType::Unknown(9), Encoding::Unknown(-3), i32::MAX),
+        (PageType::DataPageV2, Encoding::Unknown(77), 0),
+        (PageType::DataPage, Encoding::RleDictionary, 7),
+    ];
+    for n in 0..=entries.len() {
+        let stats: Vec<PageEncodingStats> = entries[..n]
+            .iter()
+            .map(|&(page_type, encoding, count)| PageEncodingStats {
+                page_type,
+                encoding,
+                count,
+            })
+            .collect();
+        let list = PageEncodingStatsList::from(stats.clone());
+        assert_eq!(list.len(), n);
+        assert_eq!(list.iter().collect::<Vec<_>>(), stats);
+        assert_eq!(list.get(n), None);
+        assert_eq!(format!("{list:?}"), format!("{stats:?}"));
+        // Same bytes as the plain list of structs, both ways.
+        let bytes = round_trip(&list);
+        assert_eq!(bytes, encode_to_vec(&stats));
+        let mut meta = column_meta_data();
+        meta.encoding_stats = Some(list);
+        round_trip(&meta);
+    }
 }

@@ -40,11 +40,9 @@ fn golden_bool_fields_with_gap_in_ids() {
     //   field 7 from 0: delta 7, BOOLEAN_TRUE (1)  -> 0x71
     //   field 8: delta 1, BOOLEAN_FALSE (2)        -> 0x12
     //   stop                                       -> 0x00
-    let v = Statistics {
-        is_max_value_exact: Some(true),
-        is_min_value_exact: Some(false),
-        ..Default::default()
-    };
+    let mut v = Statistics::default();
+    v.is_max_value_exact = Some(true);
+    v.is_min_value_exact = Some(false);
     let golden = [0x71, 0x12, 0x00];
     assert_eq!(encode_to_vec(&v), golden);
     assert_eq!(decode::<Statistics>(&golden).unwrap(), v);
@@ -193,13 +191,11 @@ fn unknown_fields_of_every_type_are_skipped() {
     w.double_field(8, 2.5);
     w.binary_field(9, b"ignored");
     w.field(10, &vec![vec![1i32, 2], vec![3]]); // list<list<i32>>
-    w.field(
-        11,
-        &Statistics {
-            min: Some(vec![1].into()),
-            ..Default::default()
-        },
-    );
+    w.field(11, &{
+        let mut s = Statistics::default();
+        s.set_min(Some(&[1])).unwrap();
+        s
+    });
     w.field_header(12, FieldType::Uuid);
     w.write_byte(0);
     for b in 1..16u8 {
@@ -485,5 +481,38 @@ proptest! {
         let _ = decode::<strata_format::PageHeader>(&bytes);
         let _ = decode::<strata_format::ColumnIndex>(&bytes);
         let _ = decode::<LogicalType>(&bytes);
+    }
+}
+
+#[test]
+fn statistics_bounds_out_of_order_repeated_or_mistyped() {
+    // Fields 6, 1, 5, 6 again (the last value wins, as for any repeated
+    // field), and field 2 with a wrong wire type (skipped).
+    let mut sink = ByteSink::new();
+    let mut w = CompactWriter::new(&mut sink);
+    let s = w.begin_struct();
+    w.binary_field(6, b"first");
+    w.i32_field(2, 5);
+    w.binary_field(5, b"hi");
+    w.binary_field(6, b"lo");
+    w.end_struct(s);
+    let mut sink2 = ByteSink::new();
+    let mut w = CompactWriter::new(&mut sink2);
+    let s = w.begin_struct();
+    w.binary_field(6, b"lo");
+    w.binary_field(1, &[1u8; 33]);
+    w.binary_field(5, b"hi");
+    w.end_struct(s);
+    for (bytes, max) in [
+        (sink.as_slice(), None),
+        (sink2.as_slice(), Some(&[1u8; 33][..])),
+    ] {
+        let v = decode::<Statistics>(bytes).unwrap();
+        assert_eq!(v.min_value(), Some(&b"lo"[..]));
+        assert_eq!(v.max_value(), Some(&b"hi"[..]));
+        assert_eq!(v.min(), None);
+        assert_eq!(v.max(), max);
+        // A truncated value is an error.
+        assert!(decode::<Statistics>(&bytes[..bytes.len() - 2]).is_err());
     }
 }

@@ -622,7 +622,7 @@ fn byte_stream_split_extended_flba() {
             .unwrap()
             .encodings;
         assert!(
-            encodings.contains(&strata_format::metadata::Encoding::ByteStreamSplit),
+            encodings.contains(strata_format::metadata::Encoding::ByteStreamSplit),
             "{stem}: {encodings:?}"
         );
         let expected = read_flba(&file, plain, 1024);

@@ -7,10 +7,9 @@ use strata_encoding::{ByteArray, FixedLenByteArray, Int96, LevelEncoder};
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{
     BoundaryOrder, ColumnIndex, ColumnMetaData, DataPageHeader, DataPageHeaderV2,
-    DictionaryPageHeader, Encoding as FormatEncoding, OffsetIndex, PageEncodingStats, PageHeader,
-    PageLocation, PageType, SizeStatistics, Type,
+    DictionaryPageHeader, Encoding as FormatEncoding, EncodingSet, OffsetIndex, PageEncodingStats,
+    PageHeader, PageLocation, PageType, SizeStatistics, Type,
 };
-use strata_format::smallvec::SmallVec;
 use strata_format::thrift;
 use strata_sink::ByteSink;
 
@@ -116,7 +115,7 @@ fn to_i64(n: u64) -> i64 {
 /// assert_eq!(chunk.num_rows(), 3);
 /// let stats = chunk.metadata().statistics.as_ref().unwrap();
 /// assert_eq!(stats.null_count, Some(1));
-/// assert_eq!(stats.min_value.as_deref(), Some(&1i64.to_le_bytes()[..]));
+/// assert_eq!(stats.min_value(), Some(&1i64.to_le_bytes()[..]));
 /// ```
 pub struct ColumnChunkWriter<T: ColumnValue> {
     descr: Arc<ColumnDescriptor>,
@@ -634,7 +633,8 @@ impl<T: ColumnValue> ChunkState<T> {
         let page = self.page;
         self.page_stats.add_nulls(page.nulls as u64);
         let header_stats = (s.page_header_stats && s.stats == EnabledStatistics::Page)
-            .then(|| self.page_stats.to_statistics(s.stats_truncate));
+            .then(|| self.page_stats.to_statistics(s.stats_truncate))
+            .transpose()?;
         let (page_type, v1, v2) = if s.v2 {
             (
                 PageType::DataPageV2,
@@ -1135,14 +1135,9 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         st.write_dict_page(&s)?;
 
         let dict_len = st.dict_page.len() as i64;
-        let mut encodings: SmallVec<[FormatEncoding; 4]> = SmallVec::new();
-        for p in &st.encoding_stats {
-            if !encodings.contains(&p.encoding) {
-                encodings.push(p.encoding);
-            }
-        }
-        if (s.max_def > 0 || s.max_rep > 0) && !encodings.contains(&FormatEncoding::Rle) {
-            encodings.push(FormatEncoding::Rle);
+        let mut encodings: EncodingSet = st.encoding_stats.iter().map(|p| p.encoding).collect();
+        if s.max_def > 0 || s.max_rep > 0 {
+            encodings.insert(FormatEncoding::Rle);
         }
 
         let statistics = (s.stats != EnabledStatistics::None).then(|| {
@@ -1153,14 +1148,15 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             }
             st.chunk_stats.to_statistics(s.stats_truncate)
         });
+        let statistics = statistics.transpose()?;
         let is_byte_array = T::PHYSICAL == Type::ByteArray;
         let size_statistics = if is_byte_array || s.max_def > 0 || s.max_rep > 0 {
             Some(SizeStatistics {
                 unencoded_byte_array_data_bytes: is_byte_array.then(|| to_i64(st.chunk_unencoded)),
                 repetition_level_histogram: (s.max_rep > 0)
-                    .then(|| std::mem::take(&mut st.chunk_rep_hist)),
+                    .then(|| std::mem::take(&mut st.chunk_rep_hist).into_boxed_slice()),
                 definition_level_histogram: (s.max_def > 0)
-                    .then(|| std::mem::take(&mut st.chunk_def_hist)),
+                    .then(|| std::mem::take(&mut st.chunk_def_hist).into_boxed_slice()),
             })
         } else {
             None

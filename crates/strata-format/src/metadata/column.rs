@@ -1,13 +1,11 @@
 //! Column chunk metadata: [`ColumnChunk`], [`ColumnMetaData`] and
-//! [`PageEncodingStats`].
+//! [`PageEncodingStats`] (kept in a [`PageEncodingStatsList`](super::PageEncodingStatsList)).
 
 use super::{
-    ColumnCryptoMetaData, CompressionCodec, Encoding, GeospatialStatistics, KeyValue, PageType,
-    SizeStatistics, Statistics, Type, required,
+    ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
+    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, required,
 };
 use std::sync::Arc;
-
-use smallvec::SmallVec;
 
 use crate::error::{FormatError, Result};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
@@ -63,8 +61,9 @@ impl WriteThrift for PageEncodingStats {
 pub struct ColumnMetaData {
     /// Physical type, field 1.
     pub physical_type: Type,
-    /// All encodings used in the chunk, field 2.
-    pub encodings: SmallVec<[Encoding; 4]>,
+    /// All encodings used in the chunk, field 2 (a set: the order and
+    /// repetition of the list on the wire are not kept).
+    pub encodings: EncodingSet,
     /// Path of the leaf in the schema, field 3.
     ///
     /// Shared: the chunks of one column in every row group usually hold the
@@ -79,7 +78,7 @@ pub struct ColumnMetaData {
     /// Compressed size of all pages including headers, field 7.
     pub total_compressed_size: i64,
     /// Key/value metadata of the chunk, field 8.
-    pub key_value_metadata: Option<Vec<KeyValue>>,
+    pub key_value_metadata: Option<Box<[KeyValue]>>,
     /// File offset of the first data page, field 9.
     pub data_page_offset: i64,
     /// File offset of the index page, field 10.
@@ -89,7 +88,7 @@ pub struct ColumnMetaData {
     /// Chunk statistics, field 12.
     pub statistics: Option<Statistics>,
     /// Page counts per type and encoding, field 13.
-    pub encoding_stats: Option<SmallVec<[PageEncodingStats; 3]>>,
+    pub encoding_stats: Option<PageEncodingStatsList>,
     /// File offset of the Bloom filter, field 14.
     pub bloom_filter_offset: Option<i64>,
     /// Size of the Bloom filter including its header, field 15.
@@ -106,7 +105,7 @@ impl ColumnMetaData {
     fn decode_target(r: &mut CompactReader<'_>) -> Self {
         Self {
             physical_type: Type::Boolean,
-            encodings: SmallVec::new(),
+            encodings: EncodingSet::new(),
             path_in_schema: r.empty_path(),
             codec: CompressionCodec::Uncompressed,
             num_values: 0,
@@ -246,7 +245,7 @@ impl WriteThrift for ColumnMetaData {
         w.i64_field(6, self.total_uncompressed_size);
         w.i64_field(7, self.total_compressed_size);
         if let Some(v) = &self.key_value_metadata {
-            w.field(8, v);
+            w.field(8, &v[..]);
         }
         w.i64_field(9, self.data_page_offset);
         if let Some(v) = self.index_page_offset {
@@ -281,7 +280,7 @@ impl WriteThrift for ColumnMetaData {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ColumnChunk {
     /// File holding the data if not this one, field 1 (summary files only).
-    pub file_path: Option<String>,
+    pub file_path: Option<Box<str>>,
     /// Deprecated offset of the metadata copy, field 2 (0 when absent).
     pub file_offset: i64,
     /// The chunk's metadata, field 3. Absent only in encrypted columns
@@ -295,10 +294,11 @@ pub struct ColumnChunk {
     pub column_index_offset: Option<i64>,
     /// Length of the column index, field 7.
     pub column_index_length: Option<i32>,
-    /// Encryption metadata of an encrypted column, field 8.
-    pub crypto_metadata: Option<ColumnCryptoMetaData>,
+    /// Encryption metadata of an encrypted column, field 8 (boxed: only
+    /// encrypted files have it).
+    pub crypto_metadata: Option<Box<ColumnCryptoMetaData>>,
     /// Encrypted `ColumnMetaData`, field 9.
-    pub encrypted_column_metadata: Option<Vec<u8>>,
+    pub encrypted_column_metadata: Option<Box<[u8]>>,
 }
 
 impl ColumnChunk {
@@ -322,7 +322,13 @@ impl ColumnChunk {
                 5 => r.read_into(f, &mut self.offset_index_length)?,
                 6 => r.read_into(f, &mut self.column_index_offset)?,
                 7 => r.read_into(f, &mut self.column_index_length)?,
-                8 => r.read_into(f, &mut self.crypto_metadata)?,
+                8 => {
+                    let mut c: Option<ColumnCryptoMetaData> = None;
+                    r.read_into(f, &mut c)?;
+                    if let Some(c) = c {
+                        self.crypto_metadata = Some(Box::new(c));
+                    }
+                }
                 9 => r.read_into(f, &mut self.encrypted_column_metadata)?,
                 _ => r.skip(f.ty)?,
             }
@@ -365,7 +371,7 @@ impl WriteThrift for ColumnChunk {
             w.i32_field(7, v);
         }
         if let Some(v) = &self.crypto_metadata {
-            w.field(8, v);
+            w.field(8, v.as_ref());
         }
         if let Some(v) = &self.encrypted_column_metadata {
             w.binary_field(9, v);

@@ -10,6 +10,8 @@
 
 mod bloom;
 mod column;
+mod encoding_set;
+mod encoding_stats;
 mod encryption;
 mod enums;
 mod file;
@@ -22,6 +24,8 @@ mod statistics;
 
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
 pub use column::{ColumnChunk, ColumnMetaData, PageEncodingStats};
+pub use encoding_set::EncodingSet;
+pub use encoding_stats::PageEncodingStatsList;
 pub use encryption::{
     AesGcmCtrV1, AesGcmV1, ColumnCryptoMetaData, EncryptionAlgorithm, EncryptionWithColumnKey,
     FileCryptoMetaData,

@@ -2,35 +2,139 @@
 //! [`GeospatialStatistics`] with its [`BoundingBox`].
 
 use super::required;
-use crate::error::Result;
+use crate::error::{FormatError, Result};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+use smallvec::SmallVec;
 
-/// A statistics value (min or max) in its plain encoding. Values of up to
-/// 16 bytes (every fixed-width type, short strings) are held inline, without
-/// a heap allocation.
+/// A statistics value (min or max) in its plain encoding, as an owned
+/// buffer. Values of up to 16 bytes are held inline. [`Statistics`] itself
+/// keeps its four bounds in one buffer and hands out slices; this type is
+/// for code that builds or keeps single values.
 pub type StatValue = smallvec::SmallVec<[u8; 16]>;
+
+/// Length slot of an absent bound.
+const ABSENT: u32 = u32::MAX;
+
+/// The four bounds of a [`Statistics`] (`max`, `min`, `max_value`,
+/// `min_value`, in that order) in one buffer: up to 32 bytes in all are
+/// held inline, and longer bounds share one heap allocation.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Bounds {
+    /// The present bounds, concatenated in slot order.
+    bytes: SmallVec<[u8; 32]>,
+    /// Length of each bound, [`ABSENT`] when the field is absent.
+    lens: [u32; 4],
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            bytes: SmallVec::new(),
+            lens: [ABSENT; 4],
+        }
+    }
+}
+
+impl Bounds {
+    /// Start of slot `i` in `bytes`.
+    #[inline]
+    fn start(&self, i: usize) -> usize {
+        self.lens[..i]
+            .iter()
+            .filter(|&&l| l != ABSENT)
+            .map(|&l| l as usize)
+            .sum()
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let len = *self.lens.get(i)?;
+        if len == ABSENT {
+            return None;
+        }
+        let start = self.start(i);
+        self.bytes.get(start..start + len as usize)
+    }
+
+    /// Replace slot `i`. Fails, leaving `self` unchanged, for a value of
+    /// 4 GiB or more (the Thrift binary it is written as holds less).
+    fn set(&mut self, i: usize, value: Option<&[u8]>) -> Result<()> {
+        let new_len = match value {
+            None => ABSENT,
+            Some(v) => match u32::try_from(v.len()) {
+                Ok(l) if l != ABSENT => l,
+                _ => {
+                    return Err(FormatError::InvalidValue {
+                        what: "statistics value length",
+                        value: i64::try_from(v.len()).unwrap_or(i64::MAX),
+                    });
+                }
+            },
+        };
+        let start = self.start(i);
+        let old_len = match self.lens[i] {
+            ABSENT => 0,
+            l => l as usize,
+        };
+        let end = (start + old_len).min(self.bytes.len());
+        let tail = SmallVec::<[u8; 32]>::from_slice(&self.bytes[end..]);
+        self.bytes.truncate(start);
+        self.bytes.extend_from_slice(value.unwrap_or_default());
+        self.bytes.extend_from_slice(&tail);
+        self.lens[i] = new_len;
+        Ok(())
+    }
+
+    /// Append slot `i`'s value, read from the input: slots are decoded in
+    /// field order, so a value read after a later slot goes through `set`.
+    fn read(&mut self, i: usize, r: &mut CompactReader<'_>) -> Result<()> {
+        let start = r.position();
+        let v = r.read_binary()?;
+        let in_order = self.lens[i..].iter().all(|&l| l == ABSENT);
+        match u32::try_from(v.len()) {
+            Ok(l) if l != ABSENT && in_order => {
+                self.bytes.extend_from_slice(v);
+                self.lens[i] = l;
+                Ok(())
+            }
+            Ok(l) if l != ABSENT => self.set(i, Some(v)),
+            _ => Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "statistics value of 4 GiB or more",
+            }),
+        }
+    }
+}
 
 /// Statistics of a column chunk or a page (`Statistics`). All fields are
 /// optional.
 ///
 /// Bounds are PLAIN-encoded values without a length prefix for byte arrays.
-/// `min`/`max` are the deprecated signed-order bounds; `min_value` /
-/// `max_value` follow the column's [`ColumnOrder`](super::ColumnOrder).
-
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// [`min`](Self::min)/[`max`](Self::max) are the deprecated signed-order
+/// bounds; [`min_value`](Self::min_value)/[`max_value`](Self::max_value)
+/// follow the column's [`ColumnOrder`](super::ColumnOrder). The four bounds
+/// share one buffer (inline up to 32 bytes in all), read through the
+/// accessors and written through the `set_` methods.
+///
+/// ```
+/// use strata_format::metadata::Statistics;
+///
+/// let mut s = Statistics::default();
+/// s.null_count = Some(0);
+/// s.set_min_value(Some(&1i32.to_le_bytes())).unwrap();
+/// s.set_max_value(Some(&9i32.to_le_bytes())).unwrap();
+/// assert_eq!(s.min_value(), Some(&1i32.to_le_bytes()[..]));
+/// assert_eq!(s.max(), None);
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Statistics {
-    /// Deprecated maximum (signed comparison), field 1.
-    pub max: Option<StatValue>,
-    /// Deprecated minimum (signed comparison), field 2.
-    pub min: Option<StatValue>,
+    /// The bounds: fields 1 (`max`), 2 (`min`), 5 (`max_value`) and 6
+    /// (`min_value`).
+    bounds: Bounds,
     /// Number of nulls, field 3. Absent is not the same as zero.
     pub null_count: Option<i64>,
     /// Number of distinct values, field 4.
     pub distinct_count: Option<i64>,
-    /// Upper bound under the column order, field 5.
-    pub max_value: Option<StatValue>,
-    /// Lower bound under the column order, field 6.
-    pub min_value: Option<StatValue>,
     /// Whether `max_value` is the actual maximum, field 7.
     pub is_max_value_exact: Option<bool>,
     /// Whether `min_value` is the actual minimum, field 8.
@@ -39,18 +143,77 @@ pub struct Statistics {
     pub nan_count: Option<i64>,
 }
 
+/// Slots of the bounds.
+const MAX: usize = 0;
+const MIN: usize = 1;
+const MAX_VALUE: usize = 2;
+const MIN_VALUE: usize = 3;
+
 impl Statistics {
+    /// Deprecated maximum (signed comparison), field 1.
+    #[inline]
+    pub fn max(&self) -> Option<&[u8]> {
+        self.bounds.get(MAX)
+    }
+
+    /// Deprecated minimum (signed comparison), field 2.
+    #[inline]
+    pub fn min(&self) -> Option<&[u8]> {
+        self.bounds.get(MIN)
+    }
+
+    /// Upper bound under the column order, field 5.
+    #[inline]
+    pub fn max_value(&self) -> Option<&[u8]> {
+        self.bounds.get(MAX_VALUE)
+    }
+
+    /// Lower bound under the column order, field 6.
+    #[inline]
+    pub fn min_value(&self) -> Option<&[u8]> {
+        self.bounds.get(MIN_VALUE)
+    }
+
+    /// Set or clear the deprecated maximum, field 1. Fails, changing
+    /// nothing, for a value of 4 GiB or more.
+    pub fn set_max(&mut self, value: Option<&[u8]>) -> Result<()> {
+        self.bounds.set(MAX, value)
+    }
+
+    /// Set or clear the deprecated minimum, field 2. Fails, changing
+    /// nothing, for a value of 4 GiB or more.
+    pub fn set_min(&mut self, value: Option<&[u8]>) -> Result<()> {
+        self.bounds.set(MIN, value)
+    }
+
+    /// Set or clear the upper bound, field 5. Fails, changing nothing, for
+    /// a value of 4 GiB or more.
+    pub fn set_max_value(&mut self, value: Option<&[u8]>) -> Result<()> {
+        self.bounds.set(MAX_VALUE, value)
+    }
+
+    /// Set or clear the lower bound, field 6. Fails, changing nothing, for
+    /// a value of 4 GiB or more.
+    pub fn set_min_value(&mut self, value: Option<&[u8]>) -> Result<()> {
+        self.bounds.set(MIN_VALUE, value)
+    }
+
     /// Decode a `Statistics` struct into `self` (which must be default).
     pub(crate) fn read_in_place(&mut self, r: &mut CompactReader<'_>) -> Result<()> {
         let saved = r.begin_struct()?;
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut self.max)?,
-                2 => r.read_into(f, &mut self.min)?,
+                1 | 2 | 5 | 6 if f.ty.same_kind(FieldType::Binary) => {
+                    let slot = match f.id {
+                        1 => MAX,
+                        2 => MIN,
+                        5 => MAX_VALUE,
+                        _ => MIN_VALUE,
+                    };
+                    self.bounds.read(slot, r)?;
+                }
                 3 => r.read_into(f, &mut self.null_count)?,
                 4 => r.read_into(f, &mut self.distinct_count)?,
-                5 => r.read_into(f, &mut self.max_value)?,
-                6 => r.read_into(f, &mut self.min_value)?,
                 7 => r.bool_into(f, &mut self.is_max_value_exact)?,
                 8 => r.bool_into(f, &mut self.is_min_value_exact)?,
                 9 => r.read_into(f, &mut self.nan_count)?,
@@ -59,6 +222,22 @@ impl Statistics {
         }
         r.end_struct(saved);
         Ok(())
+    }
+}
+
+impl std::fmt::Debug for Statistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Statistics")
+            .field("max", &self.max())
+            .field("min", &self.min())
+            .field("null_count", &self.null_count)
+            .field("distinct_count", &self.distinct_count)
+            .field("max_value", &self.max_value())
+            .field("min_value", &self.min_value())
+            .field("is_max_value_exact", &self.is_max_value_exact)
+            .field("is_min_value_exact", &self.is_min_value_exact)
+            .field("nan_count", &self.nan_count)
+            .finish()
     }
 }
 
@@ -75,10 +254,10 @@ impl WriteThrift for Statistics {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn write_thrift(&self, w: &mut CompactWriter<'_>) {
         let saved = w.begin_struct();
-        if let Some(v) = &self.max {
+        if let Some(v) = self.max() {
             w.binary_field(1, v);
         }
-        if let Some(v) = &self.min {
+        if let Some(v) = self.min() {
             w.binary_field(2, v);
         }
         if let Some(v) = self.null_count {
@@ -87,10 +266,10 @@ impl WriteThrift for Statistics {
         if let Some(v) = self.distinct_count {
             w.i64_field(4, v);
         }
-        if let Some(v) = &self.max_value {
+        if let Some(v) = self.max_value() {
             w.binary_field(5, v);
         }
-        if let Some(v) = &self.min_value {
+        if let Some(v) = self.min_value() {
             w.binary_field(6, v);
         }
         if let Some(v) = self.is_max_value_exact {
@@ -113,9 +292,9 @@ pub struct SizeStatistics {
     /// Bytes of `BYTE_ARRAY` data without length prefixes, field 1.
     pub unencoded_byte_array_data_bytes: Option<i64>,
     /// Count of each repetition level, field 2.
-    pub repetition_level_histogram: Option<Vec<i64>>,
+    pub repetition_level_histogram: Option<Box<[i64]>>,
     /// Count of each definition level, field 3.
-    pub definition_level_histogram: Option<Vec<i64>>,
+    pub definition_level_histogram: Option<Box<[i64]>>,
 }
 
 impl ReadThrift for SizeStatistics {
@@ -144,10 +323,10 @@ impl WriteThrift for SizeStatistics {
             w.i64_field(1, v);
         }
         if let Some(v) = &self.repetition_level_histogram {
-            w.field(2, v);
+            w.field(2, &v[..]);
         }
         if let Some(v) = &self.definition_level_histogram {
-            w.field(3, v);
+            w.field(3, &v[..]);
         }
         w.end_struct(saved);
     }

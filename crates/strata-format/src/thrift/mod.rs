@@ -347,6 +347,22 @@ impl WriteThrift for Vec<u8> {
     }
 }
 
+impl ReadThrift for Box<str> {
+    const WIRE_TYPE: FieldType = FieldType::Binary;
+    #[inline]
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Ok(r.read_string()?.into_boxed_str())
+    }
+}
+
+impl ReadThrift for Box<[u8]> {
+    const WIRE_TYPE: FieldType = FieldType::Binary;
+    #[inline]
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Ok(Box::from(r.read_binary()?))
+    }
+}
+
 impl ReadThrift for SmallVec<[u8; 16]> {
     const WIRE_TYPE: FieldType = FieldType::Binary;
     #[inline]
@@ -399,6 +415,13 @@ impl<T: ReadThrift> ReadThrift for Vec<T> {
     const WIRE_TYPE: FieldType = FieldType::List;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
         r.read_list()
+    }
+}
+
+impl<T: ReadThrift> ReadThrift for Box<[T]> {
+    const WIRE_TYPE: FieldType = FieldType::List;
+    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
+        Ok(r.read_list()?.into_boxed_slice())
     }
 }
 
