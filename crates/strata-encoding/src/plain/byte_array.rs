@@ -80,18 +80,6 @@ fn put_offsets<O: OffsetSize>(out: &mut Vec<u8>, size: usize, offsets: &[O], val
     }
 }
 
-/// [`put_offsets`] for long values: one reserve, then each length and
-/// payload appended (no zero fill of the region first).
-#[inline]
-fn extend_offsets<O: OffsetSize>(out: &mut Vec<u8>, size: usize, offsets: &[O], values: &[u8]) {
-    out.reserve(size);
-    for (s, e) in offsets.iter().zip(&offsets[1..]) {
-        let (s, e) = (s.as_usize(), e.as_usize());
-        out.extend_from_slice(&((e - s) as u32).to_le_bytes());
-        out.extend_from_slice(&values[s..e]);
-    }
-}
-
 impl Encoder<ByteArray> for PlainByteArrayEncoder {
     fn put(&mut self, values: ByteArrayBatch<'_>) -> Result<()> {
         let n = values.len();
@@ -110,13 +98,7 @@ impl Encoder<ByteArray> for PlainByteArrayEncoder {
             .checked_mul(4)
             .and_then(|x| x.checked_add(payload))
             .ok_or_else(|| EncodingError::InvalidArgument("batch too large".into()))?;
-        // Long values (over 32 bytes on average) gain nothing from the
-        // fixed-size copies and would pay for zero-filling the region first:
-        // they are appended directly instead.
-        let long = n > 0 && payload / n > 32;
         match values.repr() {
-            Repr::Offsets32(o, v) if long => extend_offsets(self.buf.as_mut_vec(), size, o, v),
-            Repr::Offsets64(o, v) if long => extend_offsets(self.buf.as_mut_vec(), size, o, v),
             Repr::Offsets32(o, v) => put_offsets(self.buf.as_mut_vec(), size, o, v),
             Repr::Offsets64(o, v) => put_offsets(self.buf.as_mut_vec(), size, o, v),
             Repr::Slices(s) => {
