@@ -379,7 +379,7 @@ impl<T: ColumnValue> ChunkState<T> {
         {
             if !self.first_page_done {
                 self.first_page_done = true;
-                if !self.dictionary_pays(s) {
+                if !self.keeps_dictionary(s) {
                     return self.fall_back(s);
                 }
             }
@@ -397,7 +397,7 @@ impl<T: ColumnValue> ChunkState<T> {
     /// parquet-java makes) would also drop dictionaries of columns with
     /// many but bounded distinct values, whose first page repeats few of
     /// them and whose later pages would.
-    fn dictionary_pays(&self, s: &Settings) -> bool {
+    fn keeps_dictionary(&self, s: &Settings) -> bool {
         let Some(d) = &self.dict else {
             return true;
         };
