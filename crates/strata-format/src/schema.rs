@@ -279,12 +279,19 @@ impl SchemaDescriptor {
                 pos
             )));
         }
-        Self::new(root)
+        // Every element but the root is at most one leaf: size the column
+        // list once.
+        Self::with_capacity(root, elements.len().saturating_sub(1))
     }
 
     /// Wrap a tree built in code (writer side), validating it the same way
     /// and computing the leaf columns.
     pub fn new(root: SchemaNode) -> Result<Self> {
+        Self::with_capacity(root, 0)
+    }
+
+    /// [`new`](Self::new) with room for `leaves` columns reserved up front.
+    fn with_capacity(root: SchemaNode, leaves: usize) -> Result<Self> {
         if root.is_primitive() {
             return Err(schema_err(format!(
                 "the root {:?} must be a group",
@@ -294,7 +301,7 @@ impl SchemaDescriptor {
         if root.repetition == Some(FieldRepetitionType::Repeated) {
             return Err(schema_err(format!("the root {:?} is repeated", root.name)));
         }
-        let mut columns = Vec::new();
+        let mut columns = Vec::with_capacity(leaves);
         let mut path = Vec::new();
         for (i, child) in root.children().iter().enumerate() {
             collect_leaves(child, i, 0, 0, 1, &mut path, &mut columns)?;

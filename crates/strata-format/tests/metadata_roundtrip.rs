@@ -633,3 +633,32 @@ fn page_encoding_stats_lists_round_trip() {
         round_trip(&meta);
     }
 }
+
+#[test]
+fn page_encoding_stats_in_other_shapes_decode_field_by_field() {
+    let entry = |page_type, encoding, count| PageEncodingStats {
+        page_type,
+        encoding,
+        count,
+    };
+    // One struct, fields in the order 2, 1, 3 (field 1 in the long header
+    // form): encoding PLAIN, page type DICTIONARY_PAGE, count 1.
+    let reordered = [0x1C, 0x25, 0x00, 0x05, 0x02, 0x04, 0x25, 0x02, 0x00];
+    let (list, used) = decode_prefix::<PageEncodingStatsList>(&reordered).unwrap();
+    assert_eq!(used, reordered.len());
+    let want = [entry(PageType::DictionaryPage, Encoding::Plain, 1)];
+    assert_eq!(list.iter().collect::<Vec<_>>(), want);
+    // A fourth, unknown field after the three: skipped.
+    let extra = [0x1C, 0x15, 0x00, 0x15, 0x00, 0x15, 0x06, 0x15, 0x08, 0x00];
+    let (list, used) = decode_prefix::<PageEncodingStatsList>(&extra).unwrap();
+    assert_eq!(used, extra.len());
+    let want = [entry(PageType::DataPage, Encoding::Plain, 3)];
+    assert_eq!(list.iter().collect::<Vec<_>>(), want);
+    // A missing required field is still an error.
+    let missing = [0x1C, 0x15, 0x00, 0x15, 0x00, 0x00];
+    assert!(decode_prefix::<PageEncodingStatsList>(&missing).is_err());
+    // Cut short inside the struct: an error, not a panic.
+    for end in 1..extra.len() {
+        assert!(decode_prefix::<PageEncodingStatsList>(&extra[..end]).is_err());
+    }
+}

@@ -49,6 +49,36 @@ pub const fn uleb128_len(v: u64) -> usize {
     bits.div_ceil(7)
 }
 
+/// Decode a ULEB128 varint of at most eight bytes from the first eight
+/// input bytes, loaded as one little-endian word: the value and the number
+/// of bytes it used, or `None` when none of the eight bytes ends a varint
+/// (a longer varint; use [`decode_uleb128`]). Values below 2^56, every
+/// offset, size and count in practice, are found and assembled without a
+/// branch per byte. Bytes after the varint's last are ignored.
+///
+/// ```
+/// use strata_sink::varint::decode_uleb128_word;
+/// let word = u64::from_le_bytes([0xE5, 0x8E, 0x26, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
+/// assert_eq!(decode_uleb128_word(word), Some((624_485, 3)));
+/// assert_eq!(decode_uleb128_word(u64::MAX), None);
+/// ```
+#[inline]
+pub fn decode_uleb128_word(word: u64) -> Option<(u64, usize)> {
+    let ends = !word & 0x8080_8080_8080_8080;
+    if ends == 0 {
+        return None;
+    }
+    let len = (ends.trailing_zeros() / 8 + 1) as usize;
+    // Keep the varint's bytes (`len` is 1..=8), then their low seven bits,
+    // and close the gaps: pairs of bytes, pairs of 14-bit groups, pairs of
+    // 28-bit groups.
+    let mut v = (word & (u64::MAX >> (64 - 8 * len))) & 0x7F7F_7F7F_7F7F_7F7F;
+    v = (v & 0x007F_007F_007F_007F) | ((v & 0x7F00_7F00_7F00_7F00) >> 1);
+    v = (v & 0x0000_3FFF_0000_3FFF) | ((v & 0x3FFF_0000_3FFF_0000) >> 2);
+    v = (v & 0x0000_0000_0FFF_FFFF) | ((v & 0x0FFF_FFFF_0000_0000) >> 4);
+    Some((v, len))
+}
+
 /// Read a ULEB128 `u64` from the start of `data`.
 ///
 /// Returns the value and the number of bytes consumed. Truncated input and
@@ -61,6 +91,11 @@ pub const fn uleb128_len(v: u64) -> usize {
 /// ```
 #[inline]
 pub fn decode_uleb128(data: &[u8]) -> Result<(u64, usize)> {
+    if let Some(word) = data.first_chunk::<8>()
+        && let Some(decoded) = decode_uleb128_word(u64::from_le_bytes(*word))
+    {
+        return Ok(decoded);
+    }
     let mut result = 0u64;
     let mut shift = 0u32;
     for (i, &byte) in data.iter().enumerate().take(MAX_VARINT_LEN_64) {
@@ -121,6 +156,21 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn uleb128_decodes_inside_longer_input(
+            raw: u64,
+            shift in 0u32..64,
+            tail in proptest::collection::vec(any::<u8>(), 0..12),
+        ) {
+            // Every length from one to ten bytes, followed by arbitrary input.
+            let v = raw >> shift;
+            let mut buf = [0u8; MAX_VARINT_LEN_64];
+            let n = encode_uleb128(v, &mut buf);
+            let mut input = buf[..n].to_vec();
+            input.extend_from_slice(&tail);
+            prop_assert_eq!(decode_uleb128(&input).unwrap(), (v, n));
+        }
+
         #[test]
         fn uleb128_round_trip(v: u64) {
             let mut buf = [0u8; MAX_VARINT_LEN_64];

@@ -125,7 +125,12 @@ impl ReadThrift for PageEncodingStatsList {
             entries: SmallVec::with_capacity(n),
         };
         for _ in 0..n {
-            list.push(PageEncodingStats::read_thrift(r)?);
+            match r.try_small_i32_struct::<3>() {
+                // Entries are stored as their wire values, so the fast
+                // path needs no enum conversion.
+                Some(entry) => list.entries.push(entry),
+                None => list.push(PageEncodingStats::read_thrift(r)?),
+            }
         }
         Ok(list)
     }

@@ -184,14 +184,21 @@ impl ReadThrift for FileMetaData {
         const NAME: &str = "FileMetaData";
         let saved = r.begin_struct()?;
         let mut version = None;
-        let mut schema = None;
+        let mut schema: Option<Vec<SchemaElement>> = None;
         let mut num_rows = None;
         let mut row_groups = None;
         let mut m = Self::default();
         while let Some(f) = r.next_field()? {
             match f.id {
                 1 => r.read_into(f, &mut version)?,
-                2 => r.read_into(f, &mut schema)?,
+                2 => {
+                    r.read_into(f, &mut schema)?;
+                    // At most one column per schema element: size the
+                    // path cache once, before the row groups fill it.
+                    if let Some(schema) = &schema {
+                        r.reserve_paths(schema.len());
+                    }
+                }
                 3 => r.read_into(f, &mut num_rows)?,
                 4 => r.read_into(f, &mut row_groups)?,
                 5 => r.read_into(f, &mut m.key_value_metadata)?,

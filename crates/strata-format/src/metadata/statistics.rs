@@ -15,13 +15,96 @@ pub type StatValue = smallvec::SmallVec<[u8; 16]>;
 /// Length slot of an absent bound.
 const ABSENT: u32 = u32::MAX;
 
+/// The bytes of [`Bounds`]: inline while they fit in 32 bytes, then on
+/// the heap. Bytes of the inline array past `len` are unspecified (a short
+/// value is written with a fixed 16-byte move), so equality and hashing
+/// look at the used bytes only.
+#[derive(Clone)]
+enum BoundBytes {
+    Inline { buf: [u8; 32], len: u8 },
+    Heap(Vec<u8>),
+}
+
+impl Default for BoundBytes {
+    fn default() -> Self {
+        Self::Inline {
+            buf: [0; 32],
+            len: 0,
+        }
+    }
+}
+
+impl BoundBytes {
+    #[inline]
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Self::Inline { buf, len } => buf.get(..usize::from(*len)).unwrap_or_default(),
+            Self::Heap(v) => v,
+        }
+    }
+
+    /// Append the first `n` bytes of `window` (`n <= 16`) with one 16-byte
+    /// move, if that fits inline; `false` (nothing written) otherwise.
+    #[inline]
+    fn push_short(&mut self, window: &[u8; 16], n: usize) -> bool {
+        if let Self::Inline { buf, len } = self
+            && n <= 16
+            && let Some(dst) = buf.get_mut(usize::from(*len)..usize::from(*len) + 16)
+        {
+            dst.copy_from_slice(window);
+            *len += n as u8;
+            return true;
+        }
+        false
+    }
+
+    fn extend_from_slice(&mut self, v: &[u8]) {
+        match self {
+            Self::Inline { buf, len } => {
+                let used = usize::from(*len);
+                if let Some(dst) = buf.get_mut(used..used + v.len()) {
+                    dst.copy_from_slice(v);
+                    *len += v.len() as u8;
+                } else {
+                    let mut heap = Vec::with_capacity(used + v.len());
+                    heap.extend_from_slice(buf.get(..used).unwrap_or_default());
+                    heap.extend_from_slice(v);
+                    *self = Self::Heap(heap);
+                }
+            }
+            Self::Heap(heap) => heap.extend_from_slice(v),
+        }
+    }
+
+    fn truncate(&mut self, n: usize) {
+        match self {
+            Self::Inline { len, .. } => *len = (*len).min(n.min(32) as u8),
+            Self::Heap(heap) => heap.truncate(n),
+        }
+    }
+}
+
+impl PartialEq for BoundBytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for BoundBytes {}
+
+impl std::hash::Hash for BoundBytes {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
 /// The four bounds of a [`Statistics`] (`max`, `min`, `max_value`,
 /// `min_value`, in that order) in one buffer: up to 32 bytes in all are
 /// held inline, and longer bounds share one heap allocation.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Bounds {
     /// The present bounds, concatenated in slot order.
-    bytes: SmallVec<[u8; 32]>,
+    bytes: BoundBytes,
     /// Length of each bound, [`ABSENT`] when the field is absent.
     lens: [u32; 4],
 }
@@ -29,7 +112,7 @@ struct Bounds {
 impl Default for Bounds {
     fn default() -> Self {
         Self {
-            bytes: SmallVec::new(),
+            bytes: BoundBytes::default(),
             lens: [ABSENT; 4],
         }
     }
@@ -53,7 +136,7 @@ impl Bounds {
             return None;
         }
         let start = self.start(i);
-        self.bytes.get(start..start + len as usize)
+        self.bytes.as_slice().get(start..start + len as usize)
     }
 
     /// Replace slot `i`. Fails, leaving `self` unchanged, for a value of
@@ -76,8 +159,9 @@ impl Bounds {
             ABSENT => 0,
             l => l as usize,
         };
-        let end = (start + old_len).min(self.bytes.len());
-        let tail = SmallVec::<[u8; 32]>::from_slice(&self.bytes[end..]);
+        let bytes = self.bytes.as_slice();
+        let end = (start + old_len).min(bytes.len());
+        let tail = SmallVec::<[u8; 32]>::from_slice(&bytes[end..]);
         self.bytes.truncate(start);
         self.bytes.extend_from_slice(value.unwrap_or_default());
         self.bytes.extend_from_slice(&tail);
@@ -89,11 +173,16 @@ impl Bounds {
     /// field order, so a value read after a later slot goes through `set`.
     fn read(&mut self, i: usize, r: &mut CompactReader<'_>) -> Result<()> {
         let start = r.position();
-        let v = r.read_binary()?;
+        let (v, window) = r.read_binary_window()?;
         let in_order = self.lens[i..].iter().all(|&l| l == ABSENT);
         match u32::try_from(v.len()) {
             Ok(l) if l != ABSENT && in_order => {
-                self.bytes.extend_from_slice(v);
+                // A short value with room inline is one fixed 16-byte move
+                // (the value and whatever input follows it); most bounds
+                // are 4 or 8 bytes.
+                if !window.is_some_and(|w| self.bytes.push_short(w, v.len())) {
+                    self.bytes.extend_from_slice(v);
+                }
                 self.lens[i] = l;
                 Ok(())
             }

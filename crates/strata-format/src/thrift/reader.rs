@@ -4,7 +4,7 @@ use super::{FieldHeader, FieldType, MAX_DEPTH, ReadThrift};
 use crate::error::{FormatError, Result};
 use std::sync::Arc;
 use strata_sink::SinkError;
-use strata_sink::varint::{decode_uleb128, zigzag_decode};
+use strata_sink::varint::{decode_uleb128, decode_uleb128_word, zigzag_decode};
 
 /// A cursor over compact-protocol bytes.
 ///
@@ -125,6 +125,36 @@ impl<'a> CompactReader<'a> {
         }
     }
 
+    /// The fast path for a small struct of `N` `i32` fields with ids
+    /// `1..=N`, written in order with one-byte values and then the stop
+    /// byte: `2N + 1` bytes (`0x15 v 0x15 v ... 0`). Returns the values and
+    /// consumes the struct when the next bytes have exactly that shape;
+    /// otherwise returns `None` and consumes nothing, and the caller reads
+    /// the struct field by field.
+    ///
+    /// Writers emit short structs such as `PageEncodingStats` in this shape
+    /// almost always, so the common case costs one bounds check and a few
+    /// byte compares instead of a field loop.
+    #[inline]
+    pub fn try_small_i32_struct<const N: usize>(&mut self) -> Option<[i32; N]> {
+        let bytes = self.data.get(self.pos..self.pos + 2 * N + 1)?;
+        let mut out = [0i32; N];
+        for (i, v) in out.iter_mut().enumerate() {
+            // Field header: id delta 1, wire type i32 (5).
+            let (header, value) = (bytes[2 * i], bytes[2 * i + 1]);
+            if header != 0x15 || value >= 0x80 {
+                return None;
+            }
+            // A one-byte zigzag value always fits an i32.
+            *v = zigzag_decode(u64::from(value)) as i32;
+        }
+        if bytes[2 * N] != 0 {
+            return None;
+        }
+        self.pos += 2 * N + 1;
+        Some(out)
+    }
+
     /// Read an unsigned LEB128 varint.
     #[inline(always)]
     pub fn read_varint(&mut self) -> Result<u64> {
@@ -143,6 +173,13 @@ impl<'a> CompactReader<'a> {
     #[inline(never)]
     fn read_varint_multibyte(&mut self) -> Result<u64> {
         let rest = self.data.get(self.pos..).unwrap_or_default();
+        // Offsets and sizes: up to eight bytes from one word load.
+        if let Some(word) = rest.first_chunk::<8>()
+            && let Some((v, n)) = decode_uleb128_word(u64::from_le_bytes(*word))
+        {
+            self.pos += n;
+            return Ok(v);
+        }
         match decode_uleb128(rest) {
             Ok((v, n)) => {
                 self.pos += n;
@@ -218,6 +255,22 @@ impl<'a> CompactReader<'a> {
         let len = self.read_varint()?;
         let len = usize::try_from(len).map_err(|_| self.eof(usize::MAX))?;
         self.read_slice(len)
+    }
+
+    /// Read a length-prefixed byte string like
+    /// [`read_binary`](Self::read_binary), together with the 16 input bytes
+    /// that start where the value starts, when the input holds that many.
+    /// A caller copying a short value can move those 16 bytes at once and
+    /// keep the value's length, instead of a copy of variable length.
+    #[inline]
+    pub fn read_binary_window(&mut self) -> Result<(&'a [u8], Option<&'a [u8; 16]>)> {
+        let len = self.read_varint()?;
+        let len = usize::try_from(len).map_err(|_| self.eof(usize::MAX))?;
+        let window = self
+            .data
+            .get(self.pos..)
+            .and_then(|rest| rest.first_chunk::<16>());
+        Ok((self.read_slice(len)?, window))
     }
 
     /// Read a length-prefixed UTF-8 string into an owned `String`.
@@ -361,6 +414,15 @@ impl<'a> CompactReader<'a> {
     #[inline]
     pub fn start_row_group(&mut self) {
         self.chunk_ordinal = 0;
+    }
+
+    /// Reserve room for the shared paths of `columns` column chunks per row
+    /// group (see [`read_path_in_schema`](Self::read_path_in_schema)), so
+    /// the cache is not grown step by step. `columns` should be bounded by
+    /// input already decoded, such as the schema's element count.
+    pub fn reserve_paths(&mut self, columns: usize) {
+        self.path_cache
+            .reserve(columns.saturating_sub(self.path_cache.len()));
     }
 
     /// A shared empty path (allocated once per reader), used as a
