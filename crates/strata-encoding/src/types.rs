@@ -951,9 +951,24 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
         // starts where its value did, a null slot where the next slot
         // starts (empty). The next slot's start is carried in a register,
         // not read back from the slot just written.
+        //
+        // Eight slots whose validity is one whole byte of ones (two thirds
+        // of the bytes at 5% nulls) move as one block of eight starts.
         let mut j = num_present;
         let mut next = end;
-        for i in (0..num_slots).rev() {
+        let mut i = num_slots;
+        while i > 0 {
+            if i >= 8 && j >= 8 {
+                let first = validity_offset + i - 8;
+                if first.is_multiple_of(8) && validity.get(first / 8) == Some(&0xFF) {
+                    offsets.copy_within(j - 8..j, i - 8);
+                    i -= 8;
+                    j -= 8;
+                    next = offsets[i];
+                    continue;
+                }
+            }
+            i -= 1;
             let valid = get_bit(validity, validity_offset + i);
             j = j.saturating_sub(usize::from(valid));
             next = if valid { offsets[j] } else { next };

@@ -389,13 +389,30 @@ where
 
     // Spaced, from the Arrow layout, into a buffer that already has a value.
     let slots = n.min(valid.len());
-    let valid = &valid[..slots];
     let offset = splits.get(1).map_or(0, |s| s % 8);
+    check_bytes_spaced::<O, C>(codec, values, &offsets, &flat, &valid[..slots], offset);
+}
+
+/// Encode the first `valid.len()` values with `put_spaced` from a bitmap at
+/// bit `offset`, decode them spaced into a buffer that already holds a
+/// value, and compare slot by slot (null slots are empty).
+fn check_bytes_spaced<O, C>(
+    codec: &C,
+    values: &[Vec<u8>],
+    offsets: &[i32],
+    flat: &[u8],
+    valid: &[bool],
+    offset: usize,
+) where
+    O: strata_encoding::OffsetSize,
+    C: Codec<ByteArray<O>>,
+{
+    let slots = valid.len();
     let bm = bitmap(valid, offset);
     let present = valid.iter().filter(|v| **v).count();
     let mut enc = codec.encoder();
     enc.put_spaced(
-        ByteArrayBatch::from_offsets(&offsets[..=slots], &flat).unwrap(),
+        ByteArrayBatch::from_offsets(&offsets[..=slots], flat).unwrap(),
         &bm,
         offset,
     )
@@ -412,7 +429,7 @@ where
     assert_eq!(out.value(0), Some(&b"before"[..]));
     for i in 0..slots {
         let want: &[u8] = if valid[i] { &values[i] } else { b"" };
-        assert_eq!(out.value(i + 1), Some(want), "slot {i}");
+        assert_eq!(out.value(i + 1), Some(want), "offset {offset}, slot {i}");
     }
 }
 
@@ -756,4 +773,23 @@ fn finish_spaced_checks_the_set_bits_of_every_target() {
     assert!(ints.finish_spaced(0, 1, 3, &[0b000], 0).is_err());
     ints.finish_spaced(0, 1, 3, &[0b010], 0).unwrap();
     assert_eq!(ints, [0, 7, 0]);
+}
+
+/// Spaced byte-array decode with mostly valid slots, so that whole bytes of
+/// the validity bitmap are all ones (the block path of `finish_spaced`)
+/// next to partial and all-null bytes, at every bit offset.
+#[test]
+fn byte_array_spaced_decode_with_whole_valid_bytes() {
+    let slots = 203;
+    // Nulls: every 13th slot, and slots 96..112 (two whole null bytes at
+    // offset 0).
+    let valid: Vec<bool> = (0..slots)
+        .map(|i| i % 13 != 5 && !(96..112).contains(&i))
+        .collect();
+    let values: Vec<Vec<u8>> = (0..slots).map(|i| format!("v{i}").into_bytes()).collect();
+    let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    let (offsets, flat, _) = batches_of(&values, &refs);
+    for offset in 0..8 {
+        check_bytes_spaced::<i32, _>(&PlainBytes, &values, &offsets, &flat, &valid, offset);
+    }
 }
