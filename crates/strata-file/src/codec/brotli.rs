@@ -4,15 +4,15 @@ use std::io::Write;
 
 use strata_format::metadata::CompressionCodec;
 
-use super::{BrotliLevel, Codec, read_exact_stream};
+use ::brotli::{BrotliDecompressStream, BrotliResult, BrotliState, HeapAlloc, HuffmanCode};
+
+use super::{BrotliLevel, Codec};
 use crate::error::{FileError, Result};
 
 /// Window size (log2) used when compressing, as other Parquet writers do.
 const LG_WINDOW: u32 = 22;
-/// Internal buffer size of the brotli streams.
+/// Internal buffer size of the compressing stream.
 const BUFFER: usize = 4096;
-/// Largest input buffer used when decompressing.
-const MAX_INPUT_BUFFER: usize = 1 << 20;
 
 #[derive(Debug)]
 pub(super) struct BrotliCodec {
@@ -48,12 +48,53 @@ impl Codec for BrotliCodec {
         output: &mut Vec<u8>,
         uncompressed_size: usize,
     ) -> Result<()> {
-        // The decompressor copies its input through a buffer of this size;
-        // one as large as the input (already in memory) makes that a single
-        // copy instead of many small refills. Bounded by the input's size.
-        let buffer = input.len().clamp(BUFFER, MAX_INPUT_BUFFER);
-        let reader = ::brotli::Decompressor::new(input, buffer);
-        read_exact_stream("BROTLI", reader, output, uncompressed_size)
+        // One call over the whole input, straight into the declared number
+        // of output bytes: no input buffer to fill and refill, no copy out
+        // of the stream reader. A stream that needs more room than
+        // declared stops at it (`NeedsMoreOutput`) and is an error.
+        let start = output.len();
+        let out = super::extend_zeroed(output, uncompressed_size);
+        let mut state = BrotliState::new(
+            HeapAlloc::<u8>::new(0),
+            HeapAlloc::<u32>::new(0),
+            HeapAlloc::<HuffmanCode>::new(HuffmanCode::default()),
+        );
+        let (mut available_in, mut input_offset) = (input.len(), 0usize);
+        let (mut available_out, mut output_offset, mut written) = (out.len(), 0usize, 0usize);
+        let result = BrotliDecompressStream(
+            &mut available_in,
+            &mut input_offset,
+            input,
+            &mut available_out,
+            &mut output_offset,
+            out,
+            &mut written,
+            &mut state,
+        );
+        let checked = match result {
+            BrotliResult::ResultSuccess => {
+                super::check_size("BROTLI", output_offset, uncompressed_size)
+            }
+            BrotliResult::NeedsMoreOutput => Err(FileError::Decompress {
+                codec: "BROTLI",
+                reason: format!(
+                    "page decompresses to more than the {uncompressed_size} bytes its header declares"
+                ),
+            }),
+            BrotliResult::NeedsMoreInput => Err(FileError::Decompress {
+                codec: "BROTLI",
+                reason: "truncated brotli stream".into(),
+            }),
+            BrotliResult::ResultFailure => Err(FileError::Decompress {
+                codec: "BROTLI",
+                reason: "corrupt brotli stream".into(),
+            }),
+        };
+        if checked.is_err() {
+            // Leave nothing of a failed page behind.
+            output.truncate(start);
+        }
+        checked
     }
 
     fn kind(&self) -> CompressionCodec {
