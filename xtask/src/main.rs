@@ -469,10 +469,133 @@ fn render_report(results: &Results) -> String {
             geomean(&all_ratios)
         ));
     }
+    out.push_str(&render_targets(results));
+    out
+}
+
+/// The suite's headline figures: the geomean ratio of the Arrow API reads
+/// and writes (groups `arrow_*`, a write group's name ends in `_write`),
+/// and strata's optional column without nulls against the required one,
+/// case by case (`opt_*` against `req_*`, `optional/*` against
+/// `required/*`, in the same group).
+fn render_targets(results: &Results) -> String {
+    let mut out = String::new();
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    for (group, cases) in results.iter().filter(|(g, _)| g.starts_with("arrow_")) {
+        for imps in cases.values() {
+            if let (Some(s), Some(a)) = (imps.get("strata"), imps.get("arrow-rs"))
+                && *a > 0.0
+            {
+                if group.ends_with("_write") {
+                    &mut writes
+                } else {
+                    &mut reads
+                }
+                .push(s / a);
+            }
+        }
+    }
+    if !reads.is_empty() || !writes.is_empty() {
+        out.push_str("\n## Arrow API geomeans (strata / arrow-rs)\n\n| | cases | geomean ratio |\n|---|---:|---:|\n");
+        for (what, v) in [("read", &reads), ("write", &writes)] {
+            if !v.is_empty() {
+                out.push_str(&format!("| {what} | {} | {:.2} |\n", v.len(), geomean(v)));
+            }
+        }
+    }
+    let mut pairs = String::new();
+    for (group, cases) in results {
+        for (case, imps) in cases {
+            let required = if let Some(rest) = case.strip_prefix("opt_") {
+                format!("req_{rest}")
+            } else if let Some(rest) = case.strip_prefix("optional/") {
+                format!("required/{rest}")
+            } else {
+                continue;
+            };
+            let req = cases.get(&required).and_then(|r| r.get("strata"));
+            if let (Some(o), Some(r)) = (imps.get("strata"), req)
+                && *r > 0.0
+            {
+                pairs.push_str(&format!(
+                    "| {group} | {case} | {} | {} | {:.2} |\n",
+                    fmt_time(*o),
+                    fmt_time(*r),
+                    o / r
+                ));
+            }
+        }
+    }
+    if !pairs.is_empty() {
+        out.push_str("\n## strata: optional column without nulls / required column\n\n| group | case | optional | required | ratio |\n|---|---|---:|---:|---:|\n");
+        out.push_str(&pairs);
+    }
     out
 }
 
 fn geomean(v: &[f64]) -> f64 {
     let sum: f64 = v.iter().map(|x| x.ln()).sum();
     (sum / v.len() as f64).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(rows: &[(&str, &str, &str, f64)]) -> Results {
+        let mut r = Results::new();
+        for &(group, case, imp, ns) in rows {
+            r.entry(group.into())
+                .or_default()
+                .entry(case.into())
+                .or_default()
+                .insert(imp.into(), ns);
+        }
+        r
+    }
+
+    #[test]
+    fn targets_pair_optional_with_required_and_split_reads_from_writes() {
+        let r = results(&[
+            ("arrow_mixed_read", "none", "strata", 50.0),
+            ("arrow_mixed_read", "none", "arrow-rs", 100.0),
+            ("arrow_nested_read", "list", "strata", 200.0),
+            ("arrow_nested_read", "list", "arrow-rs", 100.0),
+            ("arrow_mixed_write", "none", "strata", 30.0),
+            ("arrow_mixed_write", "none", "arrow-rs", 60.0),
+            ("record_read", "opt_1k_b8192", "strata", 11.0),
+            ("record_read", "req_1k_b8192", "strata", 10.0),
+            ("record_read", "opt_100k_b8192", "strata", 5.0),
+            (
+                "arrow_optional_no_nulls",
+                "optional/1k/utf8/8192",
+                "strata",
+                9.0,
+            ),
+            (
+                "arrow_optional_no_nulls",
+                "required/1k/utf8/8192",
+                "strata",
+                10.0,
+            ),
+            // Not an Arrow group: not in the geomeans.
+            ("footer_decode", "x", "strata", 1.0),
+            ("footer_decode", "x", "arrow-rs", 100.0),
+        ]);
+        let t = render_targets(&r);
+        // Reads: 0.5 and 2.0, geomean 1.00 (the optional group has no
+        // arrow-rs side here); writes: 0.5.
+        assert!(t.contains("| read | 2 | 1.00 |"), "{t}");
+        assert!(t.contains("| write | 1 | 0.50 |"), "{t}");
+        assert!(
+            t.contains("| record_read | opt_1k_b8192 | 11.0 ns | 10.0 ns | 1.10 |"),
+            "{t}"
+        );
+        assert!(
+            t.contains("| optional/1k/utf8/8192 | 9.0 ns | 10.0 ns | 0.90 |"),
+            "{t}"
+        );
+        // No required side: no row.
+        assert!(!t.contains("opt_100k_b8192"), "{t}");
+    }
 }
