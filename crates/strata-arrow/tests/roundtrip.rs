@@ -1307,3 +1307,141 @@ fn all_null_strings_read_as_dictionary() {
         assert_eq!(col.null_count(), col.len());
     }
 }
+
+/// Struct{i: Int32?, s: Utf8?, r: Int64} of `n` rows: the struct null where
+/// `struct_null(row)`, the nullable children null on their own pattern and
+/// holding values under null struct slots (which the struct's null must
+/// hide).
+fn struct_column(n: usize, struct_null: impl Fn(usize) -> bool) -> ArrayRef {
+    let fields = Fields::from(vec![
+        Field::new("i", DataType::Int32, true),
+        Field::new("s", DataType::Utf8, true),
+        Field::new("r", DataType::Int64, false),
+    ]);
+    let i: ArrayRef = Arc::new(Int32Array::from(nullable(n, |k| k as i32, 5)));
+    let s: ArrayRef = Arc::new(StringArray::from(
+        (0..n)
+            .map(|k| (k % 9 != 4).then(|| format!("s{}", k % 37)))
+            .collect::<Vec<_>>(),
+    ));
+    let r: ArrayRef = Arc::new(Int64Array::from_iter_values((0..n).map(|k| k as i64 * 3)));
+    let nulls = NullBuffer::from((0..n).map(|k| !struct_null(k)).collect::<Vec<_>>());
+    Arc::new(StructArray::new(fields, vec![i, s, r], Some(nulls)))
+}
+
+/// A batch of `columns`, every field nullable.
+fn nullable_batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
+    let fields: Vec<Field> = columns
+        .iter()
+        .map(|(n, a)| Field::new(*n, a.data_type().clone(), true))
+        .collect();
+    RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        columns.into_iter().map(|(_, a)| a).collect(),
+    )
+    .unwrap()
+}
+
+/// Nulls of each leaf of a struct column (null struct or null child).
+fn leaf_null_counts(col: &ArrayRef) -> Vec<i64> {
+    let st = col.as_struct();
+    st.columns()
+        .iter()
+        .map(|c| {
+            (0..st.len())
+                .filter(|&k| st.is_null(k) || c.is_null(k))
+                .count() as i64
+        })
+        .collect()
+}
+
+/// The null count statistics of each leaf of the first row group.
+fn chunk_null_counts(data: &Bytes) -> Vec<i64> {
+    let meta = ParquetRecordBatchReaderBuilder::try_new(data.clone())
+        .unwrap()
+        .metadata()
+        .clone();
+    meta.row_group(0)
+        .unwrap()
+        .columns
+        .iter()
+        .map(|c| {
+            let m = c.meta_data.as_ref().unwrap();
+            m.statistics.as_ref().unwrap().null_count.unwrap()
+        })
+        .collect()
+}
+
+/// Whether a row is null.
+type NullAt = fn(usize) -> bool;
+
+#[test]
+fn struct_leaves_with_null_structs_and_null_children() {
+    const ROWS: usize = 300;
+    let patterns: [(&str, NullAt); 4] = [
+        ("scattered", |k| k % 7 == 3),
+        ("none null", |_| false),
+        ("all null", |_| true),
+        // Whole 64-slot words valid, then whole words null, then mixed.
+        ("long runs", |k| {
+            (130..200).contains(&k) || k % 3 == 0 && k > 250
+        }),
+    ];
+    for (name, pattern) in patterns {
+        let col = struct_column(ROWS, pattern);
+        let b = nullable_batch(vec![("st", col.clone())]);
+        check_roundtrip(&b);
+        let data = write(std::slice::from_ref(&b), None);
+        assert_eq!(chunk_null_counts(&data), leaf_null_counts(&col), "{name}");
+        // Slices starting inside a bitmap byte and ending mid-word.
+        for (start, len) in [(3, 200), (61, 130), (67, 1), (64, 64), (129, 171)] {
+            let sliced = b.slice(start, len);
+            let data = write(std::slice::from_ref(&sliced), None);
+            let got = concat(&sliced.schema(), &read_all(data.clone(), 50));
+            assert_eq!(got, sliced, "{name} slice {start}+{len}");
+            assert_eq!(
+                chunk_null_counts(&data),
+                leaf_null_counts(sliced.column(0)),
+                "{name} slice {start}+{len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn structs_nested_in_structs_and_lists_with_nulls() {
+    const ROWS: usize = 200;
+    // An outer struct with nulls around an inner struct with nulls and a
+    // leaf: the inner struct is visited per run of valid outer slots.
+    let inner = struct_column(ROWS, |k| k % 6 == 1);
+    let leaf: ArrayRef = Arc::new(Int32Array::from(nullable(ROWS, |k| k as i32 * 7, 4)));
+    let outer_fields = Fields::from(vec![
+        Field::new("inner", inner.data_type().clone(), true),
+        Field::new("x", DataType::Int32, true),
+    ]);
+    let outer_nulls = NullBuffer::from((0..ROWS).map(|k| k % 11 != 2).collect::<Vec<_>>());
+    let outer: ArrayRef = Arc::new(StructArray::new(
+        outer_fields,
+        vec![inner, leaf],
+        Some(outer_nulls),
+    ));
+
+    // A list of structs with nulls: the struct's leaves repeat.
+    let elements = struct_column(ROWS * 3, |k| k % 5 == 2);
+    let offsets: OffsetBuffer<i32> =
+        OffsetBuffer::from_lengths((0..ROWS).map(|k| [0, 1, 3, 5, 2, 4][k % 6]));
+    let used = offsets.last().unsigned_abs() as usize;
+    let list: ArrayRef = Arc::new(ListArray::new(
+        Arc::new(Field::new("item", elements.data_type().clone(), true)),
+        offsets,
+        elements.slice(0, used),
+        Some(NullBuffer::from(
+            (0..ROWS).map(|k| k % 13 != 7).collect::<Vec<_>>(),
+        )),
+    ));
+    let b = nullable_batch(vec![("outer", outer), ("list", list)]);
+    check_roundtrip(&b);
+    let sliced = b.slice(9, 150);
+    let data = write(std::slice::from_ref(&sliced), None);
+    assert_eq!(concat(&sliced.schema(), &read_all(data, 64)), sliced);
+}

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
-use arrow_buffer::NullBuffer;
+use arrow_buffer::{BooleanBuffer, NullBuffer};
 use arrow_schema::DataType;
 
 use crate::error::{Result, general};
@@ -185,27 +185,12 @@ impl LevelNode {
                         leaf.push_range(range);
                     }
                     Some(nulls) => {
-                        let mut run_start = range.start;
-                        for i in range.clone() {
-                            let valid = nulls.is_valid(i);
-                            leaf.def.push(if valid {
-                                self.def_level
-                            } else {
-                                self.def_level - 1
-                            });
-                            if *max_rep > 0 {
-                                leaf.rep.push(if i == range.start {
-                                    first_rep
-                                } else {
-                                    rest_rep
-                                });
-                            }
-                            if !valid {
-                                leaf.push_range(run_start..i);
-                                run_start = i + 1;
-                            }
+                        let defs = [self.def_level - 1, self.def_level - 1, self.def_level];
+                        push_masked(leaf, None, Some(nulls), range, defs);
+                        if *max_rep > 0 {
+                            leaf.rep.push(first_rep);
+                            leaf.rep.extend(std::iter::repeat_n(rest_rep, n - 1));
                         }
-                        leaf.push_range(run_start..range.end);
                     }
                 }
                 Ok(())
@@ -217,47 +202,72 @@ impl LevelNode {
                         array.data_type()
                     ))
                 })?;
-                let visit_run =
-                    |run: Range<usize>, first: i16, leaves: &mut [LeafLevels]| -> Result<()> {
-                        for (child, column) in children.iter().zip(s.columns()) {
-                            let nulls = child.nulls_of(column);
-                            child.visit(
-                                column,
-                                nulls.as_ref(),
-                                run.clone(),
-                                first,
-                                rest_rep,
-                                leaves,
-                                max,
-                            )?;
-                        }
-                        Ok(())
-                    };
-                match &nulls {
-                    None => visit_run(range, first_rep, leaves),
-                    Some(nulls) => {
-                        let mut i = range.start;
-                        while i < range.end {
-                            let rep = if i == range.start {
-                                first_rep
+                for (child, column) in children.iter().zip(s.columns()) {
+                    let child_nulls = child.nulls_of(column);
+                    match (&nulls, &child.kind) {
+                        (None, _) => child.visit(
+                            column,
+                            child_nulls.as_ref(),
+                            range.clone(),
+                            first_rep,
+                            rest_rep,
+                            leaves,
+                            max,
+                        )?,
+                        // A leaf below a struct with nulls: its levels and
+                        // value ranges from both bitmaps in one pass.
+                        (Some(nulls), NodeKind::Leaf { max_def, max_rep }) => {
+                            let leaf = &mut leaves[child.leaf_start];
+                            if leaf.array.is_none() {
+                                leaf.array = Some(column.clone());
+                            }
+                            let child_nulls = child_nulls.as_ref().filter(|n| has_null(n, &range));
+                            let defs = [self.def_level - 1, child.def_level - 1, child.def_level];
+                            let n = range.len();
+                            if *max_def > 0 {
+                                push_masked(leaf, Some(nulls), child_nulls, range.clone(), defs);
                             } else {
-                                rest_rep
-                            };
-                            if nulls.is_null(i) {
-                                self.push_empty(leaves, self.def_level - 1, rep, max);
-                                i += 1;
-                                continue;
+                                return Err(general("a struct with nulls above a required leaf"));
                             }
-                            let mut j = i + 1;
-                            while j < range.end && nulls.is_valid(j) {
-                                j += 1;
+                            if *max_rep > 0 {
+                                leaf.rep.push(first_rep);
+                                leaf.rep.extend(std::iter::repeat_n(rest_rep, n - 1));
                             }
-                            visit_run(i..j, rep, leaves)?;
-                            i = j;
                         }
-                        Ok(())
+                        // A nested child: visited per run of valid struct
+                        // slots, with the null slots ending at this struct.
+                        (Some(nulls), _) => {
+                            let mut i = range.start;
+                            while i < range.end {
+                                let rep = if i == range.start {
+                                    first_rep
+                                } else {
+                                    rest_rep
+                                };
+                                if nulls.is_null(i) {
+                                    child.push_empty(leaves, self.def_level - 1, rep, max);
+                                    i += 1;
+                                    continue;
+                                }
+                                let mut j = i + 1;
+                                while j < range.end && nulls.is_valid(j) {
+                                    j += 1;
+                                }
+                                child.visit(
+                                    column,
+                                    child_nulls.as_ref(),
+                                    i..j,
+                                    rep,
+                                    rest_rep,
+                                    leaves,
+                                    max,
+                                )?;
+                                i = j;
+                            }
+                        }
                     }
                 }
+                Ok(())
             }
             NodeKind::List(child) => {
                 let elem_rep = self.rep_level + 1;
@@ -435,6 +445,64 @@ impl LevelNode {
             }
         }
         Ok(())
+    }
+}
+
+/// Append to `leaf` the definition levels of slots `range` and the ranges
+/// of those present, a 64-slot word at a time. A slot is null at the outer
+/// level when its bit in `outer` is clear (definition level `defs[0]`),
+/// else null at the inner level when its bit in `inner` is clear
+/// (`defs[1]`), else present (`defs[2]`); a missing bitmap is all valid.
+fn push_masked(
+    leaf: &mut LeafLevels,
+    outer: Option<&NullBuffer>,
+    inner: Option<&NullBuffer>,
+    range: Range<usize>,
+    defs: [i16; 3],
+) {
+    let outer = outer.map(|n| n.inner().slice(range.start, range.len()));
+    let inner = inner.map(|n| n.inner().slice(range.start, range.len()));
+    fn words(b: &Option<BooleanBuffer>) -> Box<dyn Iterator<Item = u64> + '_> {
+        match b {
+            Some(b) => Box::new(b.bit_chunks().iter_padded()),
+            None => Box::new(std::iter::repeat(u64::MAX)),
+        }
+    }
+    let (mut base, end) = (range.start, range.end);
+    for (o, i) in words(&outer).zip(words(&inner)) {
+        if base >= end {
+            break;
+        }
+        let n = (end - base).min(64);
+        let mask = u64::MAX >> (64 - n);
+        let present = o & i & mask;
+        if present == mask {
+            leaf.def.extend(std::iter::repeat_n(defs[2], n));
+            leaf.push_range(base..base + n);
+        } else {
+            leaf.def.extend((0..n).map(|k| {
+                let (ob, ib) = ((o >> k) & 1, (i >> k) & 1);
+                // 0: outer null, 1: inner null, 2: present.
+                defs[(ob + (ob & ib)) as usize]
+            }));
+            push_runs(leaf, present, base);
+        }
+        base += n;
+    }
+}
+
+/// Append the runs of set bits of `word` (bit `k` is slot `base + k`) as
+/// ranges to `leaf`.
+fn push_runs(leaf: &mut LeafLevels, mut word: u64, base: usize) {
+    let mut pos = 0usize;
+    while word != 0 {
+        let zeros = word.trailing_zeros() as usize;
+        word >>= zeros;
+        pos += zeros;
+        let ones = (!word).trailing_zeros() as usize;
+        leaf.push_range(base + pos..base + pos + ones);
+        pos += ones;
+        word = word.checked_shr(ones as u32).unwrap_or(0);
     }
 }
 
