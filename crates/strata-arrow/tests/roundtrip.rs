@@ -1445,3 +1445,50 @@ fn structs_nested_in_structs_and_lists_with_nulls() {
     let data = write(std::slice::from_ref(&sliced), None);
     assert_eq!(concat(&sliced.schema(), &read_all(data, 64)), sliced);
 }
+
+#[test]
+fn strings_whose_null_slots_hold_bytes_round_trip() {
+    // Null slots with and without bytes behind them: the writer keeps the
+    // array's value buffer only when the gaps between present values are
+    // empty, and must gather the present values otherwise.
+    const ROWS: usize = 150;
+    let lengths = (0..ROWS).map(|k| k % 4 + usize::from(k % 7 == 0));
+    let offsets = OffsetBuffer::<i32>::from_lengths(lengths.clone());
+    let values: Vec<u8> = (0..offsets.last().unsigned_abs() as usize)
+        .map(|k| b'a' + (k % 26) as u8)
+        .collect();
+    let with_bytes = NullBuffer::from((0..ROWS).map(|k| k % 7 != 0).collect::<Vec<_>>());
+    let leaky: ArrayRef = Arc::new(StringArray::new(
+        offsets.clone(),
+        values.clone().into(),
+        Some(with_bytes.clone()),
+    ));
+    // The same strings built with empty null slots.
+    let tight: ArrayRef = Arc::new(StringArray::from(
+        (0..ROWS)
+            .map(|k| (!leaky.is_null(k)).then(|| leaky.as_string::<i32>().value(k)))
+            .collect::<Vec<_>>(),
+    ));
+    let big: ArrayRef = Arc::new(LargeStringArray::from(
+        (0..ROWS)
+            .map(|k| (!leaky.is_null(k)).then(|| leaky.as_string::<i32>().value(k)))
+            .collect::<Vec<_>>(),
+    ));
+    let st: ArrayRef = Arc::new(StructArray::new(
+        Fields::from(vec![Field::new("s", DataType::Utf8, true)]),
+        vec![leaky.clone()],
+        Some(NullBuffer::from(
+            (0..ROWS).map(|k| k % 5 != 1).collect::<Vec<_>>(),
+        )),
+    ));
+    let b = nullable_batch(vec![
+        ("leaky", leaky),
+        ("tight", tight),
+        ("big", big),
+        ("st", st),
+    ]);
+    check_roundtrip(&b);
+    let sliced = b.slice(13, 101);
+    let data = write(std::slice::from_ref(&sliced), None);
+    assert_eq!(concat(&sliced.schema(), &read_all(data, 40)), sliced);
+}

@@ -673,6 +673,23 @@ fn offsets_batch<'a, O: arrow_array::OffsetSizeTrait + strata_encoding::OffsetSi
                 .ok_or_else(|| general("value range past the end of the array"))?;
             Ok(ByteArrayBatch::from_offsets(o, values)?)
         }
+        [first, ..]
+            if r.windows(2).all(|w| {
+                offsets.get(w[0].end).map(|&x| u(x)) == offsets.get(w[1].start).map(|&x| u(x))
+            }) =>
+        {
+            // The null slots between the ranges hold no bytes (as Arrow
+            // builders leave them): the values stay in the array's buffer
+            // and only the present slots' offsets are gathered.
+            s.offsets.clear();
+            s.offsets
+                .push(u(*offsets.get(first.start).ok_or_else(bad)?) as i64);
+            for range in r {
+                let o = offsets.get(range.start + 1..=range.end).ok_or_else(bad)?;
+                s.offsets.extend(o.iter().map(|&x| u(x) as i64));
+            }
+            Ok(ByteArrayBatch::from_offsets(&s.offsets, values)?)
+        }
         _ => {
             s.offsets.clear();
             s.values.clear();
