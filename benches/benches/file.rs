@@ -38,9 +38,7 @@ use strata_file::properties::WriterProperties;
 use strata_file::reader::FileReader;
 use strata_file::writer::FileWriter;
 use strata_format::SchemaDescriptor;
-use strata_format::metadata::{
-    Encoding as FormatEncoding, FieldRepetitionType, SchemaElement, Type,
-};
+use strata_format::metadata::{Encoding as FormatEncoding, FieldRepetitionType, Type};
 
 /// Values per column chunk (1,048,576).
 const N: usize = 1 << 20;
@@ -209,22 +207,7 @@ fn strata_schema(column: &Column) -> Arc<SchemaDescriptor> {
         Column::I64(_) => (Type::Int64, FieldRepetitionType::Required),
         Column::Str { .. } => (Type::ByteArray, FieldRepetitionType::Optional),
     };
-    Arc::new(
-        SchemaDescriptor::from_elements(&[
-            SchemaElement {
-                name: "schema".into(),
-                num_children: Some(1),
-                ..Default::default()
-            },
-            SchemaElement {
-                name: "c".into(),
-                physical_type: Some(ty),
-                repetition_type: Some(rep),
-                ..Default::default()
-            },
-        ])
-        .unwrap(),
-    )
+    strata_benches::data::one_column_schema(ty, rep, None, None)
 }
 
 fn pq_schema(column: &Column) -> Arc<PqSchemaType> {

@@ -43,15 +43,8 @@ use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderB
 use parquet::column::reader::get_typed_column_reader;
 use parquet::data_type::{ByteArray as PqByteArray, ByteArrayType};
 use parquet::file::reader::{FileReader as _, SerializedFileReader};
-use strata_benches::data::XorShift;
-use strata_encoding::{ByteArray, ByteArrayBatch, ByteArrayBuffer};
-use strata_file::properties::WriterProperties;
+use strata_encoding::{ByteArray, ByteArrayBuffer};
 use strata_file::reader::FileReader;
-use strata_file::writer::FileWriter;
-use strata_format::SchemaDescriptor;
-use strata_format::metadata::{
-    ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type,
-};
 use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
 /// Rows in the column chunk.
@@ -81,13 +74,7 @@ struct Input {
 
 impl Input {
     fn new(distinct: usize, seed: u64) -> Self {
-        let mut rng = XorShift::new(seed);
-        let mut values = Vec::with_capacity(ROWS * WIDTH);
-        for _ in 0..ROWS {
-            let v = format!("value-{:018}", rng.next_u64() % distinct as u64);
-            assert_eq!(v.len(), WIDTH);
-            values.extend_from_slice(v.as_bytes());
-        }
+        let values = strata_benches::data::seed004_strings(ROWS, distinct, seed);
         let offsets = (0..=ROWS).map(|i| (i * WIDTH) as i32).collect();
         Self { offsets, values }
     }
@@ -99,50 +86,12 @@ impl Input {
 
 /// Write the column as a one-column, one-row-group file.
 fn write_file(input: &Input, optional: bool) -> Bytes {
-    let rep = if optional {
-        FieldRepetitionType::Optional
-    } else {
-        FieldRepetitionType::Required
-    };
-    let schema = Arc::new(
-        SchemaDescriptor::from_elements(&[
-            SchemaElement {
-                name: "schema".into(),
-                num_children: Some(1),
-                ..Default::default()
-            },
-            SchemaElement {
-                name: "c".into(),
-                physical_type: Some(Type::ByteArray),
-                repetition_type: Some(rep),
-                converted_type: Some(ConvertedType::Utf8),
-                logical_type: Some(LogicalType::String),
-                ..Default::default()
-            },
-        ])
-        .unwrap(),
-    );
-    let props = Arc::new(
-        WriterProperties::builder()
-            .set_dictionary_enabled(true)
-            .set_dictionary_page_size_limit(DICT_LIMIT)
-            .set_max_row_group_row_count(Some(ROWS))
-            .build(),
-    );
-    let mut out = Vec::new();
-    let mut writer = FileWriter::new(&mut out, schema, props).unwrap();
-    let mut row_group = writer.next_row_group().unwrap();
-    let mut col = row_group.next_column().unwrap().unwrap();
-    let defs = vec![1i16; ROWS];
-    let batch = ByteArrayBatch::from_offsets(&input.offsets, &input.values).unwrap();
-    col.typed::<ByteArray>()
-        .unwrap()
-        .write_batch(batch, optional.then_some(&defs[..]), None)
-        .unwrap();
-    row_group.append_column(col.close().unwrap()).unwrap();
-    row_group.close().unwrap();
-    writer.close().unwrap();
-    Bytes::from(out)
+    Bytes::from(strata_benches::data::one_string_column_file(
+        &input.offsets,
+        &input.values,
+        optional,
+        DICT_LIMIT,
+    ))
 }
 
 // ---------------------------------------------------------------------------
@@ -151,20 +100,7 @@ fn write_file(input: &Input, optional: bool) -> Bytes {
 /// Open `file` and read its one column with strata-record, `batch` records
 /// at a time, values materialised. Returns the rows read.
 fn strata_read(file: &Bytes, batch: usize, out: &mut RecordBatchBuffers<ByteArrayBuffer>) -> usize {
-    let reader = FileReader::try_new(file.clone()).unwrap();
-    let row_group = reader.row_group(0).unwrap();
-    let descr = row_group.column_descriptor(0).unwrap().clone();
-    let mut records =
-        ColumnRecordReader::<ByteArray>::new(row_group.page_reader(0).unwrap(), descr).unwrap();
-    let mut rows = 0;
-    loop {
-        let n = records.read_records(batch, out).unwrap();
-        if n == 0 {
-            return rows;
-        }
-        rows += n;
-        black_box(&out.values);
-    }
+    strata_benches::data::read_string_column(file, batch, true, out)
 }
 
 /// The same, dictionary preserved: indices + the chunk's dictionary `Arc`.

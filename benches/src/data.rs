@@ -386,3 +386,136 @@ pub fn dict_indices_page(count: usize, dict_len: usize, seed: u64) -> (Vec<u8>, 
     page.extend_from_slice(&enc.finish());
     (page, indices)
 }
+
+/// The seed-004 record-reader column: `rows` strings of 24 bytes
+/// (`value-` and 18 digits) drawn from `distinct` values, back to back.
+pub fn seed004_strings(rows: usize, distinct: usize, seed: u64) -> Vec<u8> {
+    let mut rng = XorShift::new(seed);
+    let mut values = Vec::with_capacity(rows * 24);
+    for _ in 0..rows {
+        let v = format!("value-{:018}", rng.next_u64() % distinct.max(1) as u64);
+        values.extend_from_slice(v.as_bytes());
+    }
+    values
+}
+
+/// A one-column, one-row-group file of the strings `offsets` + `values`
+/// (a `required` or an `optional` UTF-8 BYTE_ARRAY column, no nulls),
+/// dictionary encoded with a dictionary page limit of
+/// `dictionary_page_size_limit` bytes, written by strata-file.
+///
+/// # Panics
+/// If the input is malformed (benchmark setup only).
+#[allow(clippy::unwrap_used)]
+pub fn one_string_column_file(
+    offsets: &[i32],
+    values: &[u8],
+    optional: bool,
+    dictionary_page_size_limit: usize,
+) -> Vec<u8> {
+    use std::sync::Arc;
+    use strata_encoding::{ByteArray, ByteArrayBatch};
+    use strata_file::properties::WriterProperties;
+    use strata_file::writer::FileWriter;
+    use strata_format::metadata::{ConvertedType, FieldRepetitionType, LogicalType, Type};
+
+    let rows = offsets.len().saturating_sub(1);
+    let rep = if optional {
+        FieldRepetitionType::Optional
+    } else {
+        FieldRepetitionType::Required
+    };
+    let schema = one_column_schema(
+        Type::ByteArray,
+        rep,
+        Some(ConvertedType::Utf8),
+        Some(LogicalType::String),
+    );
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_dictionary_enabled(true)
+            .set_dictionary_page_size_limit(dictionary_page_size_limit)
+            .set_max_row_group_row_count(Some(rows))
+            .build(),
+    );
+    let mut out = Vec::new();
+    let mut writer = FileWriter::new(&mut out, schema, props).unwrap();
+    let mut row_group = writer.next_row_group().unwrap();
+    let mut col = row_group.next_column().unwrap().unwrap();
+    let defs = vec![1i16; rows];
+    let batch = ByteArrayBatch::from_offsets(offsets, values).unwrap();
+    col.typed::<ByteArray>()
+        .unwrap()
+        .write_batch(batch, optional.then_some(&defs[..]), None)
+        .unwrap();
+    row_group.append_column(col.close().unwrap()).unwrap();
+    row_group.close().unwrap();
+    writer.close().unwrap();
+    out
+}
+
+/// The schema of a file with one column `c` of `physical` type under the
+/// root `schema`.
+///
+/// # Panics
+/// Never for the types the benchmarks use (setup only).
+#[allow(clippy::unwrap_used)]
+pub fn one_column_schema(
+    physical: strata_format::metadata::Type,
+    repetition: strata_format::metadata::FieldRepetitionType,
+    converted_type: Option<strata_format::metadata::ConvertedType>,
+    logical_type: Option<strata_format::metadata::LogicalType>,
+) -> std::sync::Arc<strata_format::SchemaDescriptor> {
+    use strata_format::metadata::SchemaElement;
+    std::sync::Arc::new(
+        strata_format::SchemaDescriptor::from_elements(&[
+            SchemaElement {
+                name: "schema".into(),
+                num_children: Some(1),
+                ..Default::default()
+            },
+            SchemaElement {
+                name: "c".into(),
+                physical_type: Some(physical),
+                repetition_type: Some(repetition),
+                converted_type,
+                logical_type,
+                ..Default::default()
+            },
+        ])
+        .unwrap(),
+    )
+}
+
+/// Open `file` (one BYTE_ARRAY column) and read it whole with
+/// strata-record, `batch` records at a time, values materialised into
+/// `out`; `keep_levels` as `set_flat_def_levels`. Returns the rows read.
+///
+/// # Panics
+/// If the file cannot be read (benchmark inputs only).
+#[allow(clippy::unwrap_used)]
+pub fn read_string_column(
+    file: &bytes::Bytes,
+    batch: usize,
+    keep_levels: bool,
+    out: &mut strata_record::RecordBatchBuffers<strata_encoding::ByteArrayBuffer>,
+) -> usize {
+    let reader = strata_file::reader::FileReader::try_new(file.clone()).unwrap();
+    let row_group = reader.row_group(0).unwrap();
+    let descr = row_group.column_descriptor(0).unwrap().clone();
+    let mut records = strata_record::ColumnRecordReader::<strata_encoding::ByteArray>::new(
+        row_group.page_reader(0).unwrap(),
+        descr,
+    )
+    .unwrap();
+    records.set_flat_def_levels(keep_levels);
+    let mut rows = 0;
+    loop {
+        let n = records.read_records(batch, out).unwrap();
+        if n == 0 {
+            return rows;
+        }
+        rows += n;
+        std::hint::black_box(&out.values);
+    }
+}
