@@ -87,7 +87,12 @@ impl LevelEncoder {
     /// `0..=max_level`.
     pub fn put(&mut self, levels: &[i16]) -> Result<()> {
         let max = self.max_level;
-        if let Some(&bad) = levels.iter().find(|&&l| l < 0 || l > max) {
+        // Checked without an early exit, so the compare vectorises; the
+        // bad level is looked up only for the error.
+        let out_of_range = levels.chunks(64).fold(false, |bad, c| {
+            c.iter().fold(bad, |b, &l| b | (l < 0) | (l > max))
+        });
+        if out_of_range && let Some(&bad) = levels.iter().find(|&&l| l < 0 || l > max) {
             return Err(EncodingError::InvalidArgument(format!(
                 "level {bad} outside 0..={max}"
             )));
