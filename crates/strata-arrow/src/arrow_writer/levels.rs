@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, ArrayRef};
-use arrow_buffer::{BooleanBuffer, NullBuffer};
+use arrow_buffer::NullBuffer;
 use arrow_schema::DataType;
 
 use crate::error::{Result, general};
@@ -462,17 +462,20 @@ fn push_masked(
 ) {
     let outer = outer.map(|n| n.inner().slice(range.start, range.len()));
     let inner = inner.map(|n| n.inner().slice(range.start, range.len()));
-    fn words(b: &Option<BooleanBuffer>) -> Box<dyn Iterator<Item = u64> + '_> {
-        match b {
-            Some(b) => Box::new(b.bit_chunks().iter_padded()),
-            None => Box::new(std::iter::repeat(u64::MAX)),
-        }
+    // The words of a bitmap (padded: they cover every slot), all ones for
+    // a missing one.
+    fn next_word(words: &mut Option<impl Iterator<Item = u64>>) -> u64 {
+        words.as_mut().map_or(u64::MAX, |w| w.next().unwrap_or(0))
     }
+    let (outer_chunks, inner_chunks) = (
+        outer.as_ref().map(|b| b.bit_chunks()),
+        inner.as_ref().map(|b| b.bit_chunks()),
+    );
+    let mut outer_words = outer_chunks.as_ref().map(|c| c.iter_padded());
+    let mut inner_words = inner_chunks.as_ref().map(|c| c.iter_padded());
     let (mut base, end) = (range.start, range.end);
-    for (o, i) in words(&outer).zip(words(&inner)) {
-        if base >= end {
-            break;
-        }
+    while base < end {
+        let (o, i) = (next_word(&mut outer_words), next_word(&mut inner_words));
         let n = (end - base).min(64);
         let mask = u64::MAX >> (64 - n);
         let present = o & i & mask;
