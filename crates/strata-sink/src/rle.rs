@@ -438,10 +438,23 @@ impl<'a> RleDecoder<'a> {
                     needed: value_bytes,
                 },
             )?;
+            let value = match self.data.get(self.pos..self.pos + 8) {
+                // One 8-byte load masked to the value's bytes. A copy of
+                // `value_bytes` bytes into a zeroed word is a call to
+                // memcpy, and reading the word back stalls on the narrower
+                // stores (30% of next_run at width 1).
+                Some(word) if (1..8).contains(&value_bytes) => {
+                    let mut le = [0u8; 8];
+                    le.copy_from_slice(word);
+                    u64::from_le_bytes(le) & (u64::MAX >> (64 - 8 * value_bytes))
+                }
+                _ => {
+                    let mut word = [0u8; 8];
+                    word[..value_bytes].copy_from_slice(bytes);
+                    u64::from_le_bytes(word)
+                }
+            };
             self.pos += value_bytes;
-            let mut word = [0u8; 8];
-            word[..value_bytes].copy_from_slice(bytes);
-            let value = u64::from_le_bytes(word);
             if self.bit_width < 64 && value >> self.bit_width != 0 {
                 return Err(SinkError::MalformedRun(
                     "RLE value wider than the bit width",
