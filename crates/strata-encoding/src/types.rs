@@ -103,11 +103,22 @@ impl<T: Copy + Default> DecodeTarget for [T] {
             .get_mut(..num_slots)
             .ok_or_else(|| EncodingError::InvalidArgument("output slice too short".into()))?;
         check_present(validity, validity_offset, num_slots, num_present)?;
-        // Back to front, without branches: after the subtraction `j` is
-        // the number of set bits before slot `i` (the bits were counted
-        // above), so `j <= i` and the read is of a value not yet moved.
+        // Back to front: after the subtraction `j` is the number of set
+        // bits before slot `i` (the bits were counted above), so `j <= i`
+        // and the read is of a value not yet moved. Eight slots whose
+        // validity is one whole byte of ones move as one block (most bytes
+        // when nulls are few); other slots go one at a time, without
+        // branches.
         let mut j = num_present;
-        for i in (0..num_slots).rev() {
+        let mut i = num_slots;
+        while i > 0 {
+            if whole_valid_byte_before(validity, validity_offset, i, j) {
+                out.copy_within(j - 8..j, i - 8);
+                i -= 8;
+                j -= 8;
+                continue;
+            }
+            i -= 1;
             let valid = get_bit(validity, validity_offset + i);
             j = j.saturating_sub(usize::from(valid));
             let value = out[j];
@@ -128,6 +139,19 @@ fn check_present(validity: &[u8], offset: usize, slots: usize, present: usize) -
         )));
     }
     Ok(())
+}
+
+/// Whether the 8 slots before slot `i` (bits `offset + i - 8 ..` of
+/// `validity`) are one whole byte of set bits, with at least 8 present
+/// values (`j`) left to move into them: the block step of the back-to-front
+/// spacing loops.
+#[inline]
+fn whole_valid_byte_before(validity: &[u8], offset: usize, i: usize, j: usize) -> bool {
+    if i < 8 || j < 8 {
+        return false;
+    }
+    let first = offset + i - 8;
+    first.is_multiple_of(8) && validity.get(first / 8) == Some(&0xFF)
 }
 
 fn too_many_present() -> EncodingError {
@@ -958,15 +982,12 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
         let mut next = end;
         let mut i = num_slots;
         while i > 0 {
-            if i >= 8 && j >= 8 {
-                let first = validity_offset + i - 8;
-                if first.is_multiple_of(8) && validity.get(first / 8) == Some(&0xFF) {
-                    offsets.copy_within(j - 8..j, i - 8);
-                    i -= 8;
-                    j -= 8;
-                    next = offsets[i];
-                    continue;
-                }
+            if whole_valid_byte_before(validity, validity_offset, i, j) {
+                offsets.copy_within(j - 8..j, i - 8);
+                i -= 8;
+                j -= 8;
+                next = offsets[i];
+                continue;
             }
             i -= 1;
             let valid = get_bit(validity, validity_offset + i);

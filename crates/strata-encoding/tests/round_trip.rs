@@ -793,3 +793,37 @@ fn byte_array_spaced_decode_with_whole_valid_bytes() {
         check_bytes_spaced::<i32, _>(&PlainBytes, &values, &offsets, &flat, &valid, offset);
     }
 }
+
+/// Spacing fixed-width values into their slots with mostly valid slots, so
+/// that whole bytes of the bitmap are all ones (the block path of the
+/// slice's `finish_spaced`) next to partial and all-null bytes, at every
+/// bit offset and with the present values ending at every slot count.
+#[test]
+fn fixed_width_spaced_with_whole_valid_bytes() {
+    use strata_encoding::DecodeTarget;
+    for slots in [0usize, 1, 7, 8, 9, 64, 203] {
+        // Nulls: every 13th slot, and slots 96..112.
+        let valid: Vec<bool> = (0..slots)
+            .map(|i| i % 13 != 5 && !(96..112).contains(&i))
+            .collect();
+        let want: Vec<i64> = (0..slots)
+            .map(|i| if valid[i] { i as i64 * 3 + 1 } else { 0 })
+            .collect();
+        let present: Vec<i64> = want
+            .iter()
+            .zip(&valid)
+            .filter(|(_, v)| **v)
+            .map(|(x, _)| *x)
+            .collect();
+        for offset in 0..8 {
+            let bm = bitmap(&valid, offset);
+            // Slots past the present values hold garbage before spacing.
+            let mut out = vec![-1i64; slots];
+            out[..present.len()].copy_from_slice(&present);
+            out.as_mut_slice()
+                .finish_spaced(0, present.len(), slots, &bm, offset)
+                .unwrap();
+            assert_eq!(out, want, "{slots} slots at bit offset {offset}");
+        }
+    }
+}

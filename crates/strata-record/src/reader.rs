@@ -531,7 +531,21 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         }
         let reps = self.levels.reps.get(pos..len).unwrap_or_default();
         let mut started = 0usize;
-        for (i, &r) in reps.iter().enumerate() {
+        // Whole chunks whose record starts all fall within `remaining` are
+        // counted without a branch per level (the count vectorises); the
+        // chunk where the wanted records end is walked level by level.
+        const CHUNK: usize = 64;
+        let mut chunks = reps.chunks_exact(CHUNK);
+        let mut offset = 0usize;
+        for chunk in &mut chunks {
+            let zeros = chunk.iter().map(|&r| usize::from(r == 0)).sum::<usize>();
+            if started + zeros > remaining {
+                break;
+            }
+            started += zeros;
+            offset += CHUNK;
+        }
+        for (i, &r) in reps.iter().enumerate().skip(offset) {
             if r == 0 {
                 if started == remaining {
                     return (i, started, true);

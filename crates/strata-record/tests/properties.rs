@@ -83,9 +83,11 @@ proptest! {
 
     #[test]
     fn repeated_round_trip(
-        data in prop::collection::vec(prop::collection::vec(any::<i32>(), 0..6), 0..300),
-        sizes in prop::collection::vec(1usize..100, 1..5),
-        batch in 1usize..100,
+        data in prop::collection::vec(prop::collection::vec(any::<i32>(), 0..6), 0..600),
+        // Pages and batches long enough to span several 64-level chunks
+        // of the reader's record-boundary scan.
+        sizes in prop::collection::vec(1usize..300, 1..5),
+        batch in 1usize..200,
         skip in 0usize..350,
     ) {
         let (mut reps, mut defs, mut values) = (Vec::new(), Vec::new(), Vec::new());

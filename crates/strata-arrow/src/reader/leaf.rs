@@ -295,17 +295,23 @@ fn spread_values<V: ValueBuffer>(
     slot_def: i16,
     max_def: i16,
 ) -> Result<(V, Option<NullBuffer>)> {
-    let mut validity = vec![0u8; def.len().div_ceil(8)];
+    // Levels in chunks of 64, each chunk's slot bits collected in a
+    // register and appended once (as in `list_offsets`).
+    let mut bitmap = super::BitmapWords::with_capacity(def.len());
     let mut slots = 0usize;
-    let mut present = 0usize;
-    for &d in def.iter().filter(|&&d| d >= slot_def) {
-        let valid = d == max_def;
-        if let Some(byte) = validity.get_mut(slots / 8) {
-            *byte |= u8::from(valid) << (slots % 8);
+    for chunk in def.chunks(64) {
+        let mut word = 0u64;
+        let mut bits = 0u32;
+        for &d in chunk {
+            let slot = d >= slot_def;
+            word |= u64::from(slot & (d == max_def)) << (bits & 63);
+            bits += u32::from(slot);
         }
-        present += usize::from(valid);
-        slots += 1;
+        bitmap.append(word, bits);
+        slots += bits as usize;
     }
+    let validity = Buffer::from_vec(bitmap.finish());
+    let present = validity.count_set_bits_offset(0, slots);
     if present != values.len() {
         return Err(general(format!(
             "{} values for {present} present slots",
@@ -316,15 +322,14 @@ fn spread_values<V: ValueBuffer>(
         return Ok((values, None));
     }
     let spaced = Spaced {
-        validity: &validity,
+        validity: validity.as_slice(),
         offset: 0,
         slots,
         nulls: slots - present,
     };
     values.mark_spaced(slots)?;
     values.spread_tail(0, spaced)?;
-    validity.truncate(slots.div_ceil(8));
-    let bits = BooleanBuffer::new(Buffer::from_vec(validity), 0, slots);
+    let bits = BooleanBuffer::new(validity, 0, slots);
     Ok((values, Some(NullBuffer::new(bits))))
 }
 

@@ -264,26 +264,34 @@ fn list_offsets<O: OffsetSizeTrait>(
     // Without branches on the levels (list lengths are irregular, so
     // branches mispredict): every level writes the current element count
     // at the next slot's offset, kept only when the level starts a slot.
+    // The levels go in chunks of 64, each collecting its slots' validity
+    // bits in a register (at most 64 of them), appended to the bitmap once
+    // per chunk; a bitmap store per level chained every level through
+    // memory.
     let mut offsets: Vec<O> = vec![O::usize_as(0); n + 1];
-    // One validity bit per list slot.
-    let mut validity = vec![0u8; n.div_ceil(8)];
+    let mut validity = BitmapWords::with_capacity(n);
     let mut slots = 0usize;
     let mut elements = 0usize;
     let mut orphan = false;
     let list_def = field.def_level;
-    for (&d, &r) in leaf.def.iter().zip(leaf.rep.iter()) {
-        let starts = (r <= slot_rep) & (d >= slot_def);
-        let element = (d >= elem_def) & (r <= elem_rep);
-        if let Some(o) = offsets.get_mut(slots) {
-            *o = O::usize_as(elements);
+    for (defs, reps) in leaf.def.chunks(64).zip(leaf.rep.chunks(64)) {
+        let mut word = 0u64;
+        let mut bits = 0u32;
+        for (&d, &r) in defs.iter().zip(reps) {
+            let starts = (r <= slot_rep) & (d >= slot_def);
+            let element = (d >= elem_def) & (r <= elem_rep);
+            if let Some(o) = offsets.get_mut(slots) {
+                *o = O::usize_as(elements);
+            }
+            word |= u64::from(starts & (d >= list_def)) << (bits & 63);
+            bits += u32::from(starts);
+            slots += usize::from(starts);
+            orphan |= element & (slots == 0);
+            elements += usize::from(element);
         }
-        if let Some(byte) = validity.get_mut(slots / 8) {
-            *byte |= u8::from(starts & (d >= list_def)) << (slots % 8);
-        }
-        slots += usize::from(starts);
-        orphan |= element & (slots == 0);
-        elements += usize::from(element);
+        validity.append(word, bits);
     }
+    let validity = validity.finish();
     if orphan {
         return Err(general("list element before its list"));
     }
@@ -291,10 +299,52 @@ fn list_offsets<O: OffsetSizeTrait>(
     if let Some(last) = offsets.get_mut(slots) {
         *last = O::usize_as(elements);
     }
-    let valid: usize = validity.iter().map(|b| b.count_ones() as usize).sum();
+    let valid: usize = validity.iter().map(|w| w.count_ones() as usize).sum();
     let nulls = (field.nullable && valid < slots)
         .then(|| NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots)));
     Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
+}
+
+/// A bitmap built from runs of up to 64 bits at a time, in `u64` words.
+struct BitmapWords {
+    words: Vec<u64>,
+    /// Bits of `words`' last word in use (0 when a new word is due).
+    used: u32,
+}
+
+impl BitmapWords {
+    fn with_capacity(bits: usize) -> Self {
+        Self {
+            words: Vec::with_capacity(bits.div_ceil(64) + 1),
+            used: 0,
+        }
+    }
+
+    /// Append the low `bits` bits of `word` (`bits <= 64`; the bits above
+    /// them are zero).
+    fn append(&mut self, word: u64, bits: u32) {
+        if bits == 0 {
+            return;
+        }
+        match self.words.last_mut() {
+            Some(last) if self.used > 0 => {
+                *last |= word << self.used;
+                let spill = self.used + bits;
+                if spill > 64 {
+                    self.words.push(word >> (64 - self.used));
+                }
+                self.used = spill % 64;
+            }
+            _ => {
+                self.words.push(word);
+                self.used = bits % 64;
+            }
+        }
+    }
+
+    fn finish(self) -> Vec<u64> {
+        self.words
+    }
 }
 
 /// The child values of a fixed-size list: every valid list must hold
@@ -334,4 +384,41 @@ fn fixed_size_values(
         &UInt32Array::from(indices),
         None,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::BitmapWords;
+
+    /// Runs of every length 0..=64 at every fill of the current word give
+    /// the bits appended, in order, and nothing past them.
+    #[test]
+    fn bitmap_words_appends_runs() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut bitmap = BitmapWords::with_capacity(0);
+        let mut want = Vec::new();
+        for round in 0..400u32 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let bits = round % 65;
+            let word = if bits == 64 {
+                seed
+            } else {
+                seed & ((1u64 << bits) - 1)
+            };
+            bitmap.append(word, bits);
+            want.extend((0..bits).map(|i| word >> i & 1 == 1));
+        }
+        let words = bitmap.finish();
+        assert_eq!(words.len(), want.len().div_ceil(64));
+        for (i, &bit) in want.iter().enumerate() {
+            assert_eq!(words[i / 64] >> (i % 64) & 1 == 1, bit, "bit {i}");
+        }
+        if want.len() % 64 != 0 {
+            let last = words[words.len() - 1];
+            assert_eq!(last >> (want.len() % 64), 0);
+        }
+    }
 }
