@@ -105,17 +105,27 @@ impl<T: Copy + Default> DecodeTarget for [T] {
         check_present(validity, validity_offset, num_slots, num_present)?;
         // Back to front: after the subtraction `j` is the number of set
         // bits before slot `i` (the bits were counted above), so `j <= i`
-        // and the read is of a value not yet moved. Eight slots whose
-        // validity is one whole byte of ones move as one block (most bytes
-        // when nulls are few); other slots go one at a time, without
-        // branches.
+        // and the read is of a value not yet moved. Slots go a validity
+        // byte at a time once aligned: eight slots whose byte is all ones
+        // move as one block (most bytes when nulls are few), the others one
+        // by one from the byte in a register, without branches.
         let mut j = num_present;
         let mut i = num_slots;
         while i > 0 {
-            if whole_valid_byte_before(validity, validity_offset, i, j) {
-                out.copy_within(j - 8..j, i - 8);
-                i -= 8;
-                j -= 8;
+            if let Some(byte) = byte_before(validity, validity_offset, i) {
+                let base = i - 8;
+                if byte == 0xFF && j >= 8 {
+                    out.copy_within(j - 8..j, base);
+                    j -= 8;
+                } else {
+                    for k in (0..8).rev() {
+                        let valid = (byte >> k) & 1 == 1;
+                        j = j.saturating_sub(usize::from(valid));
+                        let value = out[j];
+                        out[base + k] = if valid { value } else { T::default() };
+                    }
+                }
+                i = base;
                 continue;
             }
             i -= 1;
@@ -141,17 +151,16 @@ fn check_present(validity: &[u8], offset: usize, slots: usize, present: usize) -
     Ok(())
 }
 
-/// Whether the 8 slots before slot `i` (bits `offset + i - 8 ..` of
-/// `validity`) are one whole byte of set bits, with at least 8 present
-/// values (`j`) left to move into them: the block step of the back-to-front
-/// spacing loops.
+/// The validity byte that holds exactly the 8 slots before slot `i` (bits
+/// `offset + i - 8 .. offset + i`), when those bits are one whole byte: the
+/// back-to-front spacing loops take such slots a byte at a time, a byte of
+/// ones as one block move.
 #[inline]
-fn whole_valid_byte_before(validity: &[u8], offset: usize, i: usize, j: usize) -> bool {
-    if i < 8 || j < 8 {
-        return false;
+fn byte_before(validity: &[u8], offset: usize, i: usize) -> Option<u8> {
+    if i < 8 || !(offset + i).is_multiple_of(8) {
+        return None;
     }
-    let first = offset + i - 8;
-    first.is_multiple_of(8) && validity.get(first / 8) == Some(&0xFF)
+    validity.get((offset + i) / 8 - 1).copied()
 }
 
 fn too_many_present() -> EncodingError {
@@ -976,17 +985,28 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
         // starts (empty). The next slot's start is carried in a register,
         // not read back from the slot just written.
         //
-        // Eight slots whose validity is one whole byte of ones (two thirds
-        // of the bytes at 5% nulls) move as one block of eight starts.
+        // Slots go a validity byte at a time once aligned; a byte of ones
+        // (two thirds of the bytes at 5% nulls) moves as one block of eight
+        // starts.
         let mut j = num_present;
         let mut next = end;
         let mut i = num_slots;
         while i > 0 {
-            if whole_valid_byte_before(validity, validity_offset, i, j) {
-                offsets.copy_within(j - 8..j, i - 8);
-                i -= 8;
-                j -= 8;
-                next = offsets[i];
+            if let Some(byte) = byte_before(validity, validity_offset, i) {
+                let base = i - 8;
+                if byte == 0xFF && j >= 8 {
+                    offsets.copy_within(j - 8..j, base);
+                    j -= 8;
+                    next = offsets[base];
+                } else {
+                    for k in (0..8).rev() {
+                        let valid = (byte >> k) & 1 == 1;
+                        j = j.saturating_sub(usize::from(valid));
+                        next = if valid { offsets[j] } else { next };
+                        offsets[base + k] = next;
+                    }
+                }
+                i = base;
                 continue;
             }
             i -= 1;

@@ -81,12 +81,11 @@ pub(crate) fn assemble(
             let levels = leaves
                 .get(first)
                 .ok_or_else(|| general("struct without leaves"))?;
-            let nulls = if field.nullable {
+            let (nulls, len) = if field.nullable {
                 slot_validity(levels, slot_def, slot_rep, field.def_level)
             } else {
-                None
+                (None, slot_count(levels, slot_def, slot_rep))
             };
-            let len = slot_count(levels, slot_def, slot_rep);
             Ok((Arc::new(struct_array(fields, arrays, nulls, len)?), first))
         }
         FieldKind::List { element } => {
@@ -215,30 +214,68 @@ fn for_each_slot(leaf: &LeafBatch, slot_def: i16, slot_rep: i16, mut f: impl FnM
     }
 }
 
-/// Validity of a field present at `def_level`, one bit per slot; `None`
-/// when every slot is valid.
+/// Validity of a field present at `def_level`, one bit per slot (`None`
+/// when every slot is valid), and the number of slots.
 fn slot_validity(
     leaf: &LeafBatch,
     slot_def: i16,
     slot_rep: i16,
     def_level: i16,
-) -> Option<NullBuffer> {
+) -> (Option<NullBuffer>, usize) {
     if leaf.def.is_empty() {
-        return None;
+        return (None, slot_count(leaf, slot_def, slot_rep));
     }
-    let mut validity = vec![0u8; leaf.def.len().div_ceil(8)];
+    // Levels in chunks of 64, each chunk's bits collected in a register
+    // (as in `list_offsets`). Without repetition levels every level whose
+    // definition reaches `slot_def` is a slot.
+    let mut bitmap = BitmapWords::with_capacity(leaf.def.len());
     let mut slots = 0usize;
-    let mut valid_slots = 0usize;
-    for_each_slot(leaf, slot_def, slot_rep, |d| {
-        let valid = d >= def_level;
-        if let Some(byte) = validity.get_mut(slots / 8) {
-            *byte |= u8::from(valid) << (slots % 8);
+    let mut chunk_bits = |word: u64, bits: u32| {
+        bitmap.append(word, bits);
+        slots += bits as usize;
+    };
+    if leaf.rep.is_empty() {
+        for defs in leaf.def.chunks(64) {
+            let mut word = 0u64;
+            let mut bits = 0u32;
+            for &d in defs {
+                let slot = d >= slot_def;
+                word |= u64::from(slot & (d >= def_level)) << (bits & 63);
+                bits += u32::from(slot);
+            }
+            chunk_bits(word, bits);
         }
-        valid_slots += usize::from(valid);
-        slots += 1;
-    });
-    (valid_slots < slots)
-        .then(|| NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots)))
+    } else if leaf.rep.len() == leaf.def.len() {
+        for (defs, reps) in leaf.def.chunks(64).zip(leaf.rep.chunks(64)) {
+            let mut word = 0u64;
+            let mut bits = 0u32;
+            for (&d, &r) in defs.iter().zip(reps) {
+                let slot = (d >= slot_def) & (r <= slot_rep);
+                word |= u64::from(slot & (d >= def_level)) << (bits & 63);
+                bits += u32::from(slot);
+            }
+            chunk_bits(word, bits);
+        }
+    } else {
+        // Level lists of different lengths (not written by a valid leaf
+        // reader): slot by slot, as `for_each_slot` judges them.
+        let mut word = 0u64;
+        let mut bits = 0u32;
+        for_each_slot(leaf, slot_def, slot_rep, |d| {
+            word |= u64::from(d >= def_level) << bits;
+            bits += 1;
+            if bits == 64 {
+                chunk_bits(word, bits);
+                word = 0;
+                bits = 0;
+            }
+        });
+        chunk_bits(word, bits);
+    }
+    let validity = Buffer::from_vec(bitmap.finish());
+    let valid = validity.count_set_bits_offset(0, slots);
+    let nulls = (valid < slots).then(|| NullBuffer::new(BooleanBuffer::new(validity, 0, slots)));
+    (nulls, slots)
 }
 
 type ListParts<O> = (OffsetBuffer<O>, Option<NullBuffer>);
