@@ -431,16 +431,27 @@ impl LevelNode {
                     leaf.push_range(r);
                 }
                 Some(nulls) => {
-                    let mut run_start = r.start;
-                    for j in r.clone() {
-                        let valid = nulls.is_valid(j);
-                        leaf.def.push(child.def_level - i16::from(!valid));
-                        if !valid {
-                            leaf.push_range(run_start..j);
-                            run_start = j + 1;
+                    // The elements' levels in one extend (one capacity
+                    // check), then the value ranges: the whole list when
+                    // it has no null element (most lists), else split at
+                    // each null.
+                    let present = child.def_level;
+                    let base = leaf.def.len();
+                    leaf.def
+                        .extend(r.clone().map(|j| present - i16::from(nulls.is_null(j))));
+                    let defs = leaf.def.get(base..).unwrap_or_default();
+                    if defs.iter().all(|&d| d == present) {
+                        leaf.push_range(r);
+                    } else {
+                        let mut run_start = r.start;
+                        for k in 0..r.len() {
+                            if leaf.def.get(base + k).is_some_and(|&d| d != present) {
+                                leaf.push_range(run_start..r.start + k);
+                                run_start = r.start + k + 1;
+                            }
                         }
+                        leaf.push_range(run_start..r.end);
                     }
-                    leaf.push_range(run_start..r.end);
                 }
             }
         }
