@@ -78,6 +78,13 @@ impl FromWord32 for u32 {
     }
 }
 
+impl FromWord32 for u64 {
+    #[inline(always)]
+    fn from_word(v: u32) -> Self {
+        u64::from(v)
+    }
+}
+
 impl Unpacked for u8 {
     const BITS: u32 = 8;
     const BLOCK: usize = 32;
@@ -268,6 +275,12 @@ pub fn unpack64(input: &[u8], output: &mut [u64], num_bits: u32) {
 /// If `num_bits > 64`.
 #[inline]
 pub fn unpack64_groups(input: &[u8], output: &mut [u64], num_bits: u32) -> usize {
+    // Up to 32 bits a value fits the 32-bit kernels' working word, and 64
+    // values are two blocks of 32 of the same bit stream: those kernels
+    // (with their AVX2 build) write the `u64`s, widening each value.
+    if num_bits <= 32 {
+        return unpack32_groups::<u64>(input, output, num_bits);
+    }
     match num_bits {
         0 => fill_groups(output, 0),
         1 => unpack64_groups_width::<1>(input, output),
