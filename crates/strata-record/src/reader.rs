@@ -535,9 +535,8 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         // counted without a branch per level (the count vectorises); the
         // chunk where the wanted records end is walked level by level.
         const CHUNK: usize = 64;
-        let mut chunks = reps.chunks_exact(CHUNK);
         let mut offset = 0usize;
-        for chunk in &mut chunks {
+        for chunk in reps.chunks_exact(CHUNK) {
             let zeros = chunk.iter().map(|&r| usize::from(r == 0)).sum::<usize>();
             if started + zeros > remaining {
                 break;

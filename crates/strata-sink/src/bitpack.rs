@@ -13,7 +13,11 @@
 //! ([`unpack32_groups`], [`unpack64_groups`]) match the width once per batch
 //! and loop over whole blocks inside the monomorphised code, then unpack what
 //! is left in groups of 8 values (exactly `num_bits` bytes each), so short
-//! bit-packed RLE runs also avoid value-at-a-time reads.
+//! bit-packed RLE runs also avoid value-at-a-time reads. On x86-64 the
+//! 32-value kernels have a second build with AVX2 and BMI2, chosen at run
+//! time (the `x86` module, the crate's only `unsafe`); `u64` outputs of up
+//! to 32 bits go through them too, so the 64-value kernels serve widths
+//! 33-64.
 //!
 //! ```
 //! use strata_sink::bitpack::{pack32, unpack32};
@@ -282,39 +286,6 @@ pub fn unpack64_groups(input: &[u8], output: &mut [u64], num_bits: u32) -> usize
         return unpack32_groups::<u64>(input, output, num_bits);
     }
     match num_bits {
-        0 => fill_groups(output, 0),
-        1 => unpack64_groups_width::<1>(input, output),
-        2 => unpack64_groups_width::<2>(input, output),
-        3 => unpack64_groups_width::<3>(input, output),
-        4 => unpack64_groups_width::<4>(input, output),
-        5 => unpack64_groups_width::<5>(input, output),
-        6 => unpack64_groups_width::<6>(input, output),
-        7 => unpack64_groups_width::<7>(input, output),
-        8 => unpack64_groups_width::<8>(input, output),
-        9 => unpack64_groups_width::<9>(input, output),
-        10 => unpack64_groups_width::<10>(input, output),
-        11 => unpack64_groups_width::<11>(input, output),
-        12 => unpack64_groups_width::<12>(input, output),
-        13 => unpack64_groups_width::<13>(input, output),
-        14 => unpack64_groups_width::<14>(input, output),
-        15 => unpack64_groups_width::<15>(input, output),
-        16 => unpack64_groups_width::<16>(input, output),
-        17 => unpack64_groups_width::<17>(input, output),
-        18 => unpack64_groups_width::<18>(input, output),
-        19 => unpack64_groups_width::<19>(input, output),
-        20 => unpack64_groups_width::<20>(input, output),
-        21 => unpack64_groups_width::<21>(input, output),
-        22 => unpack64_groups_width::<22>(input, output),
-        23 => unpack64_groups_width::<23>(input, output),
-        24 => unpack64_groups_width::<24>(input, output),
-        25 => unpack64_groups_width::<25>(input, output),
-        26 => unpack64_groups_width::<26>(input, output),
-        27 => unpack64_groups_width::<27>(input, output),
-        28 => unpack64_groups_width::<28>(input, output),
-        29 => unpack64_groups_width::<29>(input, output),
-        30 => unpack64_groups_width::<30>(input, output),
-        31 => unpack64_groups_width::<31>(input, output),
-        32 => unpack64_groups_width::<32>(input, output),
         33 => unpack64_groups_width::<33>(input, output),
         34 => unpack64_groups_width::<34>(input, output),
         35 => unpack64_groups_width::<35>(input, output),
@@ -912,7 +883,9 @@ fn unsupported_len(len: usize, block: usize) {
 /// baseline x86-64 target (SSE2) has no instruction for. In the interleaved
 /// unpack probe this took 65,536 values at widths 1-7 from 15-30 us to
 /// 8-15 us, and most wider widths by 0.5-0.9x. The 64-value kernels are not
-/// dispatched: with AVX2 they measured no faster (widths 33 and 48 slower).
+/// dispatched (they serve widths 33-64; `u64` outputs of up to 32 bits go
+/// through the 32-value kernels): with AVX2 they measured no faster, and
+/// width 48 slower.
 ///
 /// This is the one place in the crate with `unsafe`: calling a
 /// `#[target_feature]` function is `unsafe` because running AVX2
