@@ -12,10 +12,9 @@
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
-use std::time::{Duration, Instant};
-
 use bytes::Bytes;
 use strata_benches::data::{one_string_column_file, read_string_column, seed004_strings};
+use strata_benches::probe::interleaved;
 use strata_record::RecordBatchBuffers;
 
 const ROWS: usize = 2_000_000;
@@ -33,21 +32,19 @@ fn main() {
     let files: Vec<Bytes> = [false, true]
         .map(|optional| Bytes::from(one_string_column_file(&offsets, &values, optional, 8 << 20)))
         .into();
-    let mut times = [Vec::new(), Vec::new()];
     let mut out = RecordBatchBuffers::new();
-    for _ in 0..reps {
-        for (file, t) in files.iter().zip(&mut times) {
-            let start = Instant::now();
-            assert_eq!(read_string_column(file, batch, keep_levels, &mut out), ROWS);
-            t.push(start.elapsed());
-        }
-    }
-    let stats = |t: &mut Vec<Duration>| {
-        t.sort();
-        (t[0], t[t.len() / 2])
+    let out = std::cell::RefCell::new(&mut out);
+    let read = |file: &Bytes| {
+        assert_eq!(
+            read_string_column(file, batch, keep_levels, &mut out.borrow_mut()),
+            ROWS
+        );
     };
-    let (req_min, req_median) = stats(&mut times[0]);
-    let (opt_min, opt_median) = stats(&mut times[1]);
+    let stats = interleaved(
+        reps,
+        &mut [&mut || read(&files[0]), &mut || read(&files[1])],
+    );
+    let [(req_min, req_median), (opt_min, opt_median)] = [stats[0], stats[1]];
     println!(
         "distinct {distinct} batch {batch}, levels {}, {reps} interleaved reads each: \
          required min {req_min:.2?} median {req_median:.2?}, \
