@@ -271,51 +271,38 @@ impl LevelNode {
             }
             NodeKind::List(child) => {
                 let elem_rep = self.rep_level + 1;
-                let (values, offsets): (ArrayRef, Box<dyn Fn(usize) -> Range<usize> + '_>) =
-                    match array.data_type() {
-                        DataType::List(_) => {
-                            let l = array.as_list::<i32>();
-                            let o = l.value_offsets();
-                            (
-                                l.values().clone(),
-                                Box::new(move |i| o[i] as usize..o[i + 1] as usize),
-                            )
-                        }
-                        DataType::LargeList(_) => {
-                            let l = array.as_list::<i64>();
-                            let o = l.value_offsets();
-                            (
-                                l.values().clone(),
-                                Box::new(move |i| o[i] as usize..o[i + 1] as usize),
-                            )
-                        }
-                        DataType::Map(_, _) => {
-                            let m = array.as_map();
-                            let o = m.value_offsets();
-                            let entries: ArrayRef = std::sync::Arc::new(m.entries().clone());
-                            (entries, Box::new(move |i| o[i] as usize..o[i + 1] as usize))
-                        }
-                        DataType::FixedSizeList(_, size) => {
-                            let l = array.as_fixed_size_list();
-                            // The values of a sliced fixed-size list are sliced
-                            // with it: slot i is values i*size..(i+1)*size.
-                            let size = usize::try_from(*size).unwrap_or(0);
-                            (
-                                l.values().clone(),
-                                Box::new(move |i| i * size..(i + 1) * size),
-                            )
-                        }
-                        other => {
-                            return Err(general(format!("expected a list array, got {other}")));
-                        }
-                    };
+                let (values, offsets): (ArrayRef, ListOffsets<'_>) = match array.data_type() {
+                    DataType::List(_) => {
+                        let l = array.as_list::<i32>();
+                        (l.values().clone(), ListOffsets::I32(l.value_offsets()))
+                    }
+                    DataType::LargeList(_) => {
+                        let l = array.as_list::<i64>();
+                        (l.values().clone(), ListOffsets::I64(l.value_offsets()))
+                    }
+                    DataType::Map(_, _) => {
+                        let m = array.as_map();
+                        let entries: ArrayRef = std::sync::Arc::new(m.entries().clone());
+                        (entries, ListOffsets::I32(m.value_offsets()))
+                    }
+                    DataType::FixedSizeList(_, size) => {
+                        let l = array.as_fixed_size_list();
+                        // The values of a sliced fixed-size list are sliced
+                        // with it: slot i is values i*size..(i+1)*size.
+                        let size = usize::try_from(*size).unwrap_or(0);
+                        (l.values().clone(), ListOffsets::Fixed(size))
+                    }
+                    other => {
+                        return Err(general(format!("expected a list array, got {other}")));
+                    }
+                };
                 let child_nulls = child.nulls_of(&values);
                 if let NodeKind::Leaf { max_def, max_rep } = &child.kind {
                     let leaf = &mut leaves[child.leaf_start];
                     let maxima = (*max_def, *max_rep);
                     let slots = ListSlots {
                         nulls,
-                        offsets: &*offsets,
+                        offsets,
                         range,
                         first_rep,
                         rest_rep,
@@ -339,7 +326,7 @@ impl LevelNode {
                         self.push_empty(leaves, self.def_level - 1, rep, max);
                         continue;
                     }
-                    let r = offsets(i);
+                    let r = offsets.range(i);
                     if r.is_empty() {
                         self.push_empty(leaves, self.def_level, rep, max);
                     } else {
@@ -365,9 +352,35 @@ impl LevelNode {
 
 /// The list slots a [`LevelNode::visit`] of a list covers: their nulls,
 /// element ranges and repetition levels.
+/// Where the slots of a list-like array find their elements: a match per
+/// slot (always the same arm, so predicted) where a boxed closure was an
+/// indirect call per slot.
+#[derive(Clone, Copy)]
+enum ListOffsets<'a> {
+    /// List and Map: `offsets[i]..offsets[i + 1]`.
+    I32(&'a [i32]),
+    /// LargeList.
+    I64(&'a [i64]),
+    /// FixedSizeList of this size: slot `i` is `i * size..(i + 1) * size`.
+    Fixed(usize),
+}
+
+impl ListOffsets<'_> {
+    /// The element range of slot `i` (a slot of the array, so `i + 1` is
+    /// within its offsets).
+    #[inline]
+    fn range(self, i: usize) -> Range<usize> {
+        match self {
+            Self::I32(o) => o[i] as usize..o[i + 1] as usize,
+            Self::I64(o) => o[i] as usize..o[i + 1] as usize,
+            Self::Fixed(size) => i * size..(i + 1) * size,
+        }
+    }
+}
+
 struct ListSlots<'a> {
     nulls: Option<&'a NullBuffer>,
-    offsets: &'a dyn Fn(usize) -> Range<usize>,
+    offsets: ListOffsets<'a>,
     range: Range<usize>,
     first_rep: i16,
     rest_rep: i16,
@@ -407,7 +420,7 @@ impl LevelNode {
                 ends_here(leaf, self.def_level - 1, rep);
                 continue;
             }
-            let r = (slots.offsets)(i);
+            let r = slots.offsets.range(i);
             if r.is_empty() {
                 ends_here(leaf, self.def_level, rep);
                 continue;
