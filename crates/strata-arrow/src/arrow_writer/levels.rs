@@ -350,11 +350,8 @@ impl LevelNode {
     }
 }
 
-/// The list slots a [`LevelNode::visit`] of a list covers: their nulls,
-/// element ranges and repetition levels.
-/// Where the slots of a list-like array find their elements: a match per
-/// slot (always the same arm, so predicted) where a boxed closure was an
-/// indirect call per slot.
+/// Where the slots of a list-like array find their elements. A match per
+/// slot (always the same arm, so well predicted), not an indirect call.
 #[derive(Clone, Copy)]
 enum ListOffsets<'a> {
     /// List and Map: `offsets[i]..offsets[i + 1]`.
@@ -378,6 +375,8 @@ impl ListOffsets<'_> {
     }
 }
 
+/// The list slots a [`LevelNode::visit`] of a list covers: their nulls,
+/// element ranges and repetition levels.
 struct ListSlots<'a> {
     nulls: Option<&'a NullBuffer>,
     offsets: ListOffsets<'a>,
