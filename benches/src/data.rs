@@ -142,9 +142,7 @@ pub fn wide_footer(columns: usize, row_groups: usize) -> Vec<u8> {
                 num_values: 100_000,
                 total_uncompressed_size: size * 2,
                 total_compressed_size: size,
-                key_value_metadata: None,
                 data_page_offset: offset + 100,
-                index_page_offset: None,
                 dictionary_page_offset: Some(offset),
                 statistics: Some({
                     let mut s = Statistics::default();
@@ -170,10 +168,8 @@ pub fn wide_footer(columns: usize, row_groups: usize) -> Vec<u8> {
                     ]
                     .into(),
                 ),
-                bloom_filter_offset: None,
-                bloom_filter_length: None,
                 size_statistics: None,
-                geospatial_statistics: None,
+                extras: None,
             };
             chunks.push(ColumnChunk {
                 file_offset: offset,

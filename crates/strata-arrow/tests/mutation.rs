@@ -270,7 +270,7 @@ const DECLARED: &[Setter] = &[
         each_chunk(m, |c| c.dictionary_page_offset = Some(v))
     }),
     ("bloom_filter_offset", |m, v| {
-        each_chunk(m, |c| c.bloom_filter_offset = Some(v))
+        each_chunk(m, |c| c.extras_mut().bloom_filter_offset = Some(v))
     }),
     ("offset index", |m, v| {
         each_column(m, |c| {

@@ -1147,7 +1147,7 @@ fn dictionary_arrays_are_written_from_their_keys() {
                 assert_eq!(d.encodings, p.encodings);
                 assert_eq!(d.encoding_stats, p.encoding_stats);
                 assert_eq!(d.total_uncompressed_size, p.total_uncompressed_size);
-                assert_eq!(d.bloom_filter_length, p.bloom_filter_length);
+                assert_eq!(d.bloom_filter_length(), p.bloom_filter_length());
             }
             let got = concat(&input.schema(), &read_all(data, 1024));
             assert_eq!(got, input);
@@ -1491,4 +1491,128 @@ fn strings_whose_null_slots_hold_bytes_round_trip() {
     let sliced = b.slice(13, 101);
     let data = write(std::slice::from_ref(&sliced), None);
     assert_eq!(concat(&sliced.schema(), &read_all(data, 40)), sliced);
+}
+
+/// Plain-encoded strings (no dictionary in the file) read as a dictionary
+/// are interned batch by batch: each batch must equal what Arrow's own
+/// dictionary builder makes of the same values, keys in order of first
+/// appearance, nulls adding no entry, for string and binary values and
+/// every key width that holds the batch's entries.
+#[test]
+fn plain_byte_arrays_read_as_dictionary_match_arrows_builder() {
+    let words = [
+        "",
+        "kiwi",
+        "apple",
+        "a much longer value",
+        "kiwi",
+        "é",
+        "fig",
+    ];
+    let values: Vec<Option<String>> = (0..2500)
+        .map(|i: usize| {
+            (i % 13 != 5 && !(700..900).contains(&i))
+                .then(|| format!("{}{}", words[(i * 3) % words.len()], i % 50))
+        })
+        .collect();
+    let strings = StringArray::from(values.clone());
+    let binary = BinaryArray::from(
+        values
+            .iter()
+            .map(|v| v.as_deref().map(str::as_bytes))
+            .collect::<Vec<_>>(),
+    );
+    let input = batch(vec![
+        ("s", Arc::new(strings) as ArrayRef),
+        ("b", Arc::new(binary) as ArrayRef),
+    ]);
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_data_page_size_limit(512)
+        .build();
+    let data = write(std::slice::from_ref(&input), Some(props));
+    for key in [DataType::Int32, DataType::UInt16, DataType::Int64] {
+        let dict = |v: DataType| DataType::Dictionary(Box::new(key.clone()), Box::new(v));
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("s", dict(DataType::Utf8), true),
+            Field::new("b", dict(DataType::Binary), true),
+        ]));
+        let options = ArrowReaderOptions::new().with_schema(schema.clone());
+        let read: Vec<RecordBatch> =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+                .unwrap()
+                .with_batch_size(300)
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        let mut row = 0;
+        for got in &read {
+            let n = got.num_rows();
+            for (c, field) in schema.fields().iter().enumerate() {
+                let plain = input.column(c).slice(row, n);
+                let expect = arrow_cast_dictionary(&plain, field.data_type());
+                assert_eq!(
+                    got.column(c).to_data(),
+                    expect.to_data(),
+                    "{key} rows {row}+{n}"
+                );
+            }
+            row += n;
+        }
+        assert_eq!(row, input.num_rows());
+    }
+    // More distinct values in a batch than the key type holds: an error.
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "s",
+        DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Utf8)),
+        true,
+    )]));
+    let plain_only_s = {
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .build();
+        write(
+            &[batch(vec![("s", Arc::clone(input.column(0)))])],
+            Some(props),
+        )
+    };
+    let options = ArrowReaderOptions::new().with_schema(schema);
+    let result: Result<Vec<RecordBatch>, _> =
+        ParquetRecordBatchReaderBuilder::try_new_with_options(plain_only_s, options)
+            .unwrap()
+            .with_batch_size(1000)
+            .build()
+            .unwrap()
+            .collect();
+    assert!(result.is_err(), "200+ distinct values under Int8 keys");
+}
+
+/// `plain` (a string or binary array) as the dictionary type `dt`, built
+/// with Arrow's dictionary builder: the expected form of an interned batch.
+fn arrow_cast_dictionary(plain: &ArrayRef, dt: &DataType) -> ArrayRef {
+    fn build<K: ArrowDictionaryKeyType>(plain: &ArrayRef) -> ArrayRef {
+        match plain.data_type() {
+            DataType::Utf8 => {
+                let mut b = StringDictionaryBuilder::<K>::new();
+                b.extend(plain.as_string::<i32>().iter());
+                Arc::new(b.finish())
+            }
+            DataType::Binary => {
+                let mut b = BinaryDictionaryBuilder::<K>::new();
+                b.extend(plain.as_binary::<i32>().iter());
+                Arc::new(b.finish())
+            }
+            other => panic!("{other}"),
+        }
+    }
+    match dt {
+        DataType::Dictionary(k, _) => match k.as_ref() {
+            DataType::Int32 => build::<Int32Type>(plain),
+            DataType::UInt16 => build::<UInt16Type>(plain),
+            DataType::Int64 => build::<Int64Type>(plain),
+            other => panic!("{other}"),
+        },
+        other => panic!("{other}"),
+    }
 }

@@ -167,10 +167,10 @@ fn chunk_facts<'a>(rg: &RowGroupReader<'a, File>, j: usize) -> Result<ChunkFacts
     let offset_index = chunk
         .offset_index_offset
         .map(|o| (o, chunk.offset_index_length.unwrap_or(0)));
-    let bloom = meta
-        .as_ref()
-        .ok()
-        .and_then(|m| m.bloom_filter_offset.map(|o| (o, m.bloom_filter_length)));
+    let bloom = meta.as_ref().ok().and_then(|m| {
+        m.bloom_filter_offset()
+            .map(|o| (o, m.bloom_filter_length()))
+    });
     Ok(ChunkFacts {
         descr,
         meta,

@@ -349,7 +349,7 @@ fn bloom_filters_in_files_hold_every_value() {
             .count();
         assert!(hits < 20, "{name}: {hits} of 200 absent values match");
         // Without bloom_filter_length the header is read first.
-        let length = row_group.column_metadata(0).unwrap().bloom_filter_length;
+        let length = row_group.column_metadata(0).unwrap().bloom_filter_length();
         println!(
             "{name}: {} values, bloom_filter_length {length:?}",
             values.len()

@@ -185,7 +185,7 @@ fn plaintext_footer_with_encrypted_columns_parses() {
     let encrypted_chunks = meta.row_groups[0]
         .columns
         .iter()
-        .filter(|c| c.crypto_metadata.is_some())
+        .filter(|c| c.crypto_metadata().is_some())
         .count();
     assert!(encrypted_chunks >= 2);
 }
@@ -629,7 +629,7 @@ fn documented_key_values_sorting_and_geo() {
     let with_kv: Vec<_> = meta.row_groups[0]
         .columns
         .iter()
-        .filter_map(|c| c.meta_data.as_ref().unwrap().key_value_metadata.as_ref())
+        .filter_map(|c| c.meta_data.as_ref().unwrap().key_value_metadata())
         .collect();
     assert_eq!(with_kv.len(), 1);
     let pairs: Vec<_> = with_kv[0]

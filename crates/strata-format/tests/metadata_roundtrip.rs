@@ -55,21 +55,7 @@ fn column_meta_data() -> ColumnMetaData {
         num_values: 1_000_000,
         total_uncompressed_size: 1 << 40,
         total_compressed_size: 1 << 33,
-        key_value_metadata: Some(
-            vec![
-                KeyValue {
-                    key: "k".into(),
-                    value: Some("v".into()),
-                },
-                KeyValue {
-                    key: "no value".into(),
-                    value: None,
-                },
-            ]
-            .into(),
-        ),
         data_page_offset: 4,
-        index_page_offset: Some(5),
         dictionary_page_offset: Some(6),
         statistics: Some(statistics()),
         encoding_stats: Some(
@@ -87,45 +73,63 @@ fn column_meta_data() -> ColumnMetaData {
             ]
             .into(),
         ),
-        bloom_filter_offset: Some(123_456),
-        bloom_filter_length: Some(2048),
         size_statistics: Some(SizeStatistics {
             unencoded_byte_array_data_bytes: Some(77),
             repetition_level_histogram: Some(vec![1, 2, 3].into()),
             definition_level_histogram: Some(vec![4, 5, 6, 7].into()),
         }),
-        geospatial_statistics: Some(Box::new(GeospatialStatistics {
-            bbox: Some(BoundingBox {
-                xmin: -180.0,
-                xmax: 180.0,
-                ymin: -90.0,
-                ymax: 90.0,
-                zmin: Some(-1.5),
-                zmax: Some(1.5),
-                mmin: Some(0.0),
-                mmax: Some(f64::MAX),
+        extras: Some(Box::new(ColumnMetaDataExtras {
+            key_value_metadata: Some(
+                vec![
+                    KeyValue {
+                        key: "k".into(),
+                        value: Some("v".into()),
+                    },
+                    KeyValue {
+                        key: "no value".into(),
+                        value: None,
+                    },
+                ]
+                .into(),
+            ),
+            index_page_offset: Some(5),
+            bloom_filter_offset: Some(123_456),
+            bloom_filter_length: Some(2048),
+            geospatial_statistics: Some(GeospatialStatistics {
+                bbox: Some(BoundingBox {
+                    xmin: -180.0,
+                    xmax: 180.0,
+                    ymin: -90.0,
+                    ymax: 90.0,
+                    zmin: Some(-1.5),
+                    zmax: Some(1.5),
+                    mmin: Some(0.0),
+                    mmax: Some(f64::MAX),
+                }),
+                geospatial_types: Some(vec![1, 3, 1001]),
             }),
-            geospatial_types: Some(vec![1, 3, 1001]),
         })),
     }
 }
 
 fn column_chunk() -> ColumnChunk {
     ColumnChunk {
-        file_path: Some("other.parquet".into()),
         file_offset: 99,
         meta_data: Some(column_meta_data()),
         offset_index_offset: Some(1000),
         offset_index_length: Some(50),
         column_index_offset: Some(2000),
         column_index_length: Some(60),
-        crypto_metadata: Some(Box::new(ColumnCryptoMetaData::EncryptionWithColumnKey(
-            EncryptionWithColumnKey {
-                path_in_schema: vec!["a".into(), "b".into()],
-                key_metadata: Some(b"kc1".to_vec()),
-            },
-        ))),
-        encrypted_column_metadata: Some(vec![0xDE, 0xAD].into()),
+        extras: Some(Box::new(ColumnChunkExtras {
+            file_path: Some("other.parquet".into()),
+            crypto_metadata: Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
+                EncryptionWithColumnKey {
+                    path_in_schema: vec!["a".into(), "b".into()],
+                    key_metadata: Some(b"kc1".to_vec()),
+                },
+            )),
+            encrypted_column_metadata: Some(vec![0xDE, 0xAD].into()),
+        })),
     }
 }
 
@@ -245,7 +249,7 @@ fn statistics_round_trip() {
     round_trip(&statistics());
     round_trip(&Statistics::default());
     round_trip(&column_meta_data().size_statistics.unwrap());
-    round_trip(column_meta_data().geospatial_statistics.unwrap().as_ref());
+    round_trip(column_meta_data().geospatial_statistics().unwrap());
     round_trip(&SizeStatistics::default());
     // Bounds set out of field order, replaced, cleared, and longer than
     // the 32 bytes held inline.

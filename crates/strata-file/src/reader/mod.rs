@@ -265,10 +265,10 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
     /// chunks stored in another file.
     pub fn column_metadata(&self, j: usize) -> Result<&'a ColumnMetaData> {
         let chunk = self.column_chunk(j)?;
-        if chunk.crypto_metadata.is_some() || chunk.encrypted_column_metadata.is_some() {
+        if chunk.crypto_metadata().is_some() || chunk.encrypted_column_metadata().is_some() {
             return Err(FileError::EncryptedColumn(self.column_name(j)));
         }
-        if let Some(path) = &chunk.file_path {
+        if let Some(path) = chunk.file_path() {
             return Err(FileError::Unsupported(format!(
                 "column chunk {j} of row group {} is stored in another file ({path})",
                 self.index
@@ -388,7 +388,7 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
         let Some(offset) = offset else {
             return Ok(None);
         };
-        if self.column_chunk(j)?.crypto_metadata.is_some() {
+        if self.column_chunk(j)?.crypto_metadata().is_some() {
             return Err(FileError::EncryptedColumn(self.column_name(j)));
         }
         let length = length.ok_or_else(|| {
@@ -408,10 +408,10 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
     /// checking it against the file and [`MAX_BLOOM_BYTES`]).
     pub fn bloom_filter(&self, j: usize) -> Result<Option<Sbbf>> {
         let meta = self.column_metadata(j)?;
-        let Some(offset) = meta.bloom_filter_offset else {
+        let Some(offset) = meta.bloom_filter_offset() else {
             return Ok(None);
         };
-        if let Some(length) = meta.bloom_filter_length {
+        if let Some(length) = meta.bloom_filter_length() {
             let bytes = self
                 .file
                 .read_range(offset, i64::from(length), "Bloom filter")?;

@@ -1169,16 +1169,12 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             num_values: to_i64(st.num_values),
             total_uncompressed_size: to_i64(st.total_uncompressed),
             total_compressed_size: to_i64(st.total_compressed),
-            key_value_metadata: None,
             data_page_offset: dict_len,
-            index_page_offset: None,
             dictionary_page_offset: (dict_len > 0).then_some(0),
             statistics,
             encoding_stats: Some(st.encoding_stats.iter().copied().collect()),
-            bloom_filter_offset: None,
-            bloom_filter_length: None,
             size_statistics,
-            geospatial_statistics: None,
+            extras: None,
         };
 
         let index = &mut st.index;

@@ -395,7 +395,6 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
             oi
         });
         self.chunks.push(ColumnChunk {
-            file_path: None,
             file_offset: 0,
             meta_data: Some(meta),
             ..Default::default()
@@ -436,8 +435,9 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         }
         for (chunk, bloom) in self.chunks.iter_mut().zip(&self.blooms) {
             if let (Some(bytes), Some(meta)) = (bloom, &mut chunk.meta_data) {
-                meta.bloom_filter_offset = Some(offset_i64(self.file.out.written)?);
-                meta.bloom_filter_length = Some(len_i32(bytes.len())?);
+                let extras = meta.extras_mut();
+                extras.bloom_filter_offset = Some(offset_i64(self.file.out.written)?);
+                extras.bloom_filter_length = Some(len_i32(bytes.len())?);
                 self.file.out.write_all(bytes)?;
             }
         }

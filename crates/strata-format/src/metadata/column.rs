@@ -77,26 +77,86 @@ pub struct ColumnMetaData {
     pub total_uncompressed_size: i64,
     /// Compressed size of all pages including headers, field 7.
     pub total_compressed_size: i64,
-    /// Key/value metadata of the chunk, field 8.
-    pub key_value_metadata: Option<Box<[KeyValue]>>,
     /// File offset of the first data page, field 9.
     pub data_page_offset: i64,
-    /// File offset of the index page, field 10.
-    pub index_page_offset: Option<i64>,
     /// File offset of the dictionary page, field 11.
     pub dictionary_page_offset: Option<i64>,
     /// Chunk statistics, field 12.
     pub statistics: Option<Statistics>,
     /// Page counts per type and encoding, field 13.
     pub encoding_stats: Option<PageEncodingStatsList>,
+    /// Size statistics, field 16.
+    pub size_statistics: Option<SizeStatistics>,
+    /// The fields most chunks leave out (8, 10, 14, 15 and 17), in one box:
+    /// `None` when all of them are absent. Read them through the accessors
+    /// ([`bloom_filter_offset`](Self::bloom_filter_offset), ...).
+    pub extras: Option<Box<ColumnMetaDataExtras>>,
+}
+
+/// The fields of a [`ColumnMetaData`] that most chunks leave out.
+///
+/// A footer holds one `ColumnMetaData` per column per row group, so its
+/// size is most of a decoded footer's memory. These fields are absent from
+/// most chunks; keeping them behind one pointer makes every chunk 56 bytes
+/// smaller and costs one allocation only in a chunk that has one of them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnMetaDataExtras {
+    /// Key/value metadata of the chunk, field 8.
+    pub key_value_metadata: Option<Box<[KeyValue]>>,
+    /// File offset of the index page, field 10.
+    pub index_page_offset: Option<i64>,
     /// File offset of the Bloom filter, field 14.
     pub bloom_filter_offset: Option<i64>,
     /// Size of the Bloom filter including its header, field 15.
     pub bloom_filter_length: Option<i32>,
-    /// Size statistics, field 16.
-    pub size_statistics: Option<SizeStatistics>,
-    /// Geospatial statistics, field 17 (boxed: rare and large).
-    pub geospatial_statistics: Option<Box<GeospatialStatistics>>,
+    /// Geospatial statistics, field 17.
+    pub geospatial_statistics: Option<GeospatialStatistics>,
+}
+
+impl ColumnMetaData {
+    /// Key/value metadata of the chunk, field 8.
+    #[inline]
+    pub fn key_value_metadata(&self) -> Option<&[KeyValue]> {
+        self.extras.as_ref()?.key_value_metadata.as_deref()
+    }
+
+    /// File offset of the index page, field 10.
+    #[inline]
+    pub fn index_page_offset(&self) -> Option<i64> {
+        self.extras.as_ref()?.index_page_offset
+    }
+
+    /// File offset of the Bloom filter, field 14.
+    #[inline]
+    pub fn bloom_filter_offset(&self) -> Option<i64> {
+        self.extras.as_ref()?.bloom_filter_offset
+    }
+
+    /// Size of the Bloom filter including its header, field 15.
+    #[inline]
+    pub fn bloom_filter_length(&self) -> Option<i32> {
+        self.extras.as_ref()?.bloom_filter_length
+    }
+
+    /// Geospatial statistics, field 17.
+    #[inline]
+    pub fn geospatial_statistics(&self) -> Option<&GeospatialStatistics> {
+        self.extras.as_ref()?.geospatial_statistics.as_ref()
+    }
+
+    /// The rarely present fields, allocated on first use.
+    ///
+    /// ```
+    /// # use strata_format::metadata::ColumnChunk;
+    /// # fn set(meta: &mut strata_format::metadata::ColumnMetaData) {
+    /// meta.extras_mut().bloom_filter_offset = Some(4096);
+    /// assert_eq!(meta.bloom_filter_offset(), Some(4096));
+    /// # }
+    /// ```
+    #[inline]
+    pub fn extras_mut(&mut self) -> &mut ColumnMetaDataExtras {
+        self.extras.get_or_insert_default()
+    }
 }
 
 impl ColumnMetaData {
@@ -111,16 +171,12 @@ impl ColumnMetaData {
             num_values: 0,
             total_uncompressed_size: 0,
             total_compressed_size: 0,
-            key_value_metadata: None,
             data_page_offset: 0,
-            index_page_offset: None,
             dictionary_page_offset: None,
             statistics: None,
             encoding_stats: None,
-            bloom_filter_offset: None,
-            bloom_filter_length: None,
             size_statistics: None,
-            geospatial_statistics: None,
+            extras: None,
         }
     }
 
@@ -177,13 +233,17 @@ impl ColumnMetaData {
                         seen |= COMPRESSED;
                     }
                 }
-                8 => r.read_into(f, &mut self.key_value_metadata)?,
+                8 if f.ty.same_kind(FieldType::List) => {
+                    r.read_into(f, &mut self.extras_mut().key_value_metadata)?;
+                }
                 9 => {
                     if r.read_field(f, &mut self.data_page_offset)? {
                         seen |= DATA_PAGE;
                     }
                 }
-                10 => r.read_into(f, &mut self.index_page_offset)?,
+                10 if f.ty.same_kind(FieldType::I64) => {
+                    r.read_into(f, &mut self.extras_mut().index_page_offset)?;
+                }
                 11 => r.read_into(f, &mut self.dictionary_page_offset)?,
                 12 if f.ty.same_kind(FieldType::Struct) => {
                     self.statistics
@@ -191,13 +251,15 @@ impl ColumnMetaData {
                         .read_in_place(r)?;
                 }
                 13 => r.read_into(f, &mut self.encoding_stats)?,
-                14 => r.read_into(f, &mut self.bloom_filter_offset)?,
-                15 => r.read_into(f, &mut self.bloom_filter_length)?,
+                14 if f.ty.same_kind(FieldType::I64) => {
+                    r.read_into(f, &mut self.extras_mut().bloom_filter_offset)?;
+                }
+                15 if f.ty.same_kind(FieldType::I32) => {
+                    r.read_into(f, &mut self.extras_mut().bloom_filter_length)?;
+                }
                 16 => r.read_into(f, &mut self.size_statistics)?,
-                17 => {
-                    let mut g: Option<GeospatialStatistics> = None;
-                    r.read_into(f, &mut g)?;
-                    self.geospatial_statistics = g.map(Box::new);
+                17 if f.ty.same_kind(FieldType::Struct) => {
+                    r.read_into(f, &mut self.extras_mut().geospatial_statistics)?;
                 }
                 _ => r.skip(f.ty)?,
             }
@@ -244,11 +306,11 @@ impl WriteThrift for ColumnMetaData {
         w.i64_field(5, self.num_values);
         w.i64_field(6, self.total_uncompressed_size);
         w.i64_field(7, self.total_compressed_size);
-        if let Some(v) = &self.key_value_metadata {
-            w.field(8, &v[..]);
+        if let Some(v) = self.key_value_metadata() {
+            w.field(8, v);
         }
         w.i64_field(9, self.data_page_offset);
-        if let Some(v) = self.index_page_offset {
+        if let Some(v) = self.index_page_offset() {
             w.i64_field(10, v);
         }
         if let Some(v) = self.dictionary_page_offset {
@@ -260,17 +322,17 @@ impl WriteThrift for ColumnMetaData {
         if let Some(v) = &self.encoding_stats {
             w.field(13, v);
         }
-        if let Some(v) = self.bloom_filter_offset {
+        if let Some(v) = self.bloom_filter_offset() {
             w.i64_field(14, v);
         }
-        if let Some(v) = self.bloom_filter_length {
+        if let Some(v) = self.bloom_filter_length() {
             w.i32_field(15, v);
         }
         if let Some(v) = &self.size_statistics {
             w.field(16, v);
         }
-        if let Some(v) = &self.geospatial_statistics {
-            w.field(17, v.as_ref());
+        if let Some(v) = self.geospatial_statistics() {
+            w.field(17, v);
         }
         w.end_struct(saved);
     }
@@ -279,8 +341,6 @@ impl WriteThrift for ColumnMetaData {
 /// One column chunk of a row group (`ColumnChunk`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ColumnChunk {
-    /// File holding the data if not this one, field 1 (summary files only).
-    pub file_path: Option<Box<str>>,
     /// Deprecated offset of the metadata copy, field 2 (0 when absent).
     pub file_offset: i64,
     /// The chunk's metadata, field 3. Absent only in encrypted columns
@@ -294,21 +354,68 @@ pub struct ColumnChunk {
     pub column_index_offset: Option<i64>,
     /// Length of the column index, field 7.
     pub column_index_length: Option<i32>,
-    /// Encryption metadata of an encrypted column, field 8 (boxed: only
-    /// encrypted files have it).
-    pub crypto_metadata: Option<Box<ColumnCryptoMetaData>>,
+    /// The fields only summary files and encrypted files carry (1, 8 and
+    /// 9), in one box: `None` when all of them are absent. Read them
+    /// through the accessors ([`file_path`](Self::file_path), ...).
+    pub extras: Option<Box<ColumnChunkExtras>>,
+}
+
+/// The fields of a [`ColumnChunk`] that only summary files and encrypted
+/// files carry, kept out of line so that every other chunk is 32 bytes
+/// smaller.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ColumnChunkExtras {
+    /// File holding the data if not this one, field 1 (summary files only).
+    pub file_path: Option<Box<str>>,
+    /// Encryption metadata of an encrypted column, field 8.
+    pub crypto_metadata: Option<ColumnCryptoMetaData>,
     /// Encrypted `ColumnMetaData`, field 9.
     pub encrypted_column_metadata: Option<Box<[u8]>>,
 }
 
 impl ColumnChunk {
+    /// File holding the data if not this one, field 1 (summary files only).
+    #[inline]
+    pub fn file_path(&self) -> Option<&str> {
+        self.extras.as_ref()?.file_path.as_deref()
+    }
+
+    /// Encryption metadata of an encrypted column, field 8.
+    #[inline]
+    pub fn crypto_metadata(&self) -> Option<&ColumnCryptoMetaData> {
+        self.extras.as_ref()?.crypto_metadata.as_ref()
+    }
+
+    /// Encrypted `ColumnMetaData`, field 9.
+    #[inline]
+    pub fn encrypted_column_metadata(&self) -> Option<&[u8]> {
+        self.extras.as_ref()?.encrypted_column_metadata.as_deref()
+    }
+
+    /// The rarely present fields, allocated on first use.
+    ///
+    /// ```
+    /// use strata_format::metadata::ColumnChunk;
+    ///
+    /// let mut chunk = ColumnChunk::default();
+    /// assert_eq!(chunk.file_path(), None);
+    /// chunk.extras_mut().file_path = Some("part-0.parquet".into());
+    /// assert_eq!(chunk.file_path(), Some("part-0.parquet"));
+    /// ```
+    #[inline]
+    pub fn extras_mut(&mut self) -> &mut ColumnChunkExtras {
+        self.extras.get_or_insert_default()
+    }
+
     /// Decode a `ColumnChunk` struct into `self` (which must be default),
     /// with its metadata decoded in place too.
     pub(crate) fn read_in_place(&mut self, r: &mut CompactReader<'_>) -> Result<()> {
         let saved = r.begin_struct()?;
         while let Some(f) = r.next_field()? {
             match f.id {
-                1 => r.read_into(f, &mut self.file_path)?,
+                1 if f.ty.same_kind(FieldType::Binary) => {
+                    r.read_into(f, &mut self.extras_mut().file_path)?;
+                }
                 // Required, with a default of 0 in the specification.
                 2 => {
                     r.read_field(f, &mut self.file_offset)?;
@@ -322,14 +429,12 @@ impl ColumnChunk {
                 5 => r.read_into(f, &mut self.offset_index_length)?,
                 6 => r.read_into(f, &mut self.column_index_offset)?,
                 7 => r.read_into(f, &mut self.column_index_length)?,
-                8 => {
-                    let mut c: Option<ColumnCryptoMetaData> = None;
-                    r.read_into(f, &mut c)?;
-                    if let Some(c) = c {
-                        self.crypto_metadata = Some(Box::new(c));
-                    }
+                8 if f.ty.same_kind(FieldType::Struct) => {
+                    r.read_into(f, &mut self.extras_mut().crypto_metadata)?;
                 }
-                9 => r.read_into(f, &mut self.encrypted_column_metadata)?,
+                9 if f.ty.same_kind(FieldType::Binary) => {
+                    r.read_into(f, &mut self.extras_mut().encrypted_column_metadata)?;
+                }
                 _ => r.skip(f.ty)?,
             }
         }
@@ -351,7 +456,7 @@ impl WriteThrift for ColumnChunk {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn write_thrift(&self, w: &mut CompactWriter<'_>) {
         let saved = w.begin_struct();
-        if let Some(v) = &self.file_path {
+        if let Some(v) = self.file_path() {
             w.binary_field(1, v.as_bytes());
         }
         w.i64_field(2, self.file_offset);
@@ -370,10 +475,10 @@ impl WriteThrift for ColumnChunk {
         if let Some(v) = self.column_index_length {
             w.i32_field(7, v);
         }
-        if let Some(v) = &self.crypto_metadata {
-            w.field(8, v.as_ref());
+        if let Some(v) = self.crypto_metadata() {
+            w.field(8, v);
         }
-        if let Some(v) = &self.encrypted_column_metadata {
+        if let Some(v) = self.encrypted_column_metadata() {
             w.binary_field(9, v);
         }
         w.end_struct(saved);

@@ -29,8 +29,11 @@ use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteTh
 pub struct EncodingSet {
     /// Bit `v` is set when the encoding with Thrift value `v` is present.
     bits: u64,
-    /// Present values outside `0..64`, sorted, without duplicates.
-    other: Option<Box<[i32]>>,
+    /// Present values outside `0..64`, sorted, without duplicates. A
+    /// boxed `Vec` rather than a boxed slice: a thin pointer keeps the set
+    /// at 16 bytes, and every column chunk of a footer holds one.
+    #[allow(clippy::box_collection)]
+    other: Option<Box<Vec<i32>>>,
 }
 
 impl EncodingSet {
@@ -55,13 +58,13 @@ impl EncodingSet {
         match Self::bit(value) {
             Some(bit) => self.bits |= bit,
             None => {
-                let other = self.other.as_deref().unwrap_or_default();
+                let other = self.other.as_deref().map_or(&[][..], Vec::as_slice);
                 if let Err(at) = other.binary_search(&value) {
                     let mut v = Vec::with_capacity(other.len() + 1);
                     v.extend_from_slice(&other[..at]);
                     v.push(value);
                     v.extend_from_slice(&other[at..]);
-                    self.other = Some(v.into_boxed_slice());
+                    self.other = Some(Box::new(v));
                 }
             }
         }
@@ -83,7 +86,7 @@ impl EncodingSet {
     /// Number of encodings in the set.
     #[inline]
     pub fn len(&self) -> usize {
-        self.bits.count_ones() as usize + self.other.as_deref().map_or(0, <[i32]>::len)
+        self.bits.count_ones() as usize + self.other.as_deref().map_or(0, Vec::len)
     }
 
     /// Whether the set is empty.
@@ -105,7 +108,7 @@ impl EncodingSet {
             // v < 64, so the cast is exact.
             Some(Encoding::from_i32(v as i32))
         });
-        let other = self.other.as_deref().unwrap_or_default();
+        let other = self.other.as_deref().map_or(&[][..], Vec::as_slice);
         known.chain(other.iter().map(|&v| Encoding::from_i32(v)))
     }
 }
@@ -175,7 +178,7 @@ impl ReadThrift for EncodingSet {
         if !other.is_empty() {
             other.sort_unstable();
             other.dedup();
-            set.other = Some(other.into_boxed_slice());
+            set.other = Some(Box::new(other));
         }
         Ok(set)
     }

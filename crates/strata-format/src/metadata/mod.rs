@@ -23,7 +23,9 @@ mod schema_element;
 mod statistics;
 
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
-pub use column::{ColumnChunk, ColumnMetaData, PageEncodingStats};
+pub use column::{
+    ColumnChunk, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras, PageEncodingStats,
+};
 pub use encoding_set::EncodingSet;
 pub use encoding_stats::PageEncodingStatsList;
 pub use encryption::{
