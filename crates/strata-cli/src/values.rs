@@ -191,7 +191,7 @@ pub fn stats_line(descr: &ColumnDescriptor, stats: &Statistics) -> String {
     if let Some(n) = stats.null_count {
         parts.push(format!("nulls={n}"));
     }
-    if let Some(n) = stats.distinct_count {
+    if let Some(n) = stats.distinct_count() {
         parts.push(format!("distinct={n}"));
     }
     let (min, max) = stat_bounds(descr, stats);
@@ -201,7 +201,7 @@ pub fn stats_line(descr: &ColumnDescriptor, stats: &Statistics) -> String {
     if let Some(max) = max {
         parts.push(format!("max={}", format_stat(descr, max)));
     }
-    if let Some(n) = stats.nan_count {
+    if let Some(n) = stats.nan_count() {
         parts.push(format!("nans={n}"));
     }
     if parts.is_empty() {
@@ -216,12 +216,12 @@ pub fn stats_json(descr: &ColumnDescriptor, stats: &Statistics) -> serde_json::V
     let (min, max) = stat_bounds(descr, stats);
     serde_json::json!({
         "null_count": stats.null_count,
-        "distinct_count": stats.distinct_count,
+        "distinct_count": stats.distinct_count(),
         "min": min.map(|b| format_stat(descr, b)),
         "max": max.map(|b| format_stat(descr, b)),
         "is_min_value_exact": stats.is_min_value_exact,
         "is_max_value_exact": stats.is_max_value_exact,
-        "nan_count": stats.nan_count,
+        "nan_count": stats.nan_count(),
     })
 }
 

@@ -734,9 +734,10 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
     pub fn to_statistics(&self, truncate: Option<usize>) -> Result<Statistics, FormatError> {
         let mut s = Statistics::default();
         s.null_count = Some(i64::try_from(self.null_count).unwrap_or(i64::MAX));
-        s.distinct_count = self
-            .distinct_count
-            .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        s.set_distinct_count(
+            self.distinct_count
+                .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+        );
         if let Some((lo, hi)) = self.bounds(truncate) {
             if self.order.writes_deprecated_min_max() {
                 s.set_min(Some(&lo.bytes))?;

@@ -325,5 +325,5 @@ fn statistics_levels_and_distinct_count() {
     let s = stats_of(opt(Type::Int32), props, |w| {
         i32s(w, &[4, 4, 9, 4, 1], &[1; 5])
     });
-    assert_eq!(s.distinct_count, Some(3));
+    assert_eq!(s.distinct_count(), Some(3));
 }

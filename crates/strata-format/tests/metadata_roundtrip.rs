@@ -29,12 +29,12 @@ fn statistics() -> Statistics {
     s.set_max(Some(&[9, 9])).unwrap();
     s.set_min(Some(&[0])).unwrap();
     s.null_count = Some(3);
-    s.distinct_count = Some(-7);
+    s.set_distinct_count(Some(-7));
     s.set_max_value(Some(b"zz")).unwrap();
     s.set_min_value(Some(&[])).unwrap();
     s.is_max_value_exact = Some(false);
     s.is_min_value_exact = Some(true);
-    s.nan_count = Some(i64::MAX);
+    s.set_nan_count(Some(i64::MAX));
     s
 }
 

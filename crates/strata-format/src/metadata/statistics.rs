@@ -222,15 +222,23 @@ pub struct Statistics {
     bounds: Bounds,
     /// Number of nulls, field 3. Absent is not the same as zero.
     pub null_count: Option<i64>,
-    /// Number of distinct values, field 4.
-    pub distinct_count: Option<i64>,
+    /// Fields 4 (`distinct_count`) and 9 (`nan_count`), which few writers
+    /// set, without the 8 bytes of padding each `Option<i64>` carries:
+    /// the values (0 when absent), present where bit 0 and bit 1 of
+    /// `counts_present` are set. Read and written through
+    /// [`distinct_count`](Self::distinct_count),
+    /// [`nan_count`](Self::nan_count) and their `set_` methods.
+    counts: [i64; 2],
+    counts_present: u8,
     /// Whether `max_value` is the actual maximum, field 7.
     pub is_max_value_exact: Option<bool>,
     /// Whether `min_value` is the actual minimum, field 8.
     pub is_min_value_exact: Option<bool>,
-    /// Number of NaN values (floating-point columns), field 9.
-    pub nan_count: Option<i64>,
 }
+
+/// Slots of `Statistics::counts`.
+const DISTINCT: usize = 0;
+const NAN: usize = 1;
 
 /// Slots of the bounds.
 const MAX: usize = 0;
@@ -239,6 +247,53 @@ const MAX_VALUE: usize = 2;
 const MIN_VALUE: usize = 3;
 
 impl Statistics {
+    #[inline]
+    fn count(&self, slot: usize) -> Option<i64> {
+        (self.counts_present & (1 << slot) != 0).then(|| self.counts[slot])
+    }
+
+    #[inline]
+    fn set_count(&mut self, slot: usize, value: Option<i64>) {
+        self.counts[slot] = value.unwrap_or(0);
+        self.counts_present &= !(1 << slot);
+        self.counts_present |= u8::from(value.is_some()) << slot;
+    }
+
+    /// Number of distinct values, field 4.
+    #[inline]
+    pub fn distinct_count(&self) -> Option<i64> {
+        self.count(DISTINCT)
+    }
+
+    /// Set or clear the number of distinct values, field 4.
+    ///
+    /// ```
+    /// use strata_format::metadata::Statistics;
+    ///
+    /// let mut s = Statistics::default();
+    /// s.set_distinct_count(Some(12));
+    /// assert_eq!(s.distinct_count(), Some(12));
+    /// assert_eq!(s.nan_count(), None);
+    /// s.set_distinct_count(None);
+    /// assert_eq!(s, Statistics::default());
+    /// ```
+    #[inline]
+    pub fn set_distinct_count(&mut self, value: Option<i64>) {
+        self.set_count(DISTINCT, value);
+    }
+
+    /// Number of NaN values (floating-point columns), field 9.
+    #[inline]
+    pub fn nan_count(&self) -> Option<i64> {
+        self.count(NAN)
+    }
+
+    /// Set or clear the number of NaN values, field 9.
+    #[inline]
+    pub fn set_nan_count(&mut self, value: Option<i64>) {
+        self.set_count(NAN, value);
+    }
+
     /// Deprecated maximum (signed comparison), field 1.
     #[inline]
     pub fn max(&self) -> Option<&[u8]> {
@@ -302,10 +357,12 @@ impl Statistics {
                     self.bounds.read(slot, r)?;
                 }
                 3 => r.read_into(f, &mut self.null_count)?,
-                4 => r.read_into(f, &mut self.distinct_count)?,
+                4 | 9 if f.ty.same_kind(FieldType::I64) => {
+                    let value = r.read_i64()?;
+                    self.set_count(if f.id == 4 { DISTINCT } else { NAN }, Some(value));
+                }
                 7 => r.bool_into(f, &mut self.is_max_value_exact)?,
                 8 => r.bool_into(f, &mut self.is_min_value_exact)?,
-                9 => r.read_into(f, &mut self.nan_count)?,
                 _ => r.skip(f.ty)?,
             }
         }
@@ -320,12 +377,12 @@ impl std::fmt::Debug for Statistics {
             .field("max", &self.max())
             .field("min", &self.min())
             .field("null_count", &self.null_count)
-            .field("distinct_count", &self.distinct_count)
+            .field("distinct_count", &self.distinct_count())
             .field("max_value", &self.max_value())
             .field("min_value", &self.min_value())
             .field("is_max_value_exact", &self.is_max_value_exact)
             .field("is_min_value_exact", &self.is_min_value_exact)
-            .field("nan_count", &self.nan_count)
+            .field("nan_count", &self.nan_count())
             .finish()
     }
 }
@@ -352,7 +409,7 @@ impl WriteThrift for Statistics {
         if let Some(v) = self.null_count {
             w.i64_field(3, v);
         }
-        if let Some(v) = self.distinct_count {
+        if let Some(v) = self.distinct_count() {
             w.i64_field(4, v);
         }
         if let Some(v) = self.max_value() {
@@ -367,7 +424,7 @@ impl WriteThrift for Statistics {
         if let Some(v) = self.is_min_value_exact {
             w.bool_field(8, v);
         }
-        if let Some(v) = self.nan_count {
+        if let Some(v) = self.nan_count() {
             w.i64_field(9, v);
         }
         w.end_struct(saved);
