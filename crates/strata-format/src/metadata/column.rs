@@ -147,11 +147,27 @@ impl ColumnMetaData {
     /// The rarely present fields, allocated on first use.
     ///
     /// ```
-    /// # use strata_format::metadata::ColumnChunk;
-    /// # fn set(meta: &mut strata_format::metadata::ColumnMetaData) {
+    /// use strata_format::metadata::{ColumnMetaData, CompressionCodec, EncodingSet, Type};
+    ///
+    /// let mut meta = ColumnMetaData {
+    ///     physical_type: Type::Int64,
+    ///     encodings: EncodingSet::new(),
+    ///     path_in_schema: vec!["id".to_string()].into(),
+    ///     codec: CompressionCodec::Uncompressed,
+    ///     num_values: 0,
+    ///     total_uncompressed_size: 0,
+    ///     total_compressed_size: 0,
+    ///     data_page_offset: 4,
+    ///     dictionary_page_offset: None,
+    ///     statistics: None,
+    ///     encoding_stats: None,
+    ///     size_statistics: None,
+    ///     extras: None,
+    /// };
+    /// assert_eq!(meta.bloom_filter_offset(), None);
     /// meta.extras_mut().bloom_filter_offset = Some(4096);
     /// assert_eq!(meta.bloom_filter_offset(), Some(4096));
-    /// # }
+    /// assert_eq!(meta.bloom_filter_length(), None);
     /// ```
     #[inline]
     pub fn extras_mut(&mut self) -> &mut ColumnMetaDataExtras {
