@@ -46,6 +46,12 @@ impl EncodingSet {
         }
     }
 
+    /// The present values outside `0..64` (usually none).
+    #[inline]
+    fn others(&self) -> &[i32] {
+        self.other.as_deref().map_or(&[], Vec::as_slice)
+    }
+
     /// The bit of a Thrift value, if it is in `0..64`.
     #[inline]
     fn bit(value: i32) -> Option<u64> {
@@ -58,7 +64,7 @@ impl EncodingSet {
         match Self::bit(value) {
             Some(bit) => self.bits |= bit,
             None => {
-                let other = self.other.as_deref().map_or(&[][..], Vec::as_slice);
+                let other = self.others();
                 if let Err(at) = other.binary_search(&value) {
                     let mut v = Vec::with_capacity(other.len() + 1);
                     v.extend_from_slice(&other[..at]);
@@ -76,17 +82,14 @@ impl EncodingSet {
         let value = encoding.to_i32();
         match Self::bit(value) {
             Some(bit) => self.bits & bit != 0,
-            None => self
-                .other
-                .as_deref()
-                .is_some_and(|o| o.binary_search(&value).is_ok()),
+            None => self.others().binary_search(&value).is_ok(),
         }
     }
 
     /// Number of encodings in the set.
     #[inline]
     pub fn len(&self) -> usize {
-        self.bits.count_ones() as usize + self.other.as_deref().map_or(0, Vec::len)
+        self.bits.count_ones() as usize + self.others().len()
     }
 
     /// Whether the set is empty.
@@ -108,7 +111,7 @@ impl EncodingSet {
             // v < 64, so the cast is exact.
             Some(Encoding::from_i32(v as i32))
         });
-        let other = self.other.as_deref().map_or(&[][..], Vec::as_slice);
+        let other = self.others();
         known.chain(other.iter().map(|&v| Encoding::from_i32(v)))
     }
 }
