@@ -10,6 +10,7 @@
 //! ```text
 //! PageReader ─▶ page (decompressed)
 //!   dictionary page ─▶ decoded once per chunk into an Arc ─┐
+//!     (fixed width: the page itself, not copied)            │
 //!   data page v1/v2 ─▶ rep + def levels (whole page, i16)   │
 //!                      values section ─▶ value source ◀─────┘
 //!                        PLAIN fixed width: read in place at a position
@@ -45,9 +46,9 @@
 //! | Physical type | `T` | `Values` (one batch) | dictionary |
 //! |---|---|---|---|
 //! | BOOLEAN | `bool` | `Vec<bool>` | none |
-//! | INT32, INT64 | `i32`, `i64` | `Vec<i32>`, `Vec<i64>` | `Vec<T>` |
-//! | INT96 | [`Int96`](strata_encoding::Int96) | `Vec<Int96>` | `Vec<Int96>` |
-//! | FLOAT, DOUBLE | `f32`, `f64` | `Vec<f32>`, `Vec<f64>` | `Vec<T>` |
+//! | INT32, INT64 | `i32`, `i64` | `Vec<i32>`, `Vec<i64>` | [`PlainDict<T>`] |
+//! | INT96 | [`Int96`](strata_encoding::Int96) | `Vec<Int96>` | `PlainDict<Int96>` |
+//! | FLOAT, DOUBLE | `f32`, `f64` | `Vec<f32>`, `Vec<f64>` | `PlainDict<T>` |
 //! | BYTE_ARRAY | [`ByteArray`](strata_encoding::ByteArray) | [`ByteArrayBuffer`](strata_encoding::ByteArrayBuffer) | `ByteArrayBuffer` |
 //! | FIXED_LEN_BYTE_ARRAY | [`FixedLenByteArray`](strata_encoding::FixedLenByteArray) | [`FixedLenByteArrayBuffer`](strata_encoding::FixedLenByteArrayBuffer) | `FixedLenByteArrayBuffer` |
 //!
@@ -160,11 +161,13 @@
 #![forbid(unsafe_code)]
 
 mod buffers;
+mod dictionary;
 mod error;
 mod reader;
 mod values;
 
 pub use buffers::RecordBatchBuffers;
+pub use dictionary::PlainDict;
 pub use error::{RecordError, Result};
 pub use reader::{ColumnRecordReader, DictionaryRead, ReadStats};
 pub use values::{RecordValue, Spaced, ValueBuffer};

@@ -5,16 +5,20 @@
 use std::fmt::Debug;
 use std::sync::Arc;
 
+use bytes::Bytes;
+
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
     DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
     DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
     FixedLenByteArray, FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder,
     PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
+    decode_dictionary_indices,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
 
+use crate::dictionary::PlainDict;
 use crate::error::{RecordError, Result};
 
 mod sealed {
@@ -211,9 +215,12 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
     ) -> Result<()>;
 
     /// Decode a dictionary page of `num_values` PLAIN values.
+    ///
+    /// `data` is the whole decompressed page; a fixed-width type keeps a
+    /// reference to it as its [`PlainDict`] instead of copying it.
     fn decode_dictionary(
         ctx: Self::Context,
-        data: &[u8],
+        data: &Bytes,
         num_values: usize,
     ) -> Result<Arc<Self::Dict>>;
 
@@ -412,15 +419,15 @@ fn store_range<T>(store: &[T], start: usize, present: usize) -> Result<&[T]> {
 }
 
 macro_rules! dict_numeric {
-    () => {
-        type Dict = Vec<Self>;
+    ($t:ty, $w:literal, |$c:ident| $from_le:expr) => {
+        type Dict = PlainDict<$t>;
 
         fn decode_dictionary(
             _ctx: Self::Context,
-            data: &[u8],
+            data: &Bytes,
             num_values: usize,
         ) -> Result<Arc<Self::Dict>> {
-            dictionary_with(DictDecoder::<Self>::new(), data, num_values)
+            Ok(Arc::new(PlainDict::new(Bytes::clone(data), num_values)?))
         }
 
         fn decode_indices(
@@ -429,22 +436,26 @@ macro_rules! dict_numeric {
             present: usize,
             out: &mut Vec<u32>,
         ) -> Result<()> {
-            indices_with(DictDecoder::<Self>::new(), dict, data, present, out)
+            out.clear();
+            out.resize(present, 0);
+            decode_dictionary_indices(data, dict.len(), out)?;
+            Ok(())
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-            // One check of the largest index, then a loop the compiler
-            // can unroll (the lookups cannot fail after it).
+            // Entries straight from the page's bytes. One check of the
+            // largest index, then a loop the compiler can unroll (the
+            // lookups cannot fail after it).
+            let (entries, _) = dict.page().as_chunks::<$w>();
             if let Some(&max) = indices.iter().max() {
-                if max as usize >= dict.len() {
+                if max as usize >= entries.len() {
                     return Err(bad_index(max));
                 }
             }
-            out.extend(
-                indices
-                    .iter()
-                    .map(|&i| dict.get(i as usize).copied().unwrap_or_default()),
-            );
+            out.extend(indices.iter().map(|&i| {
+                let $c = entries.get(i as usize).copied().unwrap_or([0; $w]);
+                $from_le
+            }));
             Ok(())
         }
     };
@@ -502,7 +513,7 @@ macro_rules! int_value {
         impl sealed::Sealed for $t {}
         impl RecordValue for $t {
             fixed_common!($t, $w, $phys);
-            dict_numeric!();
+            dict_numeric!($t, $w, |c| <$t>::from_le_bytes(c));
 
             fn decode_page(
                 _ctx: (),
@@ -533,7 +544,7 @@ macro_rules! float_value {
         impl sealed::Sealed for $t {}
         impl RecordValue for $t {
             fixed_common!($t, $w, $phys);
-            dict_numeric!();
+            dict_numeric!($t, $w, |c| <$t>::from_le_bytes(c));
 
             fn decode_page(
                 _ctx: (),
@@ -561,10 +572,18 @@ int_value!(i64, 8, Int64);
 float_value!(f32, 4, Float);
 float_value!(f64, 8, Double);
 
+/// An INT96 value from its 12 PLAIN bytes.
+#[inline]
+fn int96_from_le(bytes: [u8; 12]) -> Int96 {
+    let (words, _) = bytes.as_chunks::<4>();
+    let word = |i: usize| words.get(i).copied().map_or(0, u32::from_le_bytes);
+    Int96([word(0), word(1), word(2)])
+}
+
 impl sealed::Sealed for Int96 {}
 impl RecordValue for Int96 {
     fixed_common!(Int96, 12, Int96);
-    dict_numeric!();
+    dict_numeric!(Int96, 12, |c| int96_from_le(c));
 
     fn decode_page(
         _ctx: (),
@@ -631,7 +650,7 @@ impl RecordValue for bool {
         emit_vec(&mut SliceCursor { data }, out, present, spaced)
     }
 
-    fn decode_dictionary(_ctx: (), _data: &[u8], _num_values: usize) -> Result<Arc<Self::Dict>> {
+    fn decode_dictionary(_ctx: (), _data: &Bytes, _num_values: usize) -> Result<Arc<Self::Dict>> {
         Err(RecordError::Unsupported(
             "dictionary page for a BOOLEAN column".into(),
         ))
@@ -725,7 +744,7 @@ impl RecordValue for ByteArray {
         }
     }
 
-    fn decode_dictionary(_ctx: (), data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+    fn decode_dictionary(_ctx: (), data: &Bytes, num_values: usize) -> Result<Arc<Self::Dict>> {
         dictionary_with(DictDecoder::<ByteArray>::new(), data, num_values)
     }
 
@@ -840,7 +859,7 @@ impl RecordValue for FixedLenByteArray {
         Self::read_plain(width, bytes, present, out, spaced)
     }
 
-    fn decode_dictionary(width: usize, data: &[u8], num_values: usize) -> Result<Arc<Self::Dict>> {
+    fn decode_dictionary(width: usize, data: &Bytes, num_values: usize) -> Result<Arc<Self::Dict>> {
         dictionary_with(
             DictDecoder::<FixedLenByteArray>::new(width)?,
             data,

@@ -336,17 +336,9 @@ fn dict_string_chunk(data: &[Option<String>], v2: bool, plain_tail: usize) -> Ch
         let defs: Vec<i16> = page.iter().map(|v| i16::from(v.is_some())).collect();
         pages.push((defs, indices));
     }
-    let mut chunk = Chunk::default();
     let mut dict = ByteSink::new();
     enc.write_dict_page(&mut dict).unwrap();
-    chunk.dictionary_page(dict.as_slice(), enc.num_entries());
-    for (defs, indices) in pages {
-        if v2 {
-            chunk.v2(0, 1, &[], &defs, Encoding::RleDictionary, &indices);
-        } else {
-            chunk.v1(0, 1, &[], &defs, Encoding::PlainDictionary, &indices);
-        }
-    }
+    let mut chunk = Chunk::dictionary(dict.as_slice(), enc.num_entries(), &pages, v2);
     if plain_tail > 0 {
         for (start, end) in cuts(plain_tail) {
             let page = &data[dict_rows + start..dict_rows + end];
@@ -665,15 +657,47 @@ fn malformed_pages_are_errors() {
     let mut out = RecordBatchBuffers::new();
     assert!(reader.read_records(100, &mut out).is_err());
 
-    // A dictionary-encoded page without a dictionary page.
-    let mut chunk = Chunk::default();
-    chunk.v1(0, 0, &[], &[0; 3], Encoding::RleDictionary, &[1, 6, 0]);
-    let mut reader =
-        ColumnRecordReader::<i32>::new(chunk.reader(), descr(Type::Int32, 0, 0)).unwrap();
-    assert!(matches!(
-        reader.read_records(100, &mut out),
-        Err(RecordError::Corrupt(_))
-    ));
+    // INT32 dictionary chunks: (dictionary page, index page (bit width,
+    // then a run of three), max definition level, what a read gives).
+    let two = [1, 0, 0, 0, 2, 0, 0, 0];
+    type Case<'a> = (Option<&'a [u8]>, [u8; 3], i16, Option<[i32; 3]>);
+    let cases: [Case<'_>; 5] = [
+        // Dictionary-encoded data without a dictionary page.
+        (None, [1, 6, 0], 0, None),
+        // A dictionary page of 7 bytes cannot hold 2 entries.
+        (Some(&two[..7]), [1, 6, 0], 0, None),
+        // Index 2 in a dictionary of 2 entries, required and optional.
+        (Some(&two), [2, 6, 2], 0, None),
+        (Some(&two), [2, 6, 2], 1, None),
+        // Index 1 is the second entry.
+        (Some(&two), [2, 6, 1], 1, Some([2, 2, 2])),
+    ];
+    for (dict, indices, max_def, expected) in cases {
+        let mut chunk = Chunk::default();
+        if let Some(dict) = dict {
+            chunk.dictionary_page(dict, 2);
+        }
+        chunk.v1(
+            0,
+            max_def,
+            &[],
+            &[max_def; 3],
+            Encoding::RleDictionary,
+            &indices,
+        );
+        let mut reader =
+            ColumnRecordReader::<i32>::new(chunk.reader(), descr(Type::Int32, max_def, 0)).unwrap();
+        match expected {
+            None => {
+                let r = reader.read_records(100, &mut out);
+                assert!(r.is_err(), "{dict:?} {indices:?}: {r:?}");
+            }
+            Some(values) => {
+                assert_eq!(reader.read_records(100, &mut out).unwrap(), 3);
+                assert_eq!(out.values, values);
+            }
+        }
+    }
 }
 
 #[test]

@@ -154,6 +154,51 @@ impl<'a, T: DictValue> DictDecoder<'a, T> {
     }
 }
 
+/// The index stream of a dictionary-encoded data page holding
+/// `num_values` values, and its bit width: one byte of bit width (at most
+/// 32), then RLE/bit-packed hybrid runs. `None` for an empty page of zero
+/// values.
+fn index_reader(page: &[u8], num_values: usize) -> Result<Option<(RleDecoder<'_>, u8)>> {
+    let Some((&width, indices)) = page.split_first() else {
+        if num_values == 0 {
+            return Ok(None);
+        }
+        return Err(EncodingError::Truncated("dictionary index bit width"));
+    };
+    if width > MAX_INDEX_BIT_WIDTH {
+        return Err(EncodingError::Corrupt(format!(
+            "dictionary index bit width {width} exceeds {MAX_INDEX_BIT_WIDTH}"
+        )));
+    }
+    Ok(Some((RleDecoder::new(indices, u32::from(width))?, width)))
+}
+
+/// Decode the first `out.len()` indices of the dictionary-encoded data
+/// page `page` into `out`, each checked to be below `dict_len`: for a
+/// reader that keeps its dictionary in a form of its own and needs only
+/// the indices. Fails when the page holds fewer indices.
+///
+/// ```
+/// use strata_encoding::decode_dictionary_indices;
+///
+/// // Bit width 1, an RLE run of three 1s, then a bit-packed group of 0, 1.
+/// let page = [1, 6, 1, 0b11, 0b10];
+/// let mut out = [0u32; 5];
+/// decode_dictionary_indices(&page, 2, &mut out).unwrap();
+/// assert_eq!(out, [1, 1, 1, 0, 1]);
+/// // Index 1 is out of range for a dictionary of one entry.
+/// assert!(decode_dictionary_indices(&page, 1, &mut out).is_err());
+/// ```
+pub fn decode_dictionary_indices(page: &[u8], dict_len: usize, out: &mut [u32]) -> Result<()> {
+    let Some((mut rle, _)) = index_reader(page, out.len())? else {
+        return Ok(());
+    };
+    if rle.get_batch(out)? < out.len() {
+        return Err(EncodingError::Truncated("dictionary indices"));
+    }
+    check_indices(out, dict_len)
+}
+
 fn no_dict() -> EncodingError {
     EncodingError::InvalidArgument("no dictionary: call set_dict before set_data".into())
 }
@@ -172,18 +217,10 @@ impl<'a, T: DictValue> Decoder<'a, T> for DictDecoder<'a, T> {
         if self.dict.is_none() {
             return Err(no_dict());
         }
-        let Some((&width, indices)) = page.split_first() else {
-            if num_values == 0 {
-                return Ok(());
-            }
-            return Err(EncodingError::Truncated("dictionary index bit width"));
+        let Some((rle, width)) = index_reader(page, num_values)? else {
+            return Ok(());
         };
-        if width > MAX_INDEX_BIT_WIDTH {
-            return Err(EncodingError::Corrupt(format!(
-                "dictionary index bit width {width} exceeds {MAX_INDEX_BIT_WIDTH}"
-            )));
-        }
-        self.rle = Some(RleDecoder::new(indices, u32::from(width))?);
+        self.rle = Some(rle);
         self.bit_width = width;
         self.left = num_values;
         Ok(())

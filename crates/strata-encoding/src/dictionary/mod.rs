@@ -33,7 +33,7 @@ mod encoder;
 mod hash;
 mod store;
 
-pub use decoder::DictDecoder;
+pub use decoder::{DictDecoder, decode_dictionary_indices};
 pub use encoder::DictEncoder;
 pub use store::DictKey;
 

@@ -190,8 +190,9 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
                 available: page.len() / T::WIDTH,
             },
         )?;
-        let mut values = vec![T::default(); n];
-        T::decode_plain(&page[..bytes], &mut values);
+        // Exactly `n` values, appended without a zero fill first.
+        let mut values = Vec::with_capacity(n);
+        T::extend_plain(&page[..bytes], &mut values);
         Ok(values)
     }
 

@@ -71,6 +71,28 @@ impl Chunk {
         self.push(&h, body);
     }
 
+    /// A chunk of one dictionary page (`dict`, `entries` entries) and
+    /// dictionary-encoded pages of an optional column (definition levels,
+    /// index page body): v2 pages as RLE_DICTIONARY, v1 pages as
+    /// PLAIN_DICTIONARY.
+    pub fn dictionary(
+        dict: &[u8],
+        entries: usize,
+        pages: &[(Vec<i16>, Vec<u8>)],
+        v2: bool,
+    ) -> Self {
+        let mut chunk = Chunk::default();
+        chunk.dictionary_page(dict, entries);
+        for (defs, indices) in pages {
+            if v2 {
+                chunk.v2(0, 1, &[], defs, Encoding::RleDictionary, indices);
+            } else {
+                chunk.v1(0, 1, &[], defs, Encoding::PlainDictionary, indices);
+            }
+        }
+        chunk
+    }
+
     /// A v1 page: levels RLE with length prefix, then `values`.
     pub fn v1(
         &mut self,
