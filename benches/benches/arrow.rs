@@ -11,7 +11,9 @@
 //! API: a dictionary-encoded string column with no nulls, declared optional
 //! or required, 1k or 100k distinct values, read in batches of 8,192 or
 //! 65,536 as Utf8 or as Dictionary(Int32, Utf8). The optional column should
-//! cost no more than the required one.
+//! cost no more than the required one; `-- --interleaved-optional` times
+//! the two for strata with the reads taking turns (see
+//! `interleaved_optional`), which `cargo xtask bench` runs for its report.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
@@ -27,12 +29,13 @@ use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
     TimestampMicrosecondArray,
 };
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use bytes::Bytes;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder as PqBuilder;
 use parquet::basic::{Compression as PqCompression, ZstdLevel as PqZstdLevel};
 use parquet::file::properties::WriterProperties as PqWriterProperties;
-use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use strata_benches::data::XorShift;
 use strata_file::codec::{Compression, ZstdLevel};
 use strata_file::properties::WriterProperties;
@@ -260,31 +263,57 @@ fn check_read_as(values: &ArrayRef, file: &Bytes, spec: &common::ReadSpec) {
     );
 }
 
+/// Rows of the `arrow_optional_no_nulls` files.
+const N: usize = 1 << 20;
+
+/// Read `file` with strata as `schema` says, in batches of `batch` rows;
+/// returns the rows read.
+fn strata_read_as(file: &Bytes, schema: &SchemaRef, batch: usize) -> usize {
+    ParquetRecordBatchReaderBuilder::try_new_with_options(
+        Bytes::clone(file),
+        ArrowReaderOptions::new().with_schema(Arc::clone(schema)),
+    )
+    .unwrap()
+    .with_batch_size(batch)
+    .build()
+    .unwrap()
+    .map(|b| black_box(b.unwrap()).num_rows())
+    .sum()
+}
+
+/// The `arrow_optional_no_nulls` file of `values`, written by arrow-rs
+/// (dictionary encoded, uncompressed), the column declared `nullable` or
+/// not.
+fn optional_file(values: &ArrayRef, nullable: bool) -> Bytes {
+    let batch = string_column(values, nullable);
+    Bytes::from(arrow_rs_write(
+        std::slice::from_ref(&batch),
+        PqCompression::UNCOMPRESSED,
+    ))
+}
+
+/// The one-column schema of `arrow_optional_no_nulls`: Utf8 or
+/// Dictionary(Int32, Utf8), nullable or not.
+fn optional_schema(as_dict: bool, nullable: bool) -> SchemaRef {
+    let dt = if as_dict {
+        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
+    } else {
+        DataType::Utf8
+    };
+    Arc::new(Schema::new(vec![Field::new("s", dt, nullable)]))
+}
+
 fn optional_no_nulls(c: &mut Criterion) {
-    use arrow_schema::{DataType, Field, Schema};
     use parquet::arrow::arrow_reader::ArrowReaderOptions as PqOptions;
-    use strata_arrow::arrow_reader::ArrowReaderOptions;
-    const N: usize = 1 << 20;
     for distinct in [1_000usize, 100_000] {
         // The same values for the required and the optional column, built
         // when the first benchmark that needs them runs (untimed).
         let values = LazyCell::new(|| string_values(N, distinct));
         for nullable in [false, true] {
             // arrow-rs writes the file both read (dictionary encoded).
-            let file = LazyCell::new(|| {
-                let batch = string_column(&values, nullable);
-                Bytes::from(arrow_rs_write(
-                    std::slice::from_ref(&batch),
-                    PqCompression::UNCOMPRESSED,
-                ))
-            });
+            let file = LazyCell::new(|| optional_file(&values, nullable));
             for as_dict in [false, true] {
-                let dt = if as_dict {
-                    DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
-                } else {
-                    DataType::Utf8
-                };
-                let schema = Arc::new(Schema::new(vec![Field::new("s", dt, nullable)]));
+                let schema = optional_schema(as_dict, nullable);
                 // Both readers return the input values as `schema` asks, once
                 // per file and schema, before the first benchmark (untimed).
                 let checked = LazyCell::new(|| {
@@ -304,21 +333,10 @@ fn optional_no_nulls(c: &mut Criterion) {
                     let mut group = c.benchmark_group("arrow_optional_no_nulls");
                     group.sample_size(10);
                     group.throughput(Throughput::Elements(N as u64));
-                    let (f, s) = (&file, schema.clone());
+                    let (f, s) = (&file, &schema);
                     group.bench_function(format!("strata/{case}"), |b| {
                         LazyCell::force(&checked);
-                        b.iter(|| {
-                            let r = ParquetRecordBatchReaderBuilder::try_new_with_options(
-                                Bytes::clone(f),
-                                ArrowReaderOptions::new().with_schema(s.clone()),
-                            )
-                            .unwrap()
-                            .with_batch_size(batch_size)
-                            .build()
-                            .unwrap();
-                            let rows: usize = r.map(|b| black_box(b.unwrap()).num_rows()).sum();
-                            assert_eq!(rows, N);
-                        })
+                        b.iter(|| assert_eq!(strata_read_as(f, s, batch_size), N))
                     });
                     let (f, s) = (&file, schema.clone());
                     group.bench_function(format!("arrow-rs/{case}"), |b| {
@@ -343,5 +361,54 @@ fn optional_no_nulls(c: &mut Criterion) {
     }
 }
 
+/// `cargo bench --bench arrow -- --interleaved-optional [REPS]`: strata's
+/// optional column without nulls against the required one, every
+/// `arrow_optional_no_nulls` case, the two reads taking turns `REPS` times
+/// (default 10) so that they meet the same neighbours on a shared machine.
+/// Criterion times the two cases minutes apart, which is more noise than the
+/// 5% the comparison is about. One line per case for `cargo xtask bench`:
+/// `optional_interleaved case=1k/utf8/8192 reps=10 required_min_ns=...
+/// required_median_ns=... optional_min_ns=... optional_median_ns=...`.
+fn interleaved_optional(reps: usize) {
+    for distinct in [1_000usize, 100_000] {
+        let values = string_values(N, distinct);
+        let files = [false, true].map(|nullable| optional_file(&values, nullable));
+        for as_dict in [false, true] {
+            let schemas = [false, true].map(|nullable| optional_schema(as_dict, nullable));
+            for batch in [8192usize, 65_536] {
+                let read = |side: usize| {
+                    assert_eq!(strata_read_as(&files[side], &schemas[side], batch), N)
+                };
+                let stats = strata_benches::probe::interleaved(
+                    reps,
+                    &mut [&mut || read(0), &mut || read(1)],
+                );
+                let [(req_min, req_median), (opt_min, opt_median)] = [stats[0], stats[1]];
+                println!(
+                    "optional_interleaved case={}k/{}/{batch} reps={reps} \
+                     required_min_ns={} required_median_ns={} \
+                     optional_min_ns={} optional_median_ns={}",
+                    distinct / 1000,
+                    if as_dict { "dict" } else { "utf8" },
+                    req_min.as_nanos(),
+                    req_median.as_nanos(),
+                    opt_min.as_nanos(),
+                    opt_median.as_nanos(),
+                );
+            }
+        }
+    }
+}
+
 criterion_group!(benches, mixed_table_write_read, optional_no_nulls);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--interleaved-optional") {
+        let reps = args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(10);
+        interleaved_optional(reps);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

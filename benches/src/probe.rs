@@ -1,4 +1,5 @@
-//! Interleaved timing for the probes in `benches/examples`: the cases of a
+//! Interleaved timing for the probes (`benches/examples`, the `arrow`
+//! bench's `--interleaved-optional` mode): the cases of a
 //! comparison take turns within each repetition, so that on a shared
 //! machine they meet the same neighbours (criterion times one case after
 //! another, minutes apart).

@@ -114,10 +114,20 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Peaks::new()
     };
+    let wants_interleaved = filter.is_empty()
+        || filter
+            .iter()
+            .any(|f| "arrow_optional_no_nulls".contains(f.as_str()));
+    let interleaved = if wants_interleaved {
+        optional_interleaved(&root, profile, if full { 30 } else { 10 })?
+    } else {
+        Vec::new()
+    };
     if results.is_empty() && peaks.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
     let mut report = render_report(&results);
+    report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_peaks(&peaks));
     println!("{report}");
     let dir = target_dir.join("bench-report");
@@ -133,6 +143,110 @@ fn bench(args: &[String]) -> Result<(), String> {
         started.elapsed().map(|d| d.as_secs_f64()).unwrap_or(0.0)
     );
     Ok(())
+}
+
+/// One case of strata's optional-against-required reads timed with the two
+/// reads taking turns: the case, then the fastest and median read of the
+/// required and of the optional column, in nanoseconds.
+struct Interleaved {
+    case: String,
+    reps: usize,
+    required: (f64, f64),
+    optional: (f64, f64),
+}
+
+/// Runs the `arrow` benchmark binary's interleaved optional/required
+/// measurement (`--interleaved-optional REPS`) and parses its lines.
+fn optional_interleaved(
+    root: &Path,
+    profile: &str,
+    reps: usize,
+) -> Result<Vec<Interleaved>, String> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["bench", "--profile", profile, "-p", "strata-benches"])
+        .args([
+            "--bench",
+            "arrow",
+            "--",
+            "--interleaved-optional",
+            &reps.to_string(),
+        ])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "interleaved optional/required reads failed: {}",
+            out.status
+        ));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("optional_interleaved "))
+    {
+        eprintln!("xtask: {line}");
+    }
+    parse_interleaved(&text)
+}
+
+/// The `optional_interleaved` lines of the `arrow` bench's output.
+fn parse_interleaved(text: &str) -> Result<Vec<Interleaved>, String> {
+    let mut cases = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("optional_interleaved "))
+    {
+        let field = |key: &str| -> Result<&str, String> {
+            line.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+                .ok_or_else(|| format!("optional_interleaved: no {key} in {line:?}"))
+        };
+        let number = |key: &str| -> Result<f64, String> {
+            field(key)?
+                .parse()
+                .map_err(|_| format!("optional_interleaved: {key} is not a number in {line:?}"))
+        };
+        cases.push(Interleaved {
+            case: field("case")?.to_string(),
+            reps: number("reps")? as usize,
+            required: (number("required_min_ns")?, number("required_median_ns")?),
+            optional: (number("optional_min_ns")?, number("optional_median_ns")?),
+        });
+    }
+    if cases.is_empty() {
+        return Err(format!("optional_interleaved: no result lines in {text:?}"));
+    }
+    Ok(cases)
+}
+
+fn render_interleaved(cases: &[Interleaved]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## strata: optional column without nulls / required, interleaved\n\n\
+         The `arrow_optional_no_nulls` files read by strata, the required and the optional \
+         column taking turns, {} reads each (criterion's table above times the two minutes \
+         apart). Target: at most 1.05.\n\n\
+         | case | required min | optional min | ratio of mins | required median | optional median | ratio of medians |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    for c in cases {
+        out.push_str(&format!(
+            "| {} | {} | {} | {:.3} | {} | {} | {:.3} |\n",
+            c.case,
+            fmt_time(c.required.0),
+            fmt_time(c.optional.0),
+            c.optional.0 / c.required.0,
+            fmt_time(c.required.1),
+            fmt_time(c.optional.1),
+            c.optional.1 / c.required.1,
+        ));
+    }
+    out
 }
 
 /// Column counts of the seed-003 peak-heap measurement.
@@ -552,6 +666,36 @@ mod tests {
                 .insert(imp.into(), ns);
         }
         r
+    }
+
+    #[test]
+    fn interleaved_lines_parse_and_render_as_ratios() {
+        let text = "Running benches\n\
+            optional_interleaved case=1k/utf8/8192 reps=10 required_min_ns=2000 \
+            required_median_ns=4000 optional_min_ns=2100 optional_median_ns=3000\n\
+            noise\n";
+        let cases = parse_interleaved(text).unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(
+            (cases[0].case.as_str(), cases[0].reps),
+            ("1k/utf8/8192", 10)
+        );
+        assert_eq!(
+            (cases[0].required, cases[0].optional),
+            ((2000.0, 4000.0), (2100.0, 3000.0))
+        );
+        let table = render_interleaved(&cases);
+        assert!(table.contains("10 reads each"), "{table}");
+        assert!(
+            table.contains(
+                "| 1k/utf8/8192 | 2.00 µs | 2.10 µs | 1.050 | 4.00 µs | 3.00 µs | 0.750 |"
+            ),
+            "{table}"
+        );
+        // A line without a field, or no line at all, is an error.
+        assert!(parse_interleaved("optional_interleaved case=x reps=1\n").is_err());
+        assert!(parse_interleaved("nothing here\n").is_err());
+        assert_eq!(render_interleaved(&[]), "");
     }
 
     #[test]
