@@ -307,8 +307,12 @@ impl<'a> LevelDecoder<'a> {
                     if rle.get_batch(raw)? < dst.len() {
                         return Err(EncodingError::Truncated("levels"));
                     }
-                    let top = raw.iter().copied().max().unwrap_or(0);
-                    if top > max as u16 {
+                    // Any level above `max` leaves a non-zero difference;
+                    // a saturating subtract vectorises where a u16 max
+                    // needs SSE4.1.
+                    let limit = max as u16;
+                    if raw.iter().fold(0u16, |a, &r| a | r.saturating_sub(limit)) != 0 {
+                        let top = raw.iter().copied().max().unwrap_or(0);
                         return Err(level_too_high(top, max));
                     }
                     for (o, &r) in dst.iter_mut().zip(raw.iter()) {

@@ -141,7 +141,9 @@ pub use delta_byte_array::{
     DeltaByteArrayFixedLenEncoder,
 };
 pub use delta_length_byte_array::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
-pub use dictionary::{DictDecoder, DictEncoder, DictKey, DictValue, decode_dictionary_indices};
+pub use dictionary::{
+    DictDecoder, DictEncoder, DictKey, DictValue, decode_dictionary_indices, indices_below,
+};
 pub use encoding::Encoding;
 pub use error::{EncodingError, Result};
 pub use levels::{LevelDecoder, LevelEncoder, def_levels_to_validity};

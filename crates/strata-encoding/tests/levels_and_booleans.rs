@@ -312,3 +312,40 @@ fn level_refusals() {
     bdec.set_data(&[2, 0, 0, 0, 4, 1], 3).unwrap();
     assert!(bdec.decode(&mut [false; 3], 3).is_err());
 }
+
+/// Levels of 2 bits written under a maximum of 3 and read under a maximum
+/// of 2 (the same bit width): a 3 anywhere, in a run or a bit-packed group,
+/// is an error; without one the levels read back.
+#[test]
+fn levels_above_the_maximum_are_errors() {
+    for at in [0usize, 7, 8, 63, 64, 299] {
+        for run in [false, true] {
+            let mut levels: Vec<i16> = (0..300).map(|i| (i % 3) as i16).collect();
+            if run {
+                levels[at..(at + 12).min(300)].fill(2);
+            }
+            let mut enc = LevelEncoder::new(3).unwrap();
+            enc.put(&levels).unwrap();
+            let mut page = ByteSink::new();
+            enc.flush_v2(&mut page).unwrap();
+            let mut dec = LevelDecoder::new(2).unwrap();
+            dec.set_rle_v2(page.as_slice(), levels.len()).unwrap();
+            let mut out = vec![0i16; levels.len()];
+            assert_eq!(dec.decode(&mut out).unwrap(), levels.len());
+            assert_eq!(out, levels);
+
+            if run {
+                levels[at..(at + 12).min(300)].fill(3);
+            } else {
+                levels[at] = 3;
+            }
+            let mut enc = LevelEncoder::new(3).unwrap();
+            enc.put(&levels).unwrap();
+            let mut page = ByteSink::new();
+            enc.flush_v2(&mut page).unwrap();
+            let mut dec = LevelDecoder::new(2).unwrap();
+            dec.set_rle_v2(page.as_slice(), levels.len()).unwrap();
+            assert!(dec.decode(&mut out).is_err(), "a 3 at {at}, run {run}");
+        }
+    }
+}

@@ -13,7 +13,7 @@ use strata_encoding::{
     DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
     FixedLenByteArray, FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder,
     PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
-    decode_dictionary_indices,
+    decode_dictionary_indices, indices_below,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
@@ -447,10 +447,9 @@ macro_rules! dict_numeric {
             // largest index, then a loop the compiler can unroll (the
             // lookups cannot fail after it).
             let (entries, _) = dict.page().as_chunks::<$w>();
-            if let Some(&max) = indices.iter().max() {
-                if max as usize >= entries.len() {
-                    return Err(bad_index(max));
-                }
+            if !indices_below(indices, entries.len()) {
+                let bad = indices.iter().copied().max().unwrap_or(0);
+                return Err(bad_index(bad));
             }
             out.extend(indices.iter().map(|&i| {
                 let $c = entries.get(i as usize).copied().unwrap_or([0; $w]);

@@ -534,8 +534,7 @@ fn keyed_dictionary(
             )));
         }
         let len = indices.len();
-        // One pass the compiler vectorises (no early exit).
-        let max_index = indices.iter().copied().fold(0u32, u32::max);
+        let in_range = strata_encoding::indices_below(&indices, values.len());
         let keys: ScalarBuffer<K::Native> = if std::mem::size_of::<K::Native>() == 4 {
             // 32-bit keys: the indices' own buffer, without a copy.
             ScalarBuffer::new(Buffer::from_vec(indices), 0, len)
@@ -546,7 +545,7 @@ fn keyed_dictionary(
                 .collect()
         };
         let keys = PrimitiveArray::<K>::new(keys, nulls);
-        Ok(Arc::new(checked_dictionary(keys, values, max_index)?))
+        Ok(Arc::new(checked_dictionary(keys, values, in_range)?))
     }
     match key {
         DataType::Int8 => make::<Int8Type>(indices, nulls, values),
@@ -561,9 +560,9 @@ fn keyed_dictionary(
     }
 }
 
-/// `keys` over `values`, where `max_index` is the largest key (null slots
-/// included). When it is below the number of values, every key is a valid
-/// index and arrow's own key-by-key validation is skipped: it stops at each
+/// `keys` over `values`, where `in_range` says whether every key (null
+/// slots included) is below the number of values. When it is, every key is
+/// a valid index and arrow's own key-by-key validation is skipped: it stops at each
 /// key to test it and its validity bit, and took a third of the time of
 /// reading a dictionary-encoded column as a dictionary (profile in
 /// docs/performance.md). Otherwise `try_new` decides (all-null batches
@@ -571,15 +570,15 @@ fn keyed_dictionary(
 fn checked_dictionary<K: ArrowDictionaryKeyType>(
     keys: PrimitiveArray<K>,
     values: ArrayRef,
-    max_index: u32,
+    in_range: bool,
 ) -> Result<DictionaryArray<K>> {
-    if (max_index as usize) < values.len() {
+    if in_range {
         // SAFETY: `new_unchecked` needs what `try_new` checks: every valid
         // key in `0..values.len()`. Each key is an index of the batch
         // (u32) converted to `K::Native` without loss (the caller checked
-        // that `values.len() - 1` fits `K::Native`, and no index exceeds
-        // `max_index < values.len()`), so every key, null or not, is in
-        // range.
+        // that `values.len() - 1` fits `K::Native`, and `in_range` says
+        // that every index is below `values.len()`), so every key, null or
+        // not, is in range.
         #[allow(unsafe_code)]
         let array = unsafe { DictionaryArray::<K>::new_unchecked(keys, values) };
         Ok(array)

@@ -35,7 +35,7 @@ mod store;
 
 pub use decoder::{DictDecoder, decode_dictionary_indices};
 pub use encoder::DictEncoder;
-pub use store::DictKey;
+pub use store::{DictKey, indices_below};
 
 use crate::types::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96, OffsetSize,
