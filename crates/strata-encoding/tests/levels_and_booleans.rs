@@ -313,39 +313,36 @@ fn level_refusals() {
     assert!(bdec.decode(&mut [false; 3], 3).is_err());
 }
 
-/// Levels of 2 bits written under a maximum of 3 and read under a maximum
-/// of 2 (the same bit width): a 3 anywhere, in a run or a bit-packed group,
-/// is an error; without one the levels read back.
+/// `levels` written under a maximum of 3 and read under a maximum of 2
+/// (both 2 bits wide).
+fn read_under_max_2(levels: &[i16]) -> Result<Vec<i16>, EncodingError> {
+    let mut enc = LevelEncoder::new(3).unwrap();
+    enc.put(levels).unwrap();
+    let mut page = ByteSink::new();
+    enc.flush_v2(&mut page).unwrap();
+    let mut dec = LevelDecoder::new(2).unwrap();
+    dec.set_rle_v2(page.as_slice(), levels.len()).unwrap();
+    let mut out = vec![0i16; levels.len()];
+    dec.decode(&mut out)?;
+    Ok(out)
+}
+
+/// A 3 anywhere, in a run or a bit-packed group, is an error under a
+/// maximum of 2; without one the levels read back.
 #[test]
 fn levels_above_the_maximum_are_errors() {
     for at in [0usize, 7, 8, 63, 64, 299] {
         for run in [false, true] {
             let mut levels: Vec<i16> = (0..300).map(|i| (i % 3) as i16).collect();
-            if run {
-                levels[at..(at + 12).min(300)].fill(2);
-            }
-            let mut enc = LevelEncoder::new(3).unwrap();
-            enc.put(&levels).unwrap();
-            let mut page = ByteSink::new();
-            enc.flush_v2(&mut page).unwrap();
-            let mut dec = LevelDecoder::new(2).unwrap();
-            dec.set_rle_v2(page.as_slice(), levels.len()).unwrap();
-            let mut out = vec![0i16; levels.len()];
-            assert_eq!(dec.decode(&mut out).unwrap(), levels.len());
-            assert_eq!(out, levels);
-
-            if run {
-                levels[at..(at + 12).min(300)].fill(3);
+            let span = if run {
+                at..(at + 12).min(300)
             } else {
-                levels[at] = 3;
-            }
-            let mut enc = LevelEncoder::new(3).unwrap();
-            enc.put(&levels).unwrap();
-            let mut page = ByteSink::new();
-            enc.flush_v2(&mut page).unwrap();
-            let mut dec = LevelDecoder::new(2).unwrap();
-            dec.set_rle_v2(page.as_slice(), levels.len()).unwrap();
-            assert!(dec.decode(&mut out).is_err(), "a 3 at {at}, run {run}");
+                at..at + 1
+            };
+            levels[span.clone()].fill(2);
+            assert_eq!(read_under_max_2(&levels).unwrap(), levels);
+            levels[span].fill(3);
+            assert!(read_under_max_2(&levels).is_err(), "a 3 at {at}, run {run}");
         }
     }
 }
