@@ -15,7 +15,8 @@
 //! is left in groups of 8 values (exactly `num_bits` bytes each), so short
 //! bit-packed RLE runs also avoid value-at-a-time reads. On x86-64 the
 //! 32-value kernels have a second build with AVX2 and BMI2, chosen at run
-//! time (the `x86` module, the crate's only `unsafe`); `u64` outputs of up
+//! time (the `x86` module, the crate's only `unsafe`, which also holds the
+//! AVX2 build of [`all_below`]); `u64` outputs of up
 //! to 32 bits go through them too, so the 64-value kernels serve widths
 //! 33-64.
 //!
@@ -211,6 +212,41 @@ pub fn unpack32_groups<T: FromWord32>(input: &[u8], output: &mut [T], num_bits: 
         return n;
     }
     unpack32_groups_portable(input, output, num_bits)
+}
+
+/// Whether every value of `values` is below `bound`: the range check of a
+/// batch of unpacked dictionary indices before they are used.
+///
+/// One pass of comparisons ORed together without an early exit. Plain
+/// x86-64 (SSE2) has no unsigned 32-bit compare or max, so on x86-64 a
+/// second build with AVX2 is chosen at run time, as for the unpack kernels
+/// (8,192 values: 0.52 us with AVX2, 0.93 us with SSE2, 1.86 us for the
+/// `max` it replaced).
+///
+/// ```
+/// use strata_sink::bitpack::all_below;
+/// assert!(all_below(&[0, 4, 2], 5));
+/// assert!(!all_below(&[0, 5, 2], 5));
+/// assert!(all_below(&[], 0));
+/// assert!(!all_below(&[u32::MAX], u32::MAX));
+/// ```
+#[inline]
+pub fn all_below(values: &[u32], bound: u32) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(below) = x86::all_below(values, bound) {
+        return below;
+    }
+    all_below_portable(values, bound)
+}
+
+/// The body of [`all_below`], compiled for the build's target and, on
+/// x86-64, once more with AVX2 enabled.
+#[inline(always)]
+fn all_below_portable(values: &[u32], bound: u32) -> bool {
+    values
+        .iter()
+        .fold(0u32, |bad, &v| bad | u32::from(v >= bound))
+        == 0
 }
 
 /// The body of [`unpack32_groups`], compiled for the build's target and,
@@ -875,7 +911,8 @@ fn unsupported_len(len: usize, block: usize) {
 }
 
 /// The 32-value unpack kernels compiled a second time with AVX2 and BMI2,
-/// chosen at run time when the CPU has them.
+/// chosen at run time when the CPU has them, and the AVX2 build of
+/// [`all_below`].
 ///
 /// The kernels are plain Rust; what changes is what LLVM may emit for them.
 /// With AVX2 the per-value shifts and masks of a block become per-lane
@@ -887,14 +924,18 @@ fn unsupported_len(len: usize, block: usize) {
 /// through the 32-value kernels): with AVX2 they measured no faster, and
 /// width 48 slower.
 ///
+/// [`all_below`] (the range check of dictionary indices) has an AVX2 build
+/// here too: SSE2 has no unsigned 32-bit compare, so each compare was
+/// emulated with a sign flip and a signed compare.
+///
 /// This is the one place in the crate with `unsafe`: calling a
 /// `#[target_feature]` function is `unsafe` because running AVX2
-/// instructions on a CPU without them is undefined behaviour. The call sits
+/// instructions on a CPU without them is undefined behaviour. Each call sits
 /// right behind the run-time check that makes it sound.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
-    use super::{FromWord32, unpack32_groups_portable};
+    use super::{FromWord32, all_below_portable, unpack32_groups_portable};
 
     /// [`super::unpack32_groups`] through the AVX2 build of the kernels, or
     /// `None` when this CPU lacks AVX2 or BMI2. The feature check is a
@@ -921,12 +962,60 @@ mod x86 {
     fn unpack32_groups_avx2<T: FromWord32>(input: &[u8], output: &mut [T], num_bits: u32) -> usize {
         unpack32_groups_portable(input, output, num_bits)
     }
+
+    /// [`super::all_below`] through its AVX2 build (8 lanes of unsigned
+    /// compares), or `None` when this CPU lacks AVX2.
+    #[inline]
+    pub(super) fn all_below(values: &[u32], bound: u32) -> Option<bool> {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `all_below_avx2` only requires AVX2, detected on this
+            // CPU just above. Its body is safe Rust.
+            Some(unsafe { all_below_avx2(values, bound) })
+        } else {
+            None
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn all_below_avx2(values: &[u32], bound: u32) -> bool {
+        all_below_portable(values, bound)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// Both builds of `all_below` (the AVX2 one where this CPU has it)
+    /// agree with a plain loop: lengths around the vector widths, one
+    /// value at or past the bound at every position, bounds 0 and
+    /// `u32::MAX`.
+    #[test]
+    fn all_below_builds_agree() {
+        for len in [0usize, 1, 7, 8, 9, 31, 32, 33, 100] {
+            for bound in [0u32, 1, 1000, u32::MAX] {
+                let base: Vec<u32> = (0..len as u32).map(|i| (i * 37) % bound.max(1)).collect();
+                let mut cases = vec![base.clone()];
+                for at in 0..len {
+                    for bad in [bound, bound.saturating_add(5), u32::MAX] {
+                        let mut v = base.clone();
+                        v[at] = bad;
+                        cases.push(v);
+                    }
+                }
+                for v in cases {
+                    let expected = v.iter().all(|&x| x < bound);
+                    assert_eq!(all_below_portable(&v, bound), expected, "{v:?} < {bound}");
+                    assert_eq!(all_below(&v, bound), expected, "{v:?} < {bound}");
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(got) = x86::all_below(&v, bound) {
+                        assert_eq!(got, expected, "avx2: {v:?} < {bound}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Bit-by-bit reference packer, independent of the kernels.
     fn reference_pack(values: &[u64], width: u32) -> Vec<u8> {
