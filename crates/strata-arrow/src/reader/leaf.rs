@@ -405,6 +405,31 @@ fn string_array(
     Ok(StringArray::try_new(offsets, values, nulls)?)
 }
 
+/// `offsets` (of a byte-array batch) as an Arrow offset buffer, after the
+/// check Arrow's `OffsetBuffer::new` makes: not empty, the first offset not
+/// negative, none smaller than the one before. `OffsetBuffer::new` checks
+/// one offset at a time with an early exit, which took a tenth of reading a
+/// dictionary-encoded Utf8 column (perf); here the decreases are ORed
+/// together in one pass the compiler vectorises.
+fn offset_buffer(offsets: Vec<i32>) -> Result<OffsetBuffer<i32>> {
+    let starts_at_zero_or_more = offsets.first().is_some_and(|&o| o >= 0);
+    let decreases = offsets
+        .iter()
+        .zip(offsets.iter().skip(1))
+        .fold(false, |bad, (a, b)| bad | (b < a));
+    if !starts_at_zero_or_more || decreases {
+        return Err(general(
+            "byte array offsets are empty, negative or decreasing",
+        ));
+    }
+    // SAFETY: `new_unchecked` needs a non-empty buffer of non-negative,
+    // monotonically increasing offsets: the first is at least 0 and no
+    // offset is below the one before it (checked just above).
+    #[allow(unsafe_code)]
+    let buffer = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offsets)) };
+    Ok(buffer)
+}
+
 fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<NullBuffer> {
     if null_count == 0 || validity.is_empty() {
         validity.clear();
@@ -933,7 +958,7 @@ fn bytes_to_array(
         return decimals(v.iter(), nulls, target);
     }
     let (offsets, values) = v.into_parts();
-    let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+    let offsets = offset_buffer(offsets)?;
     let values = Buffer::from_vec(values);
     let binary = || -> Result<BinaryArray> {
         Ok(BinaryArray::try_new(
@@ -1064,4 +1089,29 @@ fn intervals(bytes: &[u8], nulls: Option<NullBuffer>, unit: IntervalUnit) -> Res
 
 fn large_offsets(o: &OffsetBuffer<i32>) -> OffsetBuffer<i64> {
     OffsetBuffer::new(o.iter().map(|&x| i64::from(x)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offset_buffer;
+
+    /// The same verdict as Arrow's own check (`OffsetBuffer::new` panics
+    /// where this gives an error), for a decrease at every position.
+    #[test]
+    fn offset_buffer_accepts_exactly_what_arrow_accepts() {
+        let good: Vec<i32> = vec![0, 0, 3, 3, 7, 12, 12, 20, 21];
+        assert_eq!(offset_buffer(good.clone()).unwrap().as_ref(), &good[..]);
+        assert!(offset_buffer(vec![5]).is_ok());
+        assert!(offset_buffer(Vec::new()).is_err());
+        assert!(offset_buffer(vec![-1, 2, 3]).is_err());
+        for at in 1..good.len() {
+            let mut bad = good.clone();
+            bad[at] = bad[at - 1] - 1;
+            assert!(offset_buffer(bad.clone()).is_err(), "{bad:?}");
+            let arrow = std::panic::catch_unwind(|| {
+                arrow_buffer::OffsetBuffer::new(arrow_buffer::ScalarBuffer::from(bad))
+            });
+            assert!(arrow.is_err());
+        }
+    }
 }
