@@ -341,6 +341,17 @@ where
     emit_append(&mut dec, store, present, None)
 }
 
+/// Make `out` `n` slots long for a decode that overwrites every one: the
+/// buffer is reused page after page, so only slots past its current length
+/// are zeroed first (none when the page is no longer than the last).
+fn overwrite_slots(out: &mut Vec<u32>, n: usize) {
+    if out.len() >= n {
+        out.truncate(n);
+    } else {
+        out.resize(n, 0);
+    }
+}
+
 /// Decode a dictionary page of `num_values` PLAIN values with `dec`.
 fn dictionary_with<T: strata_encoding::DictValue>(
     mut dec: DictDecoder<'_, T>,
@@ -364,8 +375,7 @@ fn indices_with<'s, T: strata_encoding::DictValue>(
 ) -> Result<()> {
     dec.set_shared_dict(Arc::clone(dict));
     dec.set_data(data, present)?;
-    out.clear();
-    out.resize(present, 0);
+    overwrite_slots(out, present);
     let got = dec.decode_indices(out)?;
     if got != present {
         return Err(short(present, got));
@@ -436,8 +446,7 @@ macro_rules! dict_numeric {
             present: usize,
             out: &mut Vec<u32>,
         ) -> Result<()> {
-            out.clear();
-            out.resize(present, 0);
+            overwrite_slots(out, present);
             decode_dictionary_indices(data, dict.len(), out)?;
             Ok(())
         }
