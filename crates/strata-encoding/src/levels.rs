@@ -97,29 +97,8 @@ impl LevelEncoder {
                 "level {bad} outside 0..={max}"
             )));
         }
-        // At each group boundary of the encoder, eight equal levels may
-        // begin a long run, which is counted once; other levels (nested
-        // data alternates them) go eight at a time as a group. Levels go one
-        // at a time only to bring the encoder back to a boundary (after a
-        // run ends inside a group) and at the end.
-        let mut rest = levels;
-        while let Some(&first) = rest.first() {
-            if self.rle.at_group_boundary()
-                && let Some(group) = rest.first_chunk::<8>()
-            {
-                if group.iter().all(|&l| l == first) {
-                    let run = rest.iter().take_while(|&&l| l == first).count();
-                    self.rle.put_repeated(first as u64, run);
-                    rest = &rest[run..];
-                } else {
-                    self.rle.put8(group.map(|l| l as u64));
-                    rest = &rest[8..];
-                }
-            } else {
-                self.rle.put(first as u64);
-                rest = &rest[1..];
-            }
-        }
+        // Long runs counted once, other levels eight at a time.
+        self.rle.put_mapped(levels, |l| l as u64);
         self.count += levels.len();
         Ok(())
     }

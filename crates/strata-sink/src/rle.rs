@@ -174,10 +174,49 @@ impl RleEncoder {
         self.repeat_count += left;
     }
 
-    /// Append a slice of values.
+    /// Append a slice of values; the bytes are the same as a
+    /// [`put`](Self::put) per value.
     pub fn put_slice<T: Unpacked>(&mut self, values: &[T]) {
-        for &v in values {
-            self.put(v.to_u64());
+        self.put_mapped(values, T::to_u64);
+    }
+
+    /// Append `values`, each widened to `u64` by `to_u64`; the bytes are the
+    /// same as a [`put`](Self::put) per value.
+    ///
+    /// At each group boundary, eight equal values may begin a long run,
+    /// which is counted once ([`put_repeated`](Self::put_repeated)); eight
+    /// others go as one group ([`put8`](Self::put8)). Values go one at a
+    /// time only to bring the encoder back to a boundary (after a run ends
+    /// inside a group) and at the end.
+    ///
+    /// ```
+    /// use strata_sink::rle::RleEncoder;
+    ///
+    /// let levels: [i16; 12] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0];
+    /// let mut a = RleEncoder::new(1);
+    /// a.put_mapped(&levels, |l| l as u64);
+    /// let mut b = RleEncoder::new(1);
+    /// levels.iter().for_each(|&l| b.put(l as u64));
+    /// assert_eq!(a.finish(), b.finish());
+    /// ```
+    pub fn put_mapped<T: Copy + PartialEq>(&mut self, values: &[T], to_u64: impl Fn(T) -> u64) {
+        let mut rest = values;
+        while let Some(&first) = rest.first() {
+            if self.at_group_boundary()
+                && let Some(group) = rest.first_chunk::<8>()
+            {
+                if group.iter().all(|&v| v == first) {
+                    let run = rest.iter().take_while(|&&v| v == first).count();
+                    self.put_repeated(to_u64(first), run);
+                    rest = rest.get(run..).unwrap_or_default();
+                } else {
+                    self.put8(group.map(&to_u64));
+                    rest = rest.get(8..).unwrap_or_default();
+                }
+            } else {
+                self.put(to_u64(first));
+                rest = rest.get(1..).unwrap_or_default();
+            }
         }
     }
 
@@ -814,6 +853,22 @@ mod tests {
                 rest = &rest[n..];
             }
             prop_assert_eq!(mixed.finish(), each.finish());
+        }
+
+        #[test]
+        fn slices_write_what_single_puts_write(
+            (width, values) in values_strategy(),
+            lead in 0usize..9,
+        ) {
+            // `lead` single puts first, so the slice starts off a group
+            // boundary as often as on one.
+            let lead = lead.min(values.len());
+            let mut each = RleEncoder::new(width);
+            values.iter().for_each(|&v| each.put(v));
+            let mut sliced = RleEncoder::new(width);
+            values[..lead].iter().for_each(|&v| sliced.put(v));
+            sliced.put_slice(&values[lead..]);
+            prop_assert_eq!(sliced.finish(), each.finish());
         }
 
         #[test]

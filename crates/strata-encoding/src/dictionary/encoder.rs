@@ -257,9 +257,8 @@ impl<T: DictValue> Encoder<T> for DictEncoder<T> {
             Some(rle) if rle.bit_width() == u32::from(width) => rle,
             slot => slot.insert(RleEncoder::new(u32::from(width))),
         };
-        for &i in &self.indices {
-            rle.put(u64::from(i));
-        }
+        // Runs counted once, other indices packed eight at a time.
+        rle.put_slice(&self.indices);
         page.put_u8(width);
         rle.flush_into(page);
         self.indices.clear();
