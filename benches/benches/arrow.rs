@@ -375,6 +375,14 @@ fn interleaved_optional(reps: usize) {
         let files = [false, true].map(|nullable| optional_file(&values, nullable));
         for as_dict in [false, true] {
             let schemas = [false, true].map(|nullable| optional_schema(as_dict, nullable));
+            // As before every benchmark: both readers return the values.
+            for (file, schema) in files.iter().zip(&schemas) {
+                let spec = common::ReadSpec {
+                    schema: Some(schema.clone()),
+                    ..common::ReadSpec::batches_of(8192)
+                };
+                check_read_as(&values, file, &spec);
+            }
             for batch in [8192usize, 65_536] {
                 let read = |side: usize| {
                     assert_eq!(strata_read_as(&files[side], &schemas[side], batch), N)

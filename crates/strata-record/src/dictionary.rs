@@ -11,7 +11,8 @@
 //! (page faults included) cost more than the gathers that read them.
 //!
 //! The entry count is checked against the page length once, when the
-//! dictionary is made; a gather checks its largest index against it.
+//! dictionary is made; a gather checks its indices against it
+//! (`strata_encoding::indices_below`) before reading any entry.
 
 use std::fmt;
 use std::marker::PhantomData;

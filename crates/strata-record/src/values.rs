@@ -452,8 +452,8 @@ macro_rules! dict_numeric {
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-            // Entries straight from the page's bytes. One check of the
-            // largest index, then a loop the compiler can unroll (the
+            // Entries straight from the page's bytes. One vectorised check
+            // of every index, then a loop the compiler can unroll (the
             // lookups cannot fail after it).
             let (entries, _) = dict.page().as_chunks::<$w>();
             if !indices_below(indices, entries.len()) {
