@@ -2,9 +2,12 @@
 //! gives (`*_expect.csv`, the `.md` notes, and well-known contents).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use std::path::PathBuf;
 
 use bytes::Bytes;
+use common::read_flat;
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
@@ -58,21 +61,6 @@ fn reader<T: RecordValue>(
     let rg = file.row_group(row_group).unwrap();
     let descr = rg.column_descriptor(column).unwrap().clone();
     ColumnRecordReader::new(rg.page_reader(column).unwrap(), descr).unwrap()
-}
-
-/// Every row of a flat column, `None` for nulls, in batches of `batch`.
-fn read_fixed<T: RecordValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug>(
-    reader: &mut ColumnRecordReader<T>,
-    batch: usize,
-) -> Vec<Option<T>> {
-    let mut out = RecordBatchBuffers::new();
-    let mut rows = Vec::new();
-    while reader.read_records(batch, &mut out).unwrap() > 0 {
-        for i in 0..out.num_levels {
-            rows.push(out.is_valid(i).then(|| out.values[i]));
-        }
-    }
-    rows
 }
 
 fn read_strings(reader: &mut ColumnRecordReader<ByteArray>, batch: usize) -> Vec<Option<String>> {
@@ -142,7 +130,7 @@ fn alltypes_plain() {
     for batch in [1, 3, 1024] {
         let mut ids = reader::<i32>(&file, 0, column_index(&file, "id"));
         assert_eq!(
-            read_fixed(&mut ids, batch),
+            read_flat(&mut ids, batch),
             [4, 5, 6, 7, 2, 3, 0, 1].map(Some)
         );
         // A dictionary page, decoded once.
@@ -151,27 +139,27 @@ fn alltypes_plain() {
 
         let mut bools = reader::<bool>(&file, 0, column_index(&file, "bool_col"));
         assert_eq!(
-            read_fixed(&mut bools, batch),
+            read_flat(&mut bools, batch),
             [true, false, true, false, true, false, true, false].map(Some)
         );
         let mut ints = reader::<i32>(&file, 0, column_index(&file, "int_col"));
         assert_eq!(
-            read_fixed(&mut ints, batch),
+            read_flat(&mut ints, batch),
             [0, 1, 0, 1, 0, 1, 0, 1].map(Some)
         );
         let mut bigints = reader::<i64>(&file, 0, column_index(&file, "bigint_col"));
         assert_eq!(
-            read_fixed(&mut bigints, batch),
+            read_flat(&mut bigints, batch),
             [0, 10, 0, 10, 0, 10, 0, 10].map(Some)
         );
         let mut floats = reader::<f32>(&file, 0, column_index(&file, "float_col"));
         assert_eq!(
-            read_fixed(&mut floats, batch),
+            read_flat(&mut floats, batch),
             [0.0, 1.1, 0.0, 1.1, 0.0, 1.1, 0.0, 1.1].map(Some)
         );
         let mut doubles = reader::<f64>(&file, 0, column_index(&file, "double_col"));
         assert_eq!(
-            read_fixed(&mut doubles, batch),
+            read_flat(&mut doubles, batch),
             [0.0, 10.1, 0.0, 10.1, 0.0, 10.1, 0.0, 10.1].map(Some)
         );
         let mut dates = reader::<ByteArray>(&file, 0, column_index(&file, "date_string_col"));
@@ -189,12 +177,12 @@ fn alltypes_plain() {
             ["0", "1", "0", "1", "0", "1", "0", "1"].map(|s| Some(s.to_string()))
         );
         let mut ts = reader::<Int96>(&file, 0, column_index(&file, "timestamp_col"));
-        assert_eq!(read_fixed(&mut ts, batch).iter().flatten().count(), 8);
+        assert_eq!(read_flat(&mut ts, batch).iter().flatten().count(), 8);
     }
     // Skipping, then reading.
     let mut ids = reader::<i32>(&file, 0, column_index(&file, "id"));
     assert_eq!(ids.skip_records(5).unwrap(), 5);
-    assert_eq!(read_fixed(&mut ids, 2), [3, 0, 1].map(Some));
+    assert_eq!(read_flat(&mut ids, 2), [3, 0, 1].map(Some));
 }
 
 #[test]
@@ -250,7 +238,7 @@ fn int32_with_null_pages() {
     }
     assert_eq!(r.read_records(100, &mut out).unwrap(), 0);
 
-    let all = read_fixed(&mut reader::<i32>(&file, 0, col), 7);
+    let all = read_flat(&mut reader::<i32>(&file, 0, col), 7);
     assert_eq!(all.len(), 1000);
     assert_eq!(all.iter().filter(|v| v.is_none()).count(), 275);
 
@@ -258,7 +246,7 @@ fn int32_with_null_pages() {
     let mut r = reader::<i32>(&file, 0, col);
     assert_eq!(r.skip_records(250).unwrap(), 250);
     assert!(r.stats().pages_skipped >= 2, "{:?}", r.stats());
-    assert_eq!(read_fixed(&mut r, 64), all[250..]);
+    assert_eq!(read_flat(&mut r, 64), all[250..]);
 }
 
 fn check_against_csv(parquet: &str, csv: &str) {
@@ -278,11 +266,11 @@ fn check_against_csv(parquet: &str, csv: &str) {
             let mut got: Vec<Option<String>> = Vec::new();
             for rg in 0..file.num_row_groups() {
                 got.extend(match descr.physical_type {
-                    Type::Int64 => read_fixed(&mut reader::<i64>(&file, rg, col), batch)
+                    Type::Int64 => read_flat(&mut reader::<i64>(&file, rg, col), batch)
                         .into_iter()
                         .map(|v| v.map(|v| v.to_string()))
                         .collect::<Vec<_>>(),
-                    Type::Int32 => read_fixed(&mut reader::<i32>(&file, rg, col), batch)
+                    Type::Int32 => read_flat(&mut reader::<i32>(&file, rg, col), batch)
                         .into_iter()
                         .map(|v| v.map(|v| v.to_string()))
                         .collect(),

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Chunk, descr, encode};
+use common::{Chunk, descr, encode, read_flat};
 use proptest::prelude::*;
 use strata_encoding::{
     ByteSink, DeltaBinaryPackedEncoder, DictEncoder, DictKey, DictValue, Int96, PlainEncoder,
@@ -52,19 +52,6 @@ where
     Chunk::dictionary(dict.as_slice(), enc.num_entries(), &pages, v2)
 }
 
-/// Every value of `reader`, batches of `batch` records, nulls as `None`.
-fn read_all<T: strata_record::RecordValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug>(
-    reader: &mut ColumnRecordReader<T>,
-    batch: usize,
-) -> Vec<Option<T>> {
-    let mut out = RecordBatchBuffers::new();
-    let mut got = Vec::new();
-    while reader.read_records(batch, &mut out).unwrap() > 0 {
-        got.extend((0..out.num_levels).map(|i| out.is_valid(i).then(|| out.values[i])));
-    }
-    got
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -85,7 +72,7 @@ proptest! {
         let chunk = dict_chunk(&data, &sizes, v2);
         let mut reader =
             ColumnRecordReader::<i64>::new(chunk.reader(), descr(Type::Int64, 1, 0)).unwrap();
-        prop_assert_eq!(read_all(&mut reader, batch), data.clone());
+        prop_assert_eq!(read_flat(&mut reader, batch), data.clone());
 
         // The same picks as INT96 (12-byte entries) and DOUBLE.
         let wide: Vec<Option<Int96>> = data
@@ -95,12 +82,12 @@ proptest! {
         let chunk = dict_chunk(&wide, &sizes, v2);
         let mut reader =
             ColumnRecordReader::<Int96>::new(chunk.reader(), descr(Type::Int96, 1, 0)).unwrap();
-        prop_assert_eq!(read_all(&mut reader, batch), wide);
+        prop_assert_eq!(read_flat(&mut reader, batch), wide);
         let floats: Vec<Option<f64>> = data.iter().map(|v| v.map(|v| v as f64 / 3.0)).collect();
         let chunk = dict_chunk(&floats, &sizes, v2);
         let mut reader =
             ColumnRecordReader::<f64>::new(chunk.reader(), descr(Type::Double, 1, 0)).unwrap();
-        prop_assert_eq!(read_all(&mut reader, batch), floats);
+        prop_assert_eq!(read_flat(&mut reader, batch), floats);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use strata_format::metadata::{
     FieldRepetitionType, PageHeader, PageType, Type,
 };
 use strata_format::{ColumnDescriptor, ColumnPath, thrift};
+use strata_record::{ColumnRecordReader, RecordBatchBuffers, RecordValue};
 use strata_sink::ByteSink;
 
 pub fn descr(physical: Type, max_def: i16, max_rep: i16) -> ColumnDescriptor {
@@ -219,4 +220,18 @@ impl Lcg {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+}
+
+/// Every row of a flat column, `None` for nulls, read in batches of
+/// `batch` records.
+pub fn read_flat<T>(reader: &mut ColumnRecordReader<T>, batch: usize) -> Vec<Option<T>>
+where
+    T: RecordValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug,
+{
+    let mut out = RecordBatchBuffers::new();
+    let mut rows = Vec::new();
+    while reader.read_records(batch, &mut out).unwrap() > 0 {
+        rows.extend((0..out.num_levels).map(|i| out.is_valid(i).then(|| out.values[i])));
+    }
+    rows
 }
