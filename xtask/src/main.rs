@@ -199,8 +199,7 @@ fn parse_interleaved(text: &str) -> Result<Vec<Interleaved>, String> {
         .filter(|l| l.starts_with("optional_interleaved "))
     {
         let field = |key: &str| -> Result<&str, String> {
-            line.split_whitespace()
-                .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+            line_field(line, key)
                 .ok_or_else(|| format!("optional_interleaved: no {key} in {line:?}"))
         };
         let number = |key: &str| -> Result<f64, String> {
@@ -249,6 +248,13 @@ fn render_interleaved(cases: &[Interleaved]) -> String {
     out
 }
 
+/// The value of `key=value` among the space-separated fields of a result
+/// line that a benchmark binary prints for xtask.
+fn line_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+}
+
 /// Column counts of the seed-003 peak-heap measurement.
 const PEAK_COLUMNS: [usize; 3] = [100, 1_000, 10_000];
 
@@ -277,8 +283,7 @@ fn peak_heap(root: &Path, profile: &str) -> Result<Peaks, String> {
                 .find(|l| l.starts_with("peak_heap impl="))
                 .ok_or_else(|| format!("peak_heap {imp} {columns}: no result line in {text:?}"))?;
             let field = |key: &str| -> Result<f64, String> {
-                line.split_whitespace()
-                    .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+                line_field(line, key)
                     .and_then(|v| v.parse().ok())
                     .ok_or_else(|| format!("peak_heap: no {key} in {line:?}"))
             };
