@@ -86,6 +86,30 @@ impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
     }
 }
 
+impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
+    /// Make room for `values` more distinct entries of `bytes` bytes in all,
+    /// so that putting them neither grows the hash table nor moves the
+    /// dictionary: for a caller interning a batch of known size (an empty
+    /// encoder after [`reset`](Self::reset) reuses its table's allocation).
+    /// A page writer does not call it: it would size the table for every
+    /// value instead of the distinct ones.
+    ///
+    /// ```
+    /// use strata_encoding::{ByteArray, ByteArrayBatch, DictEncoder, Encoder};
+    ///
+    /// let mut enc = DictEncoder::<ByteArray>::new();
+    /// enc.reserve(3, 4).unwrap();
+    /// enc.put(ByteArrayBatch::from_slices(&[b"ab", b"c", b"ab"])).unwrap();
+    /// assert_eq!(enc.take_indices(), vec![0, 1, 0]);
+    /// ```
+    pub fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
+        self.table.reserve(self.dict.len().saturating_add(values))?;
+        self.dict.start();
+        self.dict.reserve(values, bytes);
+        Ok(())
+    }
+}
+
 impl DictEncoder<FixedLenByteArray> {
     /// An encoder for fixed-length byte arrays of `width` bytes (positive);
     /// no heap memory until the first value.
@@ -238,6 +262,24 @@ impl<T: DictValue> DictEncoder<T> {
     /// The buffered indices, one per value put since the last flush.
     pub fn indices(&self) -> &[u32] {
         &self.indices
+    }
+
+    /// Take the buffered indices out, leaving none buffered: for a caller
+    /// that uses the encoder to intern values (the indices and
+    /// [`take_dict`](Self::take_dict) then make a dictionary array) rather
+    /// than to write pages.
+    ///
+    /// ```
+    /// use strata_encoding::{ByteArray, ByteArrayBatch, DictEncoder, Encoder};
+    ///
+    /// let mut enc = DictEncoder::<ByteArray>::new();
+    /// enc.put(ByteArrayBatch::from_slices(&[b"b", b"a", b"b"])).unwrap();
+    /// assert_eq!(enc.take_indices(), vec![0, 1, 0]);
+    /// let dict = enc.take_dict().unwrap();
+    /// assert_eq!(dict.iter().collect::<Vec<_>>(), [&b"b"[..], b"a"]);
+    /// ```
+    pub fn take_indices(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.indices)
     }
 }
 

@@ -1,12 +1,24 @@
 //! The hash function and open-addressing table behind [`DictEncoder`].
 //!
 //! The table stores no values: a slot is one `u64` holding the low 32 bits
-//! of the value's hash (the tag) and the value's dictionary index plus one
-//! (zero marks an empty slot). Values live in the dictionary store, so an
-//! entry costs no allocation of its own. Probing is linear and the load
-//! factor stays at or below one half, so a probe always meets an empty slot.
-//! Because the tag is kept, growing the table rehashes without touching the
-//! values.
+//! of the value's hash (the tag) and the value's dictionary index plus one.
+//! Values live in the dictionary store, so an entry costs no allocation of
+//! its own. Slots come in buckets of seven, each bucket one 64-byte cache
+//! line that starts with a word of control bytes, one per slot: zero for
+//! an empty slot, else seven more bits of the hash. A lookup reads its
+//! home bucket's control word, compares all seven bytes at once (bit
+//! tricks on the word), checks the tag of the slots whose byte matches,
+//! and inserts into the first empty slot when none holds the value; only a
+//! full bucket sends it on to the next one. The load factor stays at or
+//! below one half. Because the tag and control byte are kept, growing the
+//! table re-places entries without touching the values.
+//!
+//! Against a plain array of slots probed one at a time (the design this
+//! replaced), a lookup touches one cache line and takes no branch per slot:
+//! inserting 224k distinct `i32`s went from 9.5 ms to 2.3 ms, and interning
+//! a batch of mostly distinct strings from 19 ms to 15 ms per million
+//! (`docs/performance.md`). A lookup that finds its value costs a few more
+//! instructions than before (the control word comes first).
 //!
 //! The hash is a folded 64×64→128-bit multiply over 8-byte words: fast and
 //! well mixed in its low bits (which pick the slot), but not resistant to
@@ -116,40 +128,130 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// Smallest table, in slots, once something is inserted.
-const MIN_SLOTS: usize = 32;
+/// Smallest table, in buckets, once something is inserted.
+const MIN_BUCKETS: usize = 4;
 
 /// Largest number of dictionary entries: indices are `u32` and the slot
 /// stores `index + 1`.
 pub(crate) const MAX_ENTRIES: usize = u32::MAX as usize - 1;
 
-/// Open-addressing table from hash to dictionary index. A new table holds
-/// no heap memory.
+/// Open-addressing table from hash to dictionary index, in buckets of one
+/// 64-byte cache line each: a word of control bytes and seven slots. A new
+/// table holds no heap memory.
+///
+/// Control byte `k` of a bucket (for `k` < 7; byte 7 is always 0) describes
+/// slot `k`: 0 when it is empty, else `0x80 | (hash >> 57)`, bits of the
+/// hash that the bucket number (its low bits) does not use. A slot holds
+/// the tag (`hash as u32`) in its high half and the index plus one in its
+/// low half. Slots fill in order and are never emptied one by one, so the
+/// occupied slots of a bucket come first.
+///
+/// The buckets live in a zeroed `Vec<u64>` (zeroed memory comes from the
+/// allocator without a fill) from the first word that starts a cache line.
 #[derive(Debug, Default, Clone)]
 pub struct HashTable {
-    slots: Vec<u64>,
+    /// `base` words of padding, then `buckets` buckets of 8 words.
+    words: Vec<u64>,
+    /// The first word of bucket 0.
+    base: usize,
+    /// A power of two of buckets (or none).
+    buckets: usize,
+    /// Entries stored.
+    len: usize,
+    /// Entries the buckets take before the table grows: half their slots.
+    limit: usize,
+}
+
+/// Words per bucket: the control word and the slots.
+const BUCKET_WORDS: usize = 8;
+
+/// The control byte of `hash`, never 0.
+#[inline(always)]
+fn ctrl_of(hash: u64) -> u8 {
+    0x80 | (hash >> 57) as u8
+}
+
+/// 0x01 in each of the seven control bytes in use.
+const LSB: u64 = 0x0001_0101_0101_0101;
+/// The high bit of each of the seven control bytes in use.
+const MSB: u64 = LSB << 7;
+
+/// The empty slots of a control word (bit 7 of byte `k` for slot `k`):
+/// an occupied slot's byte has its high bit set, an empty one is 0.
+#[inline(always)]
+fn empty_slots(ctrl: u64) -> u64 {
+    !ctrl & MSB
+}
+
+/// The occupied slots of a control word whose byte may be the one whose
+/// copies fill `bytes`: every slot whose byte equals it, and now and then
+/// a slot above one that does (the borrow of the subtraction runs into the
+/// next byte); a caller checks each slot's tag anyway. The lowest bit, if
+/// any, is always a true match.
+#[inline(always)]
+fn matching(ctrl: u64, bytes: u64) -> u64 {
+    let x = ctrl ^ bytes;
+    x.wrapping_sub(LSB) & !x & ctrl & MSB
+}
+
+/// The slot a mask bit (bit 7 of byte `k`) stands for.
+#[inline(always)]
+fn slot_of(mask: u64) -> usize {
+    // At most 6 for a mask of `scan` (the `min` only tells the compiler,
+    // which then indexes a bucket without a check).
+    ((mask.trailing_zeros() / 8) as usize).min(BUCKET_WORDS - 2)
+}
+
+/// The bucket starting at word `at`, as an array (one bounds check).
+#[inline(always)]
+fn bucket_mut(words: &mut [u64], at: usize) -> Result<&mut [u64; BUCKET_WORDS]> {
+    words
+        .get_mut(at..)
+        .and_then(<[u64]>::first_chunk_mut)
+        .ok_or_else(|| EncodingError::InvalidArgument("hash table bucket out of range".into()))
 }
 
 impl HashTable {
     /// An empty table; no heap memory until the first insert.
     pub(crate) const fn new() -> Self {
-        Self { slots: Vec::new() }
+        Self {
+            words: Vec::new(),
+            base: 0,
+            buckets: 0,
+            len: 0,
+            limit: 0,
+        }
     }
 
     /// Bytes of heap memory held.
     pub(crate) fn heap_size(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<u64>()
+        self.words.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// Whether the table is larger than a core's own caches hold (1 MiB),
+    /// so that lookups are worth announcing to the cache ahead of time;
+    /// for a smaller table the extra loads cost more than they save.
+    #[inline]
+    pub(crate) fn beyond_cache(&self) -> bool {
+        self.buckets * BUCKET_WORDS * std::mem::size_of::<u64>() > 1 << 20
     }
 
     /// Forget every entry, keeping the allocation.
     pub(crate) fn clear(&mut self) {
-        self.slots.clear();
+        self.words.clear();
+        self.buckets = 0;
+        self.len = 0;
+        self.limit = 0;
     }
 
     /// The index of the entry with hash `hash` for which `eq(index)` holds,
     /// or, when there is none, `next_index` (the store's current length) is
     /// recorded for it and returned with `true`: the caller must then append
     /// the value to its store.
+    ///
+    /// A lookup reads one bucket (one cache line) unless that bucket is
+    /// full: its control word says at once which slots may hold the value
+    /// and which are empty, with no branch per slot.
     #[inline]
     pub(crate) fn find_or_insert(
         &mut self,
@@ -157,65 +259,145 @@ impl HashTable {
         next_index: usize,
         mut eq: impl FnMut(usize) -> bool,
     ) -> Result<(u32, bool)> {
-        if next_index.saturating_add(1).saturating_mul(2) > self.slots.len() {
+        if self.len >= self.limit {
             self.grow(next_index)?;
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.buckets - 1;
         let tag = hash as u32;
-        let mut pos = tag as usize & mask;
+        let byte = ctrl_of(hash);
+        let bytes = u64::from(byte) * LSB;
+        let mut b = tag as usize & mask;
         loop {
-            let slot = self.slots[pos];
-            if slot == 0 {
+            let at = self.base + b * BUCKET_WORDS;
+            let bucket = bucket_mut(&mut self.words, at)?;
+            let mut matches = matching(bucket[0], bytes);
+            while matches != 0 {
+                let slot = bucket[1 + slot_of(matches)];
+                if (slot >> 32) as u32 == tag {
+                    let index = (slot as u32).wrapping_sub(1);
+                    if eq(index as usize) {
+                        return Ok((index, false));
+                    }
+                }
+                matches &= matches - 1;
+            }
+            let empty = empty_slots(bucket[0]);
+            if empty != 0 {
                 // `grow` refused tables past MAX_ENTRIES, so this fits.
                 let index = next_index as u32;
-                self.slots[pos] = (u64::from(tag) << 32) | u64::from(index + 1);
+                let k = slot_of(empty);
+                bucket[0] |= u64::from(byte) << (8 * k);
+                bucket[1 + k] = (u64::from(tag) << 32) | u64::from(index + 1);
+                self.len += 1;
                 return Ok((index, true));
             }
-            if (slot >> 32) as u32 == tag {
-                let index = (slot as u32).wrapping_sub(1);
-                if eq(index as usize) {
-                    return Ok((index, false));
-                }
-            }
-            pos = (pos + 1) & mask;
+            b = (b + 1) & mask;
         }
     }
 
-    /// Double the table (or create it) and re-place every entry by its tag.
-    /// The entry in the home slot of `hash`, if that slot holds one with
-    /// the same tag (what a lookup reads first; the entry may still be
-    /// another value).
-    #[inline]
-    pub(crate) fn home_entry(&self, hash: u64) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(1)?;
-        let tag = hash as u32;
-        let slot = *self.slots.get(tag as usize & mask)?;
-        (slot != 0 && (slot >> 32) as u32 == tag).then(|| (slot as u32).wrapping_sub(1) as usize)
-    }
-
-    #[cold]
-    fn grow(&mut self, entries: usize) -> Result<()> {
+    /// Size the table so that it holds `entries` entries in all without
+    /// growing; an empty table reuses its allocation (kept by
+    /// [`clear`](Self::clear)).
+    pub(crate) fn reserve(&mut self, entries: usize) -> Result<()> {
         if entries >= MAX_ENTRIES {
-            return Err(EncodingError::Unsupported(format!(
-                "a dictionary of more than {MAX_ENTRIES} entries"
-            )));
+            return Err(too_many());
         }
-        let new_len = (self.slots.len() * 2).max(MIN_SLOTS);
-        if self.slots.is_empty() {
-            self.slots.resize(new_len, 0);
-            return Ok(());
+        // `find_or_insert` grows when `len` reaches half the slots.
+        let want = (entries.saturating_add(1) * 2)
+            .div_ceil(BUCKET_WORDS - 1)
+            .next_power_of_two()
+            .max(MIN_BUCKETS);
+        if self.buckets == 0 {
+            self.allocate(want);
         }
-        let old = std::mem::replace(&mut self.slots, vec![0; new_len]);
-        let mask = new_len - 1;
-        for slot in old.into_iter().filter(|&s| s != 0) {
-            let mut pos = (slot >> 32) as usize & mask;
-            while self.slots[pos] != 0 {
-                pos = (pos + 1) & mask;
-            }
-            self.slots[pos] = slot;
+        while self.buckets < want {
+            self.grow(entries)?;
         }
         Ok(())
     }
+
+    /// Make the table `buckets` empty buckets: the kept allocation if it
+    /// is empty and large enough, else a fresh zeroed one.
+    fn allocate(&mut self, buckets: usize) {
+        let words = buckets * BUCKET_WORDS + BUCKET_WORDS - 1;
+        if self.words.is_empty() && self.words.capacity() >= words {
+            self.words.resize(words, 0);
+        } else {
+            self.words = vec![0; words];
+        }
+        // Words to skip so that bucket 0 starts a cache line (at most 7
+        // for an 8-byte aligned buffer).
+        self.base = self
+            .words
+            .as_ptr()
+            .align_offset(BUCKET_WORDS * std::mem::size_of::<u64>())
+            .min(BUCKET_WORDS - 1);
+        self.buckets = buckets;
+        self.limit = buckets * (BUCKET_WORDS - 1) / 2;
+    }
+
+    /// The entry of the first slot of the home bucket of `hash` whose
+    /// control byte matches (what a lookup reads first; the entry may still
+    /// be another value).
+    #[inline]
+    pub(crate) fn home_entry(&self, hash: u64) -> Option<usize> {
+        let mask = self.buckets.checked_sub(1)?;
+        let at = self.base + (hash as u32 as usize & mask) * BUCKET_WORDS;
+        let bytes = u64::from(ctrl_of(hash)) * LSB;
+        let matches = matching(*self.words.get(at)?, bytes);
+        if matches == 0 {
+            return None;
+        }
+        let slot = *self.words.get(at + 1 + slot_of(matches))?;
+        Some((slot as u32).wrapping_sub(1) as usize)
+    }
+
+    /// Double the table (or create it) and re-place every entry by its tag
+    /// and control byte.
+    #[cold]
+    fn grow(&mut self, entries: usize) -> Result<()> {
+        if entries >= MAX_ENTRIES {
+            return Err(too_many());
+        }
+        let new_len = (self.buckets * 2).max(MIN_BUCKETS);
+        if self.buckets == 0 {
+            self.allocate(new_len);
+            return Ok(());
+        }
+        let (old, old_base, old_buckets) =
+            (std::mem::take(&mut self.words), self.base, self.buckets);
+        self.allocate(new_len);
+        let mask = new_len - 1;
+        for bucket in
+            old[old_base..old_base + old_buckets * BUCKET_WORDS].chunks_exact(BUCKET_WORDS)
+        {
+            let ctrl = bucket[0];
+            for (k, &slot) in bucket[1..].iter().enumerate() {
+                let c = (ctrl >> (8 * k)) as u8;
+                if c == 0 {
+                    // Slots fill in order: the rest are empty too.
+                    break;
+                }
+                let mut b = (slot >> 32) as usize & mask;
+                loop {
+                    let at = self.base + b * BUCKET_WORDS;
+                    let empty = empty_slots(self.words[at]);
+                    if empty != 0 {
+                        let j = slot_of(empty);
+                        self.words[at] |= u64::from(c) << (8 * j);
+                        self.words[at + 1 + j] = slot;
+                        break;
+                    }
+                    b = (b + 1) & mask;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn too_many() -> EncodingError {
+    EncodingError::Unsupported(format!("a dictionary of more than {MAX_ENTRIES} entries"))
 }
 
 #[cfg(test)]
@@ -243,6 +425,110 @@ mod tests {
         table.clear();
         let (idx, inserted) = table.find_or_insert(hash_u64(1), 0, |_| true).unwrap();
         assert_eq!((idx, inserted), (0, true));
+    }
+
+    /// Values whose hashes all pick the last bucket: they fill it, then
+    /// overflow into the buckets after it, wrapping to bucket 0, and are
+    /// all found again, before and after the table grows.
+    #[test]
+    fn full_buckets_overflow_and_wrap() {
+        let mut table = HashTable::new();
+        table.reserve(60).unwrap();
+        let last = table.buckets - 1;
+        // The same low 32 bits (the tag, which picks the last bucket) and
+        // control bytes that repeat: only the value comparison tells the
+        // entries apart.
+        let hashes: Vec<u64> = (0..40u64)
+            .map(|i| ((i % 3) << 57) | (i << 40) | last as u64)
+            .collect();
+        for round in 0..2 {
+            for (i, &h) in hashes.iter().enumerate() {
+                let (idx, inserted) = table.find_or_insert(h, i, |j| j == i).unwrap();
+                assert_eq!((idx as usize, inserted), (i, round == 0), "value {i}");
+            }
+        }
+        // Bucket 0 took the overflow past the end of the table.
+        let first = table.words[table.base];
+        assert_ne!(first, 0);
+        // Growing re-places them all; lookups still find each one once.
+        for i in 40..200usize {
+            table
+                .find_or_insert(hash_u64(i as u64), i, |j| j == i)
+                .unwrap();
+        }
+        for (i, &h) in hashes.iter().enumerate() {
+            let (idx, inserted) = table.find_or_insert(h, 999, |j| j == i).unwrap();
+            assert_eq!((idx as usize, inserted), (i, false));
+        }
+    }
+
+    /// `reserve` sizes the table so that that many entries go in without
+    /// growing, reusing the allocation a cleared table kept.
+    #[test]
+    fn reserve_prevents_growth() {
+        let mut table = HashTable::new();
+        for entries in [0usize, 1, 13, 14, 15, 1000] {
+            table.clear();
+            table.reserve(entries).unwrap();
+            let (buckets, heap) = (table.buckets, table.heap_size());
+            for i in 0..entries {
+                table
+                    .find_or_insert(hash_u64(i as u64), i, |j| j == i)
+                    .unwrap();
+            }
+            assert_eq!(table.buckets, buckets, "{entries} entries");
+            assert_eq!(table.heap_size(), heap);
+        }
+        // A cleared table keeps its allocation for a smaller reserve.
+        let heap = table.heap_size();
+        table.clear();
+        table.reserve(10).unwrap();
+        assert_eq!(table.heap_size(), heap);
+        assert!(table.reserve(MAX_ENTRIES).is_err());
+    }
+
+    /// The control-word helpers against a byte-by-byte reading, for
+    /// control words of empty slots and of every kind of byte.
+    #[test]
+    fn control_words_match_a_byte_by_byte_reading() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Bytes 0..7 in use: occupied (high bit set) or empty (0),
+            // drawn from a few values so that equal bytes are common.
+            let mut ctrl = 0u64;
+            for k in 0..7 {
+                let r = (x >> (8 * k)) as u8;
+                let byte = if r.is_multiple_of(3) {
+                    0
+                } else {
+                    0x80 | (r % 5)
+                };
+                ctrl |= u64::from(byte) << (8 * k);
+            }
+            let byte = 0x80 | ((x >> 60) as u8 % 5);
+            let empty = empty_slots(ctrl);
+            let matches = matching(ctrl, u64::from(byte) * LSB);
+            let bytes: Vec<u8> = (0..7).map(|k| (ctrl >> (8 * k)) as u8).collect();
+            for (k, &b) in bytes.iter().enumerate() {
+                let bit = 0x80u64 << (8 * k);
+                assert_eq!(empty & bit != 0, b == 0, "{ctrl:#x} slot {k}");
+                if b == byte {
+                    assert!(matches & bit != 0, "{ctrl:#x} {byte:#x} slot {k}");
+                }
+                if b == 0 {
+                    assert!(matches & bit == 0, "an empty slot matched");
+                }
+            }
+            assert_eq!(empty >> 56, 0);
+            assert_eq!(matches >> 56, 0);
+            // The lowest match, if any, is a true one.
+            if matches != 0 {
+                assert_eq!(bytes[slot_of(matches)], byte);
+            }
+        }
     }
 
     #[test]

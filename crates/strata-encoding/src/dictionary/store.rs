@@ -286,7 +286,8 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         // slot, offset and first value byte each hash leads to (loads that
         // do not depend on each other, so their cache misses overlap), then
         // look each value up. In a dictionary larger than the cache, the
-        // lookups then mostly find their memory already on its way.
+        // lookups then mostly find their memory already on its way; in a
+        // smaller one the touch costs more than it saves and is skipped.
         let mut start = 0;
         while start < batch.len() {
             let end = (start + LOOKUP_GROUP).min(batch.len());
@@ -301,7 +302,9 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                 k += 1;
                 Ok(())
             })?;
-            self.touch(table, &hashes[..k]);
+            if table.beyond_cache() {
+                self.touch(table, &hashes[..k]);
+            }
             for (&v, &hash) in values[..k].iter().zip(&hashes) {
                 let end = self.values().len() + v.len();
                 if O::from_usize(end).is_none() {
