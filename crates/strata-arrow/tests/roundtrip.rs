@@ -1616,3 +1616,80 @@ fn arrow_cast_dictionary(plain: &ArrayRef, dt: &DataType) -> ArrayRef {
         other => panic!("{other}"),
     }
 }
+
+/// A string chunk whose dictionary fills up part way, so that its later
+/// pages are PLAIN, read as a dictionary in batches that do and do not
+/// straddle the switch: every batch holds the input's values and nulls,
+/// and a batch read wholly from the PLAIN pages is interned (each value
+/// once in its dictionary, keys in order of first appearance).
+#[test]
+fn string_chunk_falling_back_reads_as_dictionary() {
+    use strata_format::metadata::Encoding;
+    let values: Vec<Option<String>> = (0..3000)
+        .map(|i: usize| (i % 17 != 3).then(|| format!("value-{}", (i * 7919) % 1300)))
+        .collect();
+    let input = batch(vec![("s", Arc::new(StringArray::from(values)) as ArrayRef)]);
+    let props = WriterProperties::builder()
+        .set_dictionary_page_size_limit(4000)
+        .set_data_page_size_limit(1000)
+        .set_write_batch_size(100)
+        .build();
+    let data = write(std::slice::from_ref(&input), Some(props));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
+    let chunk = builder.metadata().row_groups()[0].columns[0]
+        .meta_data
+        .clone()
+        .unwrap();
+    assert!(
+        chunk.encodings.contains(Encoding::RleDictionary)
+            || chunk.encodings.contains(Encoding::PlainDictionary),
+        "{:?}",
+        chunk.encodings
+    );
+    assert!(chunk.encodings.contains(Encoding::Plain), "no fallback");
+    let dt = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+    let schema = Arc::new(Schema::new(vec![Field::new("s", dt, true)]));
+    for batch_size in [64, 700, 5000] {
+        let options = ArrowReaderOptions::new().with_schema(schema.clone());
+        let read: Vec<RecordBatch> =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+                .unwrap()
+                .with_batch_size(batch_size)
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        let mut row = 0;
+        let mut interned = 0;
+        for got in &read {
+            let dict = got.column(0).as_dictionary::<Int32Type>();
+            let strings = arrow_select::take::take(dict.values(), dict.keys(), None).unwrap();
+            let expect = input.column(0).slice(row, got.num_rows());
+            assert_eq!(
+                strings.to_data(),
+                expect.to_data(),
+                "batch {batch_size}, row {row}"
+            );
+            // A batch read from the PLAIN pages alone has a dictionary of
+            // its own distinct values (the chunk's dictionary holds more),
+            // in order of first appearance.
+            let entries = dict.values().as_string::<i32>();
+            let mut firsts: Vec<&str> = Vec::new();
+            for v in expect.as_string::<i32>().iter().flatten() {
+                if !firsts.contains(&v) {
+                    firsts.push(v);
+                }
+            }
+            if entries.len() == firsts.len() {
+                interned += 1;
+                let listed: Vec<&str> = entries.iter().flatten().collect();
+                assert_eq!(listed, firsts, "batch {batch_size}, row {row}");
+            }
+            row += got.num_rows();
+        }
+        assert_eq!(row, input.num_rows());
+        if batch_size < 3000 {
+            assert!(interned > 0, "no batch read from the PLAIN pages alone");
+        }
+    }
+}
