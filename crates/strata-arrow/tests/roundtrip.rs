@@ -1199,7 +1199,9 @@ fn read_with_schema(data: &Bytes, schema: &SchemaRef) -> Result<Vec<RecordBatch>
 /// Binary columns read as strings: batches gathered from a dictionary whose
 /// entries are all UTF-8 skip arrow's validation (and still equal the
 /// input); a dictionary with one entry that is not UTF-8 makes every batch
-/// that uses it an error, and the batches before it still read.
+/// that uses it an error, and the batches before it still read. The same
+/// stored PLAIN, where an all-ASCII batch skips arrow's validation and a
+/// batch with a value that is not UTF-8 is an error.
 #[test]
 fn binary_dictionaries_read_as_strings_are_checked() {
     let valid: Vec<&[u8]> = vec![
@@ -1215,6 +1217,9 @@ fn binary_dictionaries_read_as_strings_are_checked() {
             .map(|i| match (i % 7, bad) {
                 (0, _) => None,
                 (_, Some(b)) if i >= 300 && i % 5 == 0 => Some(b.to_vec()),
+                // Rows 100..200 are ASCII only (a batch of 100 that skips
+                // Arrow's check when stored PLAIN).
+                _ if (100..200).contains(&i) => Some(valid[(i % 2) * 2].to_vec()),
                 _ => Some(valid[i % valid.len()].to_vec()),
             })
             .collect()
@@ -1223,13 +1228,14 @@ fn binary_dictionaries_read_as_strings_are_checked() {
         let data_rows = rows(bad);
         let array = BinaryArray::from_iter(data_rows.iter().map(|r| r.as_deref()));
         let b = batch(vec![("s", Arc::new(array) as ArrayRef)]);
-        for v2 in [false, true] {
+        for (v2, dictionary) in [(false, true), (true, true), (false, false), (true, false)] {
             let props = WriterProperties::builder()
                 .set_writer_version(if v2 {
                     WriterVersion::PARQUET_2_0
                 } else {
                     WriterVersion::PARQUET_1_0
                 })
+                .set_dictionary_enabled(dictionary)
                 .build();
             let data = write(std::slice::from_ref(&b), Some(props));
             for dt in [DataType::Utf8, DataType::LargeUtf8, DataType::Utf8View] {
@@ -1242,10 +1248,12 @@ fn binary_dictionaries_read_as_strings_are_checked() {
                             .iter()
                             .map(|r| r.as_ref().map(|v| String::from_utf8(v.clone()).unwrap()))
                             .collect();
-                        assert_eq!(got, expect, "{dt} v2={v2}");
+                        assert_eq!(got, expect, "{dt} v2={v2} dictionary={dictionary}");
                     }
                     (Err(e), Some(_)) => assert!(e.to_lowercase().contains("utf"), "{e}"),
-                    (outcome, bad) => panic!("{dt} v2={v2} bad={bad:?}: {outcome:?}"),
+                    (outcome, bad) => {
+                        panic!("{dt} v2={v2} dictionary={dictionary} bad={bad:?}: {outcome:?}")
+                    }
                 }
                 if bad.is_some() {
                     // The first 300 rows never use the bad entry.
