@@ -276,3 +276,101 @@ fn bloom_filters_read_by_arrow_rs() {
         assert!(!names_bf.check("definitely-absent-name-zz"));
     }
 }
+
+/// Dictionary-encoded BYTE_ARRAY pages take their statistics over the
+/// dictionary entries each page uses: the column index must still hold
+/// each page's exact minimum and maximum, the chunk statistics the whole
+/// column's, with values that repeat within and across pages (entries
+/// seen on an earlier page count again on a later one).
+/// FIXED_LEN_BYTE_ARRAY, whose statistics scan the values, is held to the
+/// same.
+#[test]
+fn dictionary_byte_pages_index_their_own_bounds() {
+    use strata_encoding::FixedLenBatch;
+    let rows = 3000usize;
+    let width = FLBA_WIDTH as usize;
+    // Value of row i (rows with i % 9 == 4 are null): 40 distinct values,
+    // with a window that drifts with the row so pages differ.
+    let value = |i: usize| -> Vec<u8> {
+        let k = (i / 50 + (i * 7) % 13) % 40;
+        format!("{:05}", 10_000 + k * 997 % 40_000).into_bytes()
+    };
+    let present = |i: usize| i % 9 != 4;
+    for ty in [Type::ByteArray, Type::FixedLenByteArray] {
+        let def: Vec<i16> = (0..rows).map(|i| i16::from(present(i))).collect();
+        let vals: Vec<Vec<u8>> = (0..rows).filter(|&i| present(i)).map(value).collect();
+        let props = WriterProperties::builder()
+            .set_data_page_row_count_limit(170)
+            .set_write_batch_size(64)
+            .build();
+        let schema = schema_from(&[root(1), leaf("x", ty, Rep::Optional)]);
+        let mut out = Vec::new();
+        let mut fw = FileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
+        let mut rg = fw.next_row_group().unwrap();
+        let mut cw = rg.next_column().unwrap().unwrap();
+        match ty {
+            Type::ByteArray => {
+                let slices: Vec<&[u8]> = vals.iter().map(Vec::as_slice).collect();
+                cw.typed::<strata_encoding::ByteArray>()
+                    .unwrap()
+                    .write_batch(ByteArrayBatch::from_slices(&slices), Some(&def), None)
+                    .unwrap();
+            }
+            _ => {
+                let bytes: Vec<u8> = vals.concat();
+                assert_eq!(bytes.len(), vals.len() * width);
+                cw.typed::<strata_encoding::FixedLenByteArray>()
+                    .unwrap()
+                    .write_batch(FixedLenBatch::new(width, &bytes).unwrap(), Some(&def), None)
+                    .unwrap();
+            }
+        }
+        let chunk = cw.close().unwrap();
+        let stats = chunk.metadata().statistics.clone().unwrap();
+        assert_eq!(
+            stats.min_value(),
+            vals.iter().min().map(Vec::as_slice),
+            "{ty:?}"
+        );
+        assert_eq!(
+            stats.max_value(),
+            vals.iter().max().map(Vec::as_slice),
+            "{ty:?}"
+        );
+        rg.append_column(chunk).unwrap();
+        rg.close().unwrap();
+        fw.close().unwrap();
+
+        let reader = reader_with_index(&out);
+        let pi = reader.metadata().page_index_for_row_group(0);
+        let locs = pi.offset_index(0).unwrap().page_locations();
+        assert!(locs.len() >= 10, "{} pages", locs.len());
+        type Bounds<'a> = Vec<Option<&'a [u8]>>;
+        let (mins, maxs): (Bounds<'_>, Bounds<'_>) = match pi.column_index(0) {
+            Some(ColumnIndexMetaData::BYTE_ARRAY(idx)) => (
+                idx.min_values_iter().collect(),
+                idx.max_values_iter().collect(),
+            ),
+            Some(ColumnIndexMetaData::FIXED_LEN_BYTE_ARRAY(idx)) => (
+                idx.min_values_iter().collect(),
+                idx.max_values_iter().collect(),
+            ),
+            other => panic!("{ty:?}: column index {other:?}"),
+        };
+        for (p, l) in locs.iter().enumerate() {
+            let first = l.first_row_index as usize;
+            let end = locs.get(p + 1).map_or(rows, |n| n.first_row_index as usize);
+            let page: Vec<Vec<u8>> = (first..end).filter(|&i| present(i)).map(value).collect();
+            assert_eq!(
+                mins[p],
+                page.iter().min().map(Vec::as_slice),
+                "{ty:?} page {p}"
+            );
+            assert_eq!(
+                maxs[p],
+                page.iter().max().map(Vec::as_slice),
+                "{ty:?} page {p}"
+            );
+        }
+    }
+}

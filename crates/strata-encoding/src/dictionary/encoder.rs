@@ -264,6 +264,22 @@ impl<T: DictValue> DictEncoder<T> {
         &self.indices
     }
 
+    /// Dictionary entry `index` as a batch of one value, or `None` past the
+    /// end: what a caller feeds to statistics once per entry instead of
+    /// once per value.
+    ///
+    /// ```
+    /// use strata_encoding::{ByteArray, ByteArrayBatch, DictEncoder, Encoder};
+    ///
+    /// let mut enc = DictEncoder::<ByteArray>::new();
+    /// enc.put(ByteArrayBatch::from_slices(&[b"b", b"a", b"b"])).unwrap();
+    /// assert_eq!(enc.entry(1).unwrap().get(0), Some(&b"a"[..]));
+    /// assert!(enc.entry(2).is_none());
+    /// ```
+    pub fn entry(&self, index: usize) -> Option<T::Batch<'_>> {
+        self.dict.entry(index)
+    }
+
     /// Take the buffered indices out, leaving none buffered: for a caller
     /// that uses the encoder to intern values (the indices and
     /// [`take_dict`](Self::take_dict) then make a dictionary array) rather

@@ -58,6 +58,9 @@ pub trait DictStore<T: ValueType + ?Sized>: Debug + Send + Sync + Sized + 'stati
     /// Decode up to `n` indices from `rle` and append (or write) the
     /// entries they name to `out`; returns how many were written.
     fn gather(&self, rle: &mut RleDecoder<'_>, out: &mut T::Out, n: usize) -> Result<usize>;
+
+    /// Entry `index` as a batch of one value, or `None` past the end.
+    fn entry(&self, index: usize) -> Option<T::Batch<'_>>;
 }
 
 fn truncated_indices() -> EncodingError {
@@ -217,6 +220,10 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
         Ok(values)
     }
 
+    fn entry(&self, index: usize) -> Option<&[T]> {
+        self.get(index..index.checked_add(1)?)
+    }
+
     fn gather(&self, rle: &mut RleDecoder<'_>, out: &mut [T], n: usize) -> Result<usize> {
         let n = n.min(out.len());
         if rle.get_batch_with_dict(self, &mut out[..n])? < n {
@@ -252,6 +259,12 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
 impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
     fn empty_like(&self) -> Self {
         ByteArrayBuffer::new()
+    }
+
+    fn entry(&self, index: usize) -> Option<ByteArrayBatch<'_>> {
+        // Two offsets to check: O(1).
+        let offsets = self.offsets().get(index..=index.checked_add(1)?)?;
+        O::batch(offsets, self.values()).ok()
     }
 
     fn entries(&self) -> usize {
@@ -382,6 +395,10 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
 impl DictStore<FixedLenByteArray> for FixedLenByteArrayBuffer {
     fn empty_like(&self) -> Self {
         FixedLenByteArrayBuffer::new(self.width())
+    }
+
+    fn entry(&self, index: usize) -> Option<FixedLenBatch<'_>> {
+        FixedLenBatch::new(self.width(), self.value(index)?).ok()
     }
 
     fn entries(&self) -> usize {

@@ -281,6 +281,12 @@ struct ChunkState<T: ColumnValue> {
     /// Scratch of [`write_keyed_batch`](ColumnChunkWriter::write_keyed_batch),
     /// made on first use.
     keyed: Option<Box<KeyedScratch>>,
+    /// Per dictionary entry, the page (`1 +` pages written before it) whose
+    /// statistics it was last fed to, for types with
+    /// [`ColumnValue::STATS_BY_ENTRY`]; grows with the dictionary.
+    entry_seen: Vec<u32>,
+    /// Scratch: the entries a batch uses that its page had not seen.
+    entry_fresh: Vec<u32>,
     locations: Vec<PageLocation>,
     page_unencoded: Vec<i64>,
     chunk_unencoded: u64,
@@ -358,6 +364,8 @@ impl<T: ColumnValue> ChunkState<T> {
             chunk_rep_hist: hist(s.max_rep),
             index: IndexBuilder::new(),
             keyed: None,
+            entry_seen: Vec::new(),
+            entry_fresh: Vec::new(),
             locations: Vec::new(),
             page_unencoded: Vec::new(),
             chunk_unencoded: 0,
@@ -476,13 +484,47 @@ impl<T: ColumnValue> ChunkState<T> {
         if T::batch_len(&values) == 0 {
             return Ok(());
         }
+        let stats = s.stats != EnabledStatistics::None;
         match (&mut self.dict, &mut self.encoder) {
-            (Some(d), _) => d.put(values)?,
-            (None, Some(e)) => e.put(values)?,
+            (Some(d), _) if stats && T::STATS_BY_ENTRY => {
+                let from = d.indices().len();
+                d.put(values)?;
+                // The entries the values use that this page has not seen.
+                let round = u32::try_from(self.locations.len() + 1).unwrap_or(u32::MAX);
+                let (seen, fresh) = (&mut self.entry_seen, &mut self.entry_fresh);
+                if seen.len() < d.num_entries() {
+                    seen.resize(d.num_entries(), 0);
+                }
+                fresh.clear();
+                for &i in d.indices().get(from..).unwrap_or_default() {
+                    let Some(stamp) = seen.get_mut(i as usize) else {
+                        return Err(invalid("dictionary index past its entries"));
+                    };
+                    if *stamp != round {
+                        *stamp = round;
+                        fresh.push(i);
+                    }
+                }
+                // Mostly new entries: the values' own scan is as quick.
+                if fresh.len() * 2 > T::batch_len(&values) {
+                    self.page_stats.update(values);
+                } else {
+                    T::update_with_entries(&mut self.page_stats, d.as_ref(), fresh)?;
+                }
+            }
+            (Some(d), _) => {
+                d.put(values)?;
+                if stats {
+                    self.page_stats.update(values);
+                }
+            }
+            (None, Some(e)) => {
+                e.put(values)?;
+                if stats {
+                    self.page_stats.update(values);
+                }
+            }
             (None, None) => return Err(invalid("column writer has no encoder")),
-        }
-        if s.stats != EnabledStatistics::None {
-            self.page_stats.update(values);
         }
         if let Some(n) = T::unencoded_bytes(&values) {
             self.page.unencoded += n;
@@ -778,6 +820,8 @@ impl<T: ColumnValue> ChunkState<T> {
                 .map_or(0, |e| e.heap_size() + std::mem::size_of::<LevelEncoder>())
             + self.locations.capacity() * std::mem::size_of::<PageLocation>()
             + self.keyed.as_ref().map_or(0, |k| k.heap_size())
+            + (self.entry_seen.capacity() + self.entry_fresh.capacity())
+                * std::mem::size_of::<u32>()
             + self.bloom.as_ref().map_or(0, Sbbf::num_bytes)
     }
 }

@@ -14,7 +14,7 @@ use strata_sink::ByteSink;
 use super::column::{ColumnChunkWriter, ColumnWriter};
 use crate::error::{FileError, Result};
 use crate::properties::WriterVersion;
-use crate::statistics::StatsValue;
+use crate::statistics::{StatisticsAccumulator, StatsValue};
 
 /// A boxed value encoder.
 pub type BoxEncoder<T> = Box<dyn Encoder<T> + Send>;
@@ -34,6 +34,10 @@ pub trait DictSink<T: strata_encoding::ValueType>: Encoder<T> + Send {
     fn intern_entry(&mut self, entries: T::Batch<'_>, k: usize) -> Result<u32>;
     /// Buffer indices of existing entries (see [`DictEncoder::put_indices`]).
     fn put_indices(&mut self, indices: &[u32]) -> Result<()>;
+    /// The buffered indices (see [`DictEncoder::indices`]).
+    fn indices(&self) -> &[u32];
+    /// Entry `index` as a batch of one value (see [`DictEncoder::entry`]).
+    fn entry(&self, index: usize) -> Option<T::Batch<'_>>;
 }
 
 impl<T: DictValue> DictSink<T> for DictEncoder<T>
@@ -55,6 +59,12 @@ where
     fn put_indices(&mut self, indices: &[u32]) -> Result<()> {
         Ok(DictEncoder::put_indices(self, indices)?)
     }
+    fn indices(&self) -> &[u32] {
+        DictEncoder::indices(self)
+    }
+    fn entry(&self, index: usize) -> Option<T::Batch<'_>> {
+        DictEncoder::entry(self, index)
+    }
 }
 
 /// A boxed dictionary encoder.
@@ -65,6 +75,12 @@ pub type BoxDict<T> = Box<dyn DictSink<T>>;
 pub trait ColumnValue: StatsValue + Sized {
     /// The physical type.
     const PHYSICAL: Type;
+
+    /// Whether page statistics of a dictionary-encoded page are taken over
+    /// the dictionary entries the page uses, each once, rather than over
+    /// every value: for byte arrays, where comparing a value costs more
+    /// than looking up whether its entry was seen on the page.
+    const STATS_BY_ENTRY: bool = false;
 
     /// The writer for this type inside the untyped [`ColumnWriter`].
     fn typed(writer: &mut ColumnWriter) -> Option<&mut ColumnChunkWriter<Self>>;
@@ -104,6 +120,20 @@ pub trait ColumnValue: StatsValue + Sized {
         None
     }
 
+    /// Fold dictionary entries `indices` of `dict` into `acc` (see
+    /// [`STATS_BY_ENTRY`](Self::STATS_BY_ENTRY)): one at a time unless the
+    /// type gathers them into batches.
+    fn update_with_entries(
+        acc: &mut StatisticsAccumulator<Self>,
+        dict: &dyn DictSink<Self>,
+        indices: &[u32],
+    ) -> Result<()> {
+        for &i in indices {
+            acc.update(dict.entry(i as usize).ok_or_else(entry_past_end)?);
+        }
+        Ok(())
+    }
+
     /// Number of values in a batch.
     fn batch_len(values: &Self::Batch<'_>) -> usize;
 
@@ -113,6 +143,10 @@ pub trait ColumnValue: StatsValue + Sized {
         start: usize,
         end: usize,
     ) -> Option<Self::Batch<'a>>;
+}
+
+fn entry_past_end() -> FileError {
+    FileError::InvalidArgument("dictionary index past its entries".into())
 }
 
 fn unsupported(encoding: Encoding, ty: &str) -> FileError {
@@ -278,6 +312,7 @@ impl ColumnValue for Int96 {
 
 impl ColumnValue for ByteArray {
     const PHYSICAL: Type = Type::ByteArray;
+    const STATS_BY_ENTRY: bool = true;
     wrap!(ByteArrayColumnWriter);
     common_batch!();
 
@@ -309,6 +344,27 @@ impl ColumnValue for ByteArray {
         for v in values.iter() {
             f(v);
         }
+    }
+
+    /// Entries gathered 64 at a time into one batch, so that the scan for
+    /// the minimum and maximum compares them by their prefixes as it does
+    /// a batch of values.
+    fn update_with_entries(
+        acc: &mut StatisticsAccumulator<Self>,
+        dict: &dyn DictSink<Self>,
+        indices: &[u32],
+    ) -> Result<()> {
+        let mut group: [&[u8]; 64] = [&[]; 64];
+        for chunk in indices.chunks(64) {
+            for (slot, &i) in group.iter_mut().zip(chunk) {
+                *slot = dict
+                    .entry(i as usize)
+                    .and_then(|e| e.get(0))
+                    .ok_or_else(entry_past_end)?;
+            }
+            acc.update(ByteArrayBatch::from_slices(&group[..chunk.len()]));
+        }
+        Ok(())
     }
 }
 
