@@ -710,9 +710,15 @@ proptest! {
         prop_assert_eq!(gathered.iter().collect::<Vec<_>>(), expect.clone());
         prop_assert_eq!(gathered.values().len(), expect.iter().map(|v| v.len()).sum::<usize>());
 
-        // An index past the end appends nothing.
+        // An index past the end appends nothing, alone or at the end of a
+        // batch at least as long as the dictionary (sized by its longest
+        // entry when the lengths are even enough).
         let before = gathered.clone();
         prop_assert!(gathered.extend_gather(&dict, &[dict_values.len() as u32]).is_err());
+        prop_assert_eq!(&gathered, &before);
+        let mut long_bad: Vec<u32> = (0..dict_values.len() as u32).collect();
+        long_bad.push(dict_values.len() as u32);
+        prop_assert!(gathered.extend_gather(&dict, &long_bad).is_err());
         prop_assert_eq!(&gathered, &before);
 
         // A range of the gathered values, copied onto another buffer.
@@ -727,5 +733,37 @@ proptest! {
         prop_assert_eq!(copied.iter().collect::<Vec<_>>(), want);
         prop_assert!(copied.extend_from_range(&gathered, start, n + 1).is_err());
         prop_assert!(copied.extend_from_range(&gathered, end + 1, end).is_err());
+    }
+}
+
+/// A gather sized by the dictionary's longest entry (a dictionary no
+/// larger than the batch, entries of even lengths) appends exactly the
+/// entries, reserves no more than half as much again, and rejects an index
+/// past the end anywhere in the batch, appending nothing.
+#[test]
+fn gather_sized_by_longest_entry() {
+    let mut dict = ByteArrayBuffer::<i32>::new();
+    let entries: Vec<String> = (0..100)
+        .map(|i| format!("value-{:04}", i * 37 % 1000))
+        .collect();
+    for e in &entries {
+        dict.push(e.as_bytes()).unwrap();
+    }
+    let indices: Vec<u32> = (0..5000u32).map(|i| i * 7919 % 100).collect();
+    let mut out = ByteArrayBuffer::<i32>::new();
+    out.extend_gather(&dict, &indices).unwrap();
+    let expect: Vec<&[u8]> = indices
+        .iter()
+        .map(|&i| entries[i as usize].as_bytes())
+        .collect();
+    assert_eq!(out.iter().collect::<Vec<_>>(), expect);
+    assert_eq!(out.values().len(), 5000 * 10);
+    assert!(out.heap_size() <= 5000 * 10 * 3 / 2 + 5001 * 4 + 64);
+    for at in [0usize, 2500, 4999] {
+        let mut bad = indices.clone();
+        bad[at] = 100;
+        let before = out.clone();
+        assert!(out.extend_gather(&dict, &bad).is_err(), "bad index at {at}");
+        assert_eq!(out, before);
     }
 }
