@@ -10,7 +10,7 @@
 //! tricks on the word), checks the tag of the slots whose byte matches,
 //! and inserts into the first empty slot when none holds the value; only a
 //! full bucket sends it on to the next one. The load factor stays at or
-//! below one half. Because the tag and control byte are kept, growing the
+//! below three quarters. Because the tag and control byte are kept, growing the
 //! table re-places entries without touching the values.
 //!
 //! Against a plain array of slots probed one at a time (the design this
@@ -129,7 +129,12 @@ pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Smallest table, in buckets, once something is inserted.
-const MIN_BUCKETS: usize = 4;
+const MIN_BUCKETS: usize = 1;
+
+/// Largest share of the slots in use, `LOAD_NUM / LOAD_DEN`: a full
+/// bucket sends a lookup on to the next line, which is rare below this.
+const LOAD_NUM: usize = 3;
+const LOAD_DEN: usize = 4;
 
 /// Largest number of dictionary entries: indices are `u32` and the slot
 /// stores `index + 1`.
@@ -158,7 +163,8 @@ pub struct HashTable {
     buckets: usize,
     /// Entries stored.
     len: usize,
-    /// Entries the buckets take before the table grows: half their slots.
+    /// Entries the buckets take before the table grows: three quarters of
+    /// their slots.
     limit: usize,
 }
 
@@ -302,9 +308,9 @@ impl HashTable {
         if entries >= MAX_ENTRIES {
             return Err(too_many());
         }
-        // `find_or_insert` grows when `len` reaches half the slots.
-        let want = (entries.saturating_add(1) * 2)
-            .div_ceil(BUCKET_WORDS - 1)
+        // `find_or_insert` grows when `len` reaches `limit`.
+        let want = (entries.saturating_add(1) * LOAD_DEN)
+            .div_ceil((BUCKET_WORDS - 1) * LOAD_NUM)
             .next_power_of_two()
             .max(MIN_BUCKETS);
         if self.buckets == 0 {
@@ -333,7 +339,7 @@ impl HashTable {
             .align_offset(BUCKET_WORDS * std::mem::size_of::<u64>())
             .min(BUCKET_WORDS - 1);
         self.buckets = buckets;
-        self.limit = buckets * (BUCKET_WORDS - 1) / 2;
+        self.limit = buckets * (BUCKET_WORDS - 1) * LOAD_NUM / LOAD_DEN;
     }
 
     /// The entry of the first slot of the home bucket of `hash` whose
