@@ -21,8 +21,15 @@
 //! instructions than before (the control word comes first).
 //!
 //! The hash is a folded 64×64→128-bit multiply over 8-byte words: fast and
-//! well mixed in its low bits (which pick the slot), but not resistant to
-//! adversarial collisions; a column writer bounds the dictionary size anyway.
+//! well mixed in its low bits (which pick the bucket). Its seed is drawn at
+//! random once per process ([`process_seed`], from the standard library's
+//! `RandomState`), so which values collide is not fixed in advance: the
+//! Arrow reader interns strings read from files with this table, and a file
+//! made to collide under a known seed would make each lookup walk the
+//! table. It is not a keyed cryptographic hash, so this makes such files
+//! hard to make, not impossible; a column writer bounds the dictionary
+//! size, and the reader interns one batch at a time. The seed changes no
+//! output: indices follow the order in which values first appear.
 //!
 //! [`DictEncoder`]: crate::DictEncoder
 
@@ -30,7 +37,16 @@ use crate::error::{EncodingError, Result};
 
 const K1: u64 = 0x9E37_79B9_7F4A_7C15;
 const K2: u64 = 0xD6E8_FEB8_6659_FD93;
-const SEED: u64 = 0x2D35_8DCC_AA6C_78A5;
+
+/// The hash seed of this process: random, drawn once. Callers read it once
+/// per batch and hand it to the hash functions.
+pub(crate) fn process_seed() -> u64 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(0x2D35_8DCC_AA6C_78A5_u64)
+    })
+}
 
 /// Multiply to 128 bits and fold the halves together.
 #[inline(always)]
@@ -41,14 +57,14 @@ fn fold(a: u64, b: u64) -> u64 {
 
 /// Hash of one 64-bit word (the bits of a fixed-width value).
 #[inline(always)]
-pub(crate) fn hash_u64(v: u64) -> u64 {
-    fold(v ^ SEED, K1)
+pub(crate) fn hash_u64(v: u64, seed: u64) -> u64 {
+    fold(v ^ seed, K1)
 }
 
 /// Hash of a 128-bit key (INT96 values).
 #[inline(always)]
-pub(crate) fn hash_u128(v: u128) -> u64 {
-    fold(fold(v as u64 ^ SEED, K1) ^ (v >> 64) as u64, K2)
+pub(crate) fn hash_u128(v: u128, seed: u64) -> u64 {
+    fold(fold(v as u64 ^ seed, K1) ^ (v >> 64) as u64, K2)
 }
 
 /// Little-endian `u64` at `bytes[at..at + 8]` (the caller checks the
@@ -89,9 +105,9 @@ fn short_word(bytes: &[u8]) -> u64 {
 /// as the string's last 8 bytes (overlapping the word before), which
 /// avoids a store-to-load stall on a copied tail.
 #[inline]
-pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
+pub(crate) fn hash_bytes(bytes: &[u8], seed: u64) -> u64 {
     let n = bytes.len();
-    let mut h = SEED ^ n as u64;
+    let mut h = seed ^ n as u64;
     if n < 8 {
         return fold(fold(h ^ short_word(bytes), K1), K2);
     }
@@ -410,6 +426,8 @@ fn too_many() -> EncodingError {
 mod tests {
     use super::*;
 
+    const TEST_SEED: u64 = 0x2D35_8DCC_AA6C_78A5;
+
     #[test]
     fn finds_what_it_inserted_across_growth() {
         let keys: Vec<u64> = (0..5000u64).map(|i| i * 7919 % 3001).collect();
@@ -418,7 +436,7 @@ mod tests {
         assert_eq!(table.heap_size(), 0);
         for &k in &keys {
             let (idx, inserted) = table
-                .find_or_insert(hash_u64(k), stored.len(), |i| stored[i] == k)
+                .find_or_insert(hash_u64(k, TEST_SEED), stored.len(), |i| stored[i] == k)
                 .unwrap();
             if inserted {
                 assert_eq!(idx as usize, stored.len());
@@ -429,7 +447,9 @@ mod tests {
         // 3001 distinct residues.
         assert_eq!(stored.len(), 3001);
         table.clear();
-        let (idx, inserted) = table.find_or_insert(hash_u64(1), 0, |_| true).unwrap();
+        let (idx, inserted) = table
+            .find_or_insert(hash_u64(1, TEST_SEED), 0, |_| true)
+            .unwrap();
         assert_eq!((idx, inserted), (0, true));
     }
 
@@ -459,7 +479,7 @@ mod tests {
         // Growing re-places them all; lookups still find each one once.
         for i in 40..200usize {
             table
-                .find_or_insert(hash_u64(i as u64), i, |j| j == i)
+                .find_or_insert(hash_u64(i as u64, TEST_SEED), i, |j| j == i)
                 .unwrap();
         }
         for (i, &h) in hashes.iter().enumerate() {
@@ -479,7 +499,7 @@ mod tests {
             let (buckets, heap) = (table.buckets, table.heap_size());
             for i in 0..entries {
                 table
-                    .find_or_insert(hash_u64(i as u64), i, |j| j == i)
+                    .find_or_insert(hash_u64(i as u64, TEST_SEED), i, |j| j == i)
                     .unwrap();
             }
             assert_eq!(table.buckets, buckets, "{entries} entries");
@@ -547,22 +567,30 @@ mod tests {
                 let mut b = a.clone();
                 b[at] ^= 0x10;
                 assert!(!bytes_eq(&a, &b), "length {n}, byte {at}");
-                assert_ne!(hash_bytes(&a), hash_bytes(&b), "length {n}, byte {at}");
+                assert_ne!(
+                    hash_bytes(&a, TEST_SEED),
+                    hash_bytes(&b, TEST_SEED),
+                    "length {n}, byte {at}"
+                );
             }
             let mut longer = a.clone();
             longer.push(0);
             assert!(!bytes_eq(&a, &longer));
-            assert_ne!(hash_bytes(&a), hash_bytes(&longer), "length {n}");
+            assert_ne!(
+                hash_bytes(&a, TEST_SEED),
+                hash_bytes(&longer, TEST_SEED),
+                "length {n}"
+            );
         }
     }
 
     #[test]
     fn byte_hash_depends_on_every_byte_and_length() {
-        let base = hash_bytes(b"abcdefghij");
-        assert_ne!(base, hash_bytes(b"abcdefghik"));
-        assert_ne!(base, hash_bytes(b"bbcdefghij"));
-        assert_ne!(hash_bytes(b""), hash_bytes(b"\0"));
-        assert_ne!(hash_bytes(b"\0"), hash_bytes(b"\0\0"));
-        assert_ne!(hash_u128(1), hash_u128(1 << 64));
+        let base = hash_bytes(b"abcdefghij", TEST_SEED);
+        assert_ne!(base, hash_bytes(b"abcdefghik", TEST_SEED));
+        assert_ne!(base, hash_bytes(b"bbcdefghij", TEST_SEED));
+        assert_ne!(hash_bytes(b"", TEST_SEED), hash_bytes(b"\0", TEST_SEED));
+        assert_ne!(hash_bytes(b"\0", TEST_SEED), hash_bytes(b"\0\0", TEST_SEED));
+        assert_ne!(hash_u128(1, TEST_SEED), hash_u128(1 << 64, TEST_SEED));
     }
 }

@@ -12,7 +12,7 @@ use std::fmt::Debug;
 use strata_sink::rle::RleDecoder;
 use strata_sink::{ByteSink, SinkError};
 
-use super::hash::{HashTable, bytes_eq, hash_bytes, hash_u64, hash_u128};
+use super::hash::{HashTable, bytes_eq, hash_bytes, hash_u64, hash_u128, process_seed};
 use crate::error::{EncodingError, Result};
 use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
@@ -127,8 +127,8 @@ pub trait DictKey: FixedWidthValue {
     type Bits: Copy + Eq;
     /// The bit pattern of `self`.
     fn bits(self) -> Self::Bits;
-    /// Hash of a bit pattern.
-    fn hash_bits(bits: Self::Bits) -> u64;
+    /// Hash of a bit pattern under `seed` (see `process_seed`).
+    fn hash_bits(bits: Self::Bits, seed: u64) -> u64;
 }
 
 macro_rules! dict_key {
@@ -141,8 +141,8 @@ macro_rules! dict_key {
                 $to_bits
             }
             #[inline(always)]
-            fn hash_bits(bits: $bits) -> u64 {
-                hash_u64(u64::from(bits))
+            fn hash_bits(bits: $bits, seed: u64) -> u64 {
+                hash_u64(u64::from(bits), seed)
             }
         }
     };
@@ -160,8 +160,8 @@ impl DictKey for Int96 {
         u128::from(self.0[0]) | (u128::from(self.0[1]) << 32) | (u128::from(self.0[2]) << 64)
     }
     #[inline(always)]
-    fn hash_bits(bits: u128) -> u64 {
-        hash_u128(bits)
+    fn hash_bits(bits: u128, seed: u64) -> u64 {
+        hash_u128(bits, seed)
     }
 }
 
@@ -186,11 +186,12 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
         plain_size: &mut usize,
     ) -> Result<()> {
         indices.reserve(batch.len());
+        let seed = process_seed();
         for &v in batch {
             let bits = v.bits();
             let values = &*self;
             let (index, inserted) =
-                table.find_or_insert(T::hash_bits(bits), values.len(), |i| {
+                table.find_or_insert(T::hash_bits(bits, seed), values.len(), |i| {
                     values[i].bits() == bits
                 })?;
             if inserted {
@@ -295,6 +296,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         }
         indices.reserve(batch.len());
         self.start();
+        let seed = process_seed();
         // A group of values at a time: hash them all, then touch the table
         // slot, offset and first value byte each hash leads to (loads that
         // do not depend on each other, so their cache misses overlap), then
@@ -311,7 +313,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             let mut k = 0;
             group.try_for_each(|v| {
                 values[k] = v;
-                hashes[k] = hash_bytes(v);
+                hashes[k] = hash_bytes(v, seed);
                 k += 1;
                 Ok(())
             })?;
@@ -419,11 +421,13 @@ impl DictStore<FixedLenByteArray> for FixedLenByteArrayBuffer {
         let w = self.width();
         crate::plain::fixed_len::check_batch_width(&batch, w)?;
         indices.reserve(batch.len());
+        let seed = process_seed();
         for v in batch.bytes().chunks_exact(w) {
             let values = self.values();
-            let (index, inserted) = table.find_or_insert(hash_bytes(v), values.len() / w, |i| {
-                bytes_eq(&values[i * w..(i + 1) * w], v)
-            })?;
+            let (index, inserted) =
+                table.find_or_insert(hash_bytes(v, seed), values.len() / w, |i| {
+                    bytes_eq(&values[i * w..(i + 1) * w], v)
+                })?;
             if inserted {
                 self.values_mut().extend_from_slice(v);
                 *plain_size += w;
