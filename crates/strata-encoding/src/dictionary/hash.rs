@@ -219,7 +219,7 @@ fn matching(ctrl: u64, bytes: u64) -> u64 {
 /// The slot a mask bit (bit 7 of byte `k`) stands for.
 #[inline(always)]
 fn slot_of(mask: u64) -> usize {
-    // At most 6 for a mask of `scan` (the `min` only tells the compiler,
+    // At most 6 for a mask of `matching` or `empty_slots` (the `min` only tells the compiler,
     // which then indexes a bucket without a check).
     ((mask.trailing_zeros() / 8) as usize).min(BUCKET_WORDS - 2)
 }

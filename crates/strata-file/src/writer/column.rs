@@ -485,46 +485,42 @@ impl<T: ColumnValue> ChunkState<T> {
             return Ok(());
         }
         let stats = s.stats != EnabledStatistics::None;
+        // Whether the page statistics already saw these values' entries.
+        let mut by_entry = false;
         match (&mut self.dict, &mut self.encoder) {
-            (Some(d), _) if stats && T::STATS_BY_ENTRY => {
+            (Some(d), _) => {
                 let from = d.indices().len();
                 d.put(values)?;
-                // The entries the values use that this page has not seen.
-                let round = u32::try_from(self.locations.len() + 1).unwrap_or(u32::MAX);
-                let (seen, fresh) = (&mut self.entry_seen, &mut self.entry_fresh);
-                if seen.len() < d.num_entries() {
-                    seen.resize(d.num_entries(), 0);
-                }
-                fresh.clear();
-                for &i in d.indices().get(from..).unwrap_or_default() {
-                    let Some(stamp) = seen.get_mut(i as usize) else {
-                        return Err(invalid("dictionary index past its entries"));
-                    };
-                    if *stamp != round {
-                        *stamp = round;
-                        fresh.push(i);
+                if stats && T::STATS_BY_ENTRY {
+                    // The entries the values use that this page has not
+                    // seen; unless most are new (then the values' own scan
+                    // is as quick), only those go to the statistics.
+                    let round = u32::try_from(self.locations.len() + 1).unwrap_or(u32::MAX);
+                    let (seen, fresh) = (&mut self.entry_seen, &mut self.entry_fresh);
+                    if seen.len() < d.num_entries() {
+                        seen.resize(d.num_entries(), 0);
+                    }
+                    fresh.clear();
+                    for &i in d.indices().get(from..).unwrap_or_default() {
+                        let Some(stamp) = seen.get_mut(i as usize) else {
+                            return Err(invalid("dictionary index past its entries"));
+                        };
+                        if *stamp != round {
+                            *stamp = round;
+                            fresh.push(i);
+                        }
+                    }
+                    if fresh.len() * 2 <= T::batch_len(&values) {
+                        T::update_with_entries(&mut self.page_stats, d.as_ref(), fresh)?;
+                        by_entry = true;
                     }
                 }
-                // Mostly new entries: the values' own scan is as quick.
-                if fresh.len() * 2 > T::batch_len(&values) {
-                    self.page_stats.update(values);
-                } else {
-                    T::update_with_entries(&mut self.page_stats, d.as_ref(), fresh)?;
-                }
             }
-            (Some(d), _) => {
-                d.put(values)?;
-                if stats {
-                    self.page_stats.update(values);
-                }
-            }
-            (None, Some(e)) => {
-                e.put(values)?;
-                if stats {
-                    self.page_stats.update(values);
-                }
-            }
+            (None, Some(e)) => e.put(values)?,
             (None, None) => return Err(invalid("column writer has no encoder")),
+        }
+        if stats && !by_entry {
+            self.page_stats.update(values);
         }
         if let Some(n) = T::unencoded_bytes(&values) {
             self.page.unencoded += n;
