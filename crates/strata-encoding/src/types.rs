@@ -118,12 +118,21 @@ impl<T: Copy + Default> DecodeTarget for [T] {
                     out.copy_within(j - 8..j, base);
                     j -= 8;
                 } else {
-                    for k in (0..8).rev() {
-                        let valid = (byte >> k) & 1 == 1;
-                        j = j.saturating_sub(usize::from(valid));
-                        let value = out[j];
-                        out[base + k] = if valid { value } else { T::default() };
+                    // Slot k's value is present value `first + rank`, read
+                    // for all eight slots before any is written.
+                    let first = j.saturating_sub(byte.count_ones() as usize);
+                    let ranks = &PREFIX_COUNTS[usize::from(byte)];
+                    let mut moved = [T::default(); 8];
+                    for (k, (m, &r)) in moved.iter_mut().zip(ranks).enumerate() {
+                        let value = out[first + usize::from(r)];
+                        *m = if (byte >> k) & 1 == 1 {
+                            value
+                        } else {
+                            T::default()
+                        };
                     }
+                    out[base..base + 8].copy_from_slice(&moved);
+                    j = first;
                 }
                 i = base;
                 continue;
@@ -162,6 +171,24 @@ fn byte_before(validity: &[u8], offset: usize, i: usize) -> Option<u8> {
     }
     validity.get((offset + i) / 8 - 1).copied()
 }
+
+/// For each validity byte, the number of its set bits below bit `k`, for
+/// `k` in `0..8`: the rank among present values of each of its eight slots,
+/// relative to the first, so that a byte's slots are spaced without a
+/// chain from one slot to the next.
+const PREFIX_COUNTS: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[byte][k] = ((byte as u32) & ((1u32 << k) - 1)).count_ones() as u8;
+            k += 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 fn too_many_present() -> EncodingError {
     EncodingError::InvalidArgument("validity bitmap has more set bits than present values".into())
@@ -1028,15 +1055,21 @@ impl<O: OffsetSize> DecodeTarget for ByteArrayBuffer<O> {
                 if byte == 0xFF && j >= 8 {
                     offsets.copy_within(j - 8..j, base);
                     j -= 8;
-                    next = offsets[base];
                 } else {
-                    for k in (0..8).rev() {
-                        let valid = (byte >> k) & 1 == 1;
-                        j = j.saturating_sub(usize::from(valid));
-                        next = if valid { offsets[j] } else { next };
-                        offsets[base + k] = next;
+                    // Every slot, present or null, starts where the present
+                    // values before it end: at the start of present value
+                    // `first + rank`. Read for all eight slots before any is
+                    // written.
+                    let first = j.saturating_sub(byte.count_ones() as usize);
+                    let ranks = &PREFIX_COUNTS[usize::from(byte)];
+                    let mut starts = [O::ZERO; 8];
+                    for (st, &r) in starts.iter_mut().zip(ranks) {
+                        *st = offsets[first + usize::from(r)];
                     }
+                    offsets[base..base + 8].copy_from_slice(&starts);
+                    j = first;
                 }
+                next = offsets[base];
                 i = base;
                 continue;
             }
