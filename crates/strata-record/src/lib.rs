@@ -14,6 +14,7 @@
 //!   data page v1/v2 ─▶ rep + def levels (whole page, i16)   │
 //!                      values section ─▶ value source ◀─────┘
 //!                        PLAIN fixed width: read in place at a position
+//!                        PLAIN byte arrays: read in place from a byte position
 //!                        dictionary:        indices (u32), gathered or handed out
 //!                        other encodings:   decoded once per page
 //! read_records ─▶ count records on rep levels (a record starts at rep 0;

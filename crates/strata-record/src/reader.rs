@@ -103,6 +103,9 @@ enum Source {
     Indices { pos: usize },
     /// Any other encoding: the page's values are in `PageValues::store`.
     Store { pos: usize },
+    /// PLAIN variable width (byte arrays): read straight from the page, the
+    /// next value at byte `at`, `left` values after it.
+    PlainInPlace { data: Bytes, at: usize, left: usize },
 }
 
 /// The current page's values and the chunk's dictionary.
@@ -130,6 +133,7 @@ impl<T: RecordValue> PageValues<T> {
             Source::Store { pos } => {
                 crate::values::ValueBuffer::len(&self.store).saturating_sub(*pos)
             }
+            Source::PlainInPlace { left, .. } => *left,
         }
     }
 
@@ -189,6 +193,11 @@ impl<T: RecordValue> PageValues<T> {
                 T::read_store(&self.store, *pos, present, out, spaced)?;
                 *pos += present;
             }
+            Source::PlainInPlace { data, at, left } => {
+                let bytes = data.get(*at..).unwrap_or_default();
+                *at += T::read_plain_from(bytes, present, out, spaced)?;
+                *left -= present;
+            }
         }
         Ok(())
     }
@@ -243,6 +252,10 @@ impl<T: RecordValue> PageValues<T> {
             Source::Empty => return Err(corrupt("values without a data page")),
             Source::Plain { pos, .. } | Source::Indices { pos } | Source::Store { pos } => {
                 *pos += n
+            }
+            Source::PlainInPlace { data, at, left } => {
+                *at += T::skip_plain_from(data.get(*at..).unwrap_or_default(), n)?;
+                *left -= n;
             }
         }
         Ok(())
@@ -806,6 +819,20 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 self.values.source = Source::Plain {
                     data: values,
                     pos: 0,
+                };
+            }
+            Encoding::Plain if T::PLAIN_IN_PLACE => {
+                // Each value takes at least its 4-byte length.
+                if present.saturating_mul(4) > values.len() {
+                    return Err(corrupt(format!(
+                        "PLAIN page of {} bytes cannot hold {present} values",
+                        values.len()
+                    )));
+                }
+                self.values.source = Source::PlainInPlace {
+                    data: values,
+                    at: 0,
+                    left: present,
                 };
             }
             other => {

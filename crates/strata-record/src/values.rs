@@ -193,6 +193,39 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
         spaced: Option<Spaced<'_>>,
     ) -> Result<()>;
 
+    /// Whether PLAIN pages of variable-width values are read in place, a
+    /// run at a time from a byte position ([`read_plain_from`]), instead of
+    /// being decoded whole into a store and copied from there.
+    ///
+    /// [`read_plain_from`]: Self::read_plain_from
+    const PLAIN_IN_PLACE: bool = false;
+
+    /// Decode `present` PLAIN values from the start of `bytes` into `out`,
+    /// spread over null slots when `spaced` is given; returns the bytes they
+    /// took. Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
+    fn read_plain_from(
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<usize> {
+        let _ = (bytes, present, out, spaced);
+        Err(RecordError::Unsupported(format!(
+            "PLAIN {} values read in place",
+            Self::NAME
+        )))
+    }
+
+    /// The bytes the first `n` PLAIN values at the start of `bytes` take.
+    /// Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
+    fn skip_plain_from(bytes: &[u8], n: usize) -> Result<usize> {
+        let _ = (bytes, n);
+        Err(RecordError::Unsupported(format!(
+            "PLAIN {} values skipped in place",
+            Self::NAME
+        )))
+    }
+
     /// Decode all `present` values of a page's values section encoded
     /// with `encoding` (not a dictionary encoding) into `store`, replacing
     /// its contents.
@@ -703,9 +736,30 @@ impl RecordValue for ByteArray {
         out: &mut Self::Values,
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
+        Self::read_plain_from(bytes, present, out, spaced).map(|_| ())
+    }
+
+    const PLAIN_IN_PLACE: bool = true;
+
+    fn read_plain_from(
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<usize> {
         let mut dec = PlainByteArrayDecoder::new();
         dec.set_data(bytes, present)?;
-        emit_append(&mut dec, out, present, spaced)
+        emit_append(&mut dec, out, present, spaced)?;
+        Ok(dec.position())
+    }
+
+    fn skip_plain_from(bytes: &[u8], n: usize) -> Result<usize> {
+        let mut dec = PlainByteArrayDecoder::new();
+        dec.set_data(bytes, n)?;
+        if dec.skip(n)? < n {
+            return Err(short(n, 0));
+        }
+        Ok(dec.position())
     }
 
     fn decode_page(

@@ -892,3 +892,43 @@ fn flat_levels_optional_and_pages_without_nulls() {
         }
     }
 }
+
+/// PLAIN strings are read in place, a run at a time from a byte position:
+/// skips and reads of every size, within and across pages, with nulls,
+/// give the values in order.
+#[test]
+fn plain_strings_skip_and_read_in_place() {
+    let strs = strings(1200, 300, Some(4), 33);
+    for (skip, read) in [
+        (0usize, 1usize),
+        (1, 7),
+        (37, 100),
+        (99, 1),
+        (250, 333),
+        (5, 1200),
+    ] {
+        // All PLAIN: 1,000 rows after a 200-row dictionary part.
+        let chunk = dict_string_chunk(&strs, false, 1000);
+        let mut reader =
+            ColumnRecordReader::<ByteArray>::new(chunk.reader(), descr(Type::ByteArray, 1, 0))
+                .unwrap();
+        let mut expect = Vec::new();
+        let mut got = Vec::new();
+        let mut at = 0usize;
+        loop {
+            let skipped = reader.skip_records(skip).unwrap();
+            assert_eq!(skipped, skip.min(strs.len() - at), "skip {skip} at {at}");
+            at += skipped;
+            let mut out = RecordBatchBuffers::new();
+            let n = reader.read_records(read, &mut out).unwrap();
+            assert_eq!(n, read.min(strs.len() - at), "read {read} at {at}");
+            collect_strings(&out, &mut got);
+            expect.extend_from_slice(&strs[at..at + n]);
+            at += n;
+            if at == strs.len() {
+                break;
+            }
+        }
+        assert_eq!(got, expect, "skip {skip}, read {read}");
+    }
+}

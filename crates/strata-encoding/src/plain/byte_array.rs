@@ -180,6 +180,22 @@ impl PlainByteArrayDecoder<'_, i32> {
 }
 
 impl<'a, O: OffsetSize> PlainByteArrayDecoder<'a, O> {
+    /// Bytes of the page read so far (the values decoded or skipped, with
+    /// their lengths): where the next value starts.
+    ///
+    /// ```
+    /// use strata_encoding::{ByteArrayBuffer, Decoder, PlainByteArrayDecoder};
+    ///
+    /// let page = [2, 0, 0, 0, b'h', b'i', 0, 0, 0, 0];
+    /// let mut dec = PlainByteArrayDecoder::new();
+    /// dec.set_data(&page, 2).unwrap();
+    /// dec.decode(&mut ByteArrayBuffer::new(), 1).unwrap();
+    /// assert_eq!(dec.position(), 6);
+    /// ```
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     /// Read the next value, or fail if the page is truncated.
     #[inline]
     fn next_value(&mut self) -> Result<&'a [u8]> {
