@@ -210,20 +210,14 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
         spaced: Option<Spaced<'_>>,
     ) -> Result<usize> {
         let _ = (bytes, present, out, spaced);
-        Err(RecordError::Unsupported(format!(
-            "PLAIN {} values read in place",
-            Self::NAME
-        )))
+        Err(not_in_place::<Self>())
     }
 
     /// The bytes the first `n` PLAIN values at the start of `bytes` take.
     /// Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
     fn skip_plain_from(bytes: &[u8], n: usize) -> Result<usize> {
         let _ = (bytes, n);
-        Err(RecordError::Unsupported(format!(
-            "PLAIN {} values skipped in place",
-            Self::NAME
-        )))
+        Err(not_in_place::<Self>())
     }
 
     /// Decode all `present` values of a page's values section encoded
@@ -268,6 +262,13 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
 
     /// Append `dict[i]` for every index to `out`.
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
+}
+
+/// The error of [`RecordValue::read_plain_from`] and
+/// [`RecordValue::skip_plain_from`] for a type without
+/// [`RecordValue::PLAIN_IN_PLACE`].
+fn not_in_place<T: ValueType>() -> RecordError {
+    RecordError::Unsupported(format!("PLAIN {} values read in place", T::NAME))
 }
 
 fn short(expected: usize, got: usize) -> RecordError {
