@@ -184,10 +184,12 @@ impl RleEncoder {
     /// same as a [`put`](Self::put) per value.
     ///
     /// At each group boundary, eight equal values may begin a long run,
-    /// which is counted once ([`put_repeated`](Self::put_repeated)); eight
-    /// others go as one group ([`put8`](Self::put8)). Values go one at a
-    /// time only to bring the encoder back to a boundary (after a run ends
-    /// inside a group) and at the end.
+    /// which is counted once ([`put_repeated`](Self::put_repeated)); groups
+    /// of eight others are bit-packed one after another straight into the
+    /// open literal run, for as long as they come (widths up to 16 bits;
+    /// wider values go a group at a time through [`put8`](Self::put8)).
+    /// Values go one at a time only to bring the encoder back to a boundary
+    /// (after a run ends inside a group) and at the end.
     ///
     /// ```
     /// use strata_sink::rle::RleEncoder;
@@ -210,14 +212,100 @@ impl RleEncoder {
                     self.put_repeated(to_u64(first), run);
                     rest = rest.get(run..).unwrap_or_default();
                 } else {
-                    self.put8(group.map(&to_u64));
-                    rest = rest.get(8..).unwrap_or_default();
+                    if self.repeat_count >= 8 && self.masked(to_u64(first)) != self.current {
+                        // The group ends the open RLE run (as `put8` would).
+                        self.write_rle_run();
+                    }
+                    let packed = if self.repeat_count == 0 {
+                        self.put_literal_groups(rest, &to_u64)
+                    } else {
+                        0
+                    };
+                    if packed > 0 {
+                        rest = rest.get(packed..).unwrap_or_default();
+                    } else {
+                        self.put8(group.map(&to_u64));
+                        rest = rest.get(8..).unwrap_or_default();
+                    }
                 }
             } else {
                 self.put(to_u64(first));
                 rest = rest.get(1..).unwrap_or_default();
             }
         }
+    }
+
+    /// `value` with the bits above the bit width dropped.
+    #[inline(always)]
+    fn masked(&self, value: u64) -> u64 {
+        if self.bit_width >= 64 {
+            value
+        } else {
+            value & ((1u64 << self.bit_width) - 1)
+        }
+    }
+
+    /// Bit-pack whole groups of eight from the start of `values` straight
+    /// into the open literal run (opening one if needed), for as long as
+    /// the groups are not all one value; returns how many values were
+    /// taken (a multiple of eight, 0 if none). Called at a group boundary
+    /// with no run pending (`num_buffered == 0`, `repeat_count == 0`),
+    /// where each such group goes out as [`put8`](Self::put8) would write
+    /// it, without that path's per-group copies and checks. Only for
+    /// widths up to 16 bits (levels and most dictionary indices).
+    fn put_literal_groups<T: Copy + PartialEq>(
+        &mut self,
+        values: &[T],
+        to_u64: &impl Fn(T) -> u64,
+    ) -> usize {
+        let width = self.bit_width;
+        if width > 16 || self.num_buffered != 0 || self.repeat_count != 0 {
+            return 0;
+        }
+        let mask = (1u64 << width) - 1;
+        let mut taken = 0;
+        let mut last = 0u64;
+        for group in values.chunks_exact(8) {
+            // Compared as written (masked), as single puts compare them.
+            let m: [u64; 8] = std::array::from_fn(|k| to_u64(group[k]) & mask);
+            if m.iter().all(|&v| v == m[0]) {
+                break;
+            }
+            let at = match self.literal_header {
+                Some(at) => at,
+                None => {
+                    let at = self.out.len();
+                    self.out.put_u8(0);
+                    self.literal_header = Some(at);
+                    at
+                }
+            };
+            // Two words of four values each (at most 64 bits), joined
+            // into one 128-bit word whose low `width` bytes are the group.
+            let (mut lo, mut hi) = (0u64, 0u64);
+            for k in 0..4 {
+                lo |= m[k] << (k as u32 * width);
+                hi |= m[k + 4] << (k as u32 * width);
+            }
+            let acc = u128::from(lo) | (u128::from(hi) << (4 * width));
+            let out = self.out.as_mut_vec();
+            let end = out.len() + width as usize;
+            out.extend_from_slice(&acc.to_le_bytes());
+            out.truncate(end);
+            self.literal_count += 8;
+            if self.literal_count / 8 >= MAX_GROUPS_PER_RUN {
+                out[at] = ((MAX_GROUPS_PER_RUN << 1) | 1) as u8;
+                self.literal_header = None;
+                self.literal_count = 0;
+            }
+            last = m[7];
+            taken += 8;
+        }
+        if taken > 0 {
+            // As after `put8`: the last value is remembered, no run is open.
+            self.current = last;
+        }
+        taken
     }
 
     /// A full group of 8 buffered values: either it completed an RLE run, or
@@ -261,10 +349,15 @@ impl RleEncoder {
                 }
                 out.extend_from_slice(&acc.to_le_bytes());
             } else {
-                let mut acc = 0u128;
-                for (k, &v) in self.buffered.iter().enumerate() {
-                    acc |= u128::from(v) << (k as u32 * width);
+                // Each half of the group fits one 64-bit word; the halves
+                // meet in a 128-bit word with one shift (a 128-bit shift
+                // per value costs a branch or two each).
+                let (mut lo, mut hi) = (0u64, 0u64);
+                for k in 0..4 {
+                    lo |= self.buffered[k] << (k as u32 * width);
+                    hi |= self.buffered[k + 4] << (k as u32 * width);
                 }
+                let acc = u128::from(lo) | (u128::from(hi) << (4 * width));
                 out.extend_from_slice(&acc.to_le_bytes());
             }
             out.truncate(at + width as usize);
@@ -816,6 +909,24 @@ mod tests {
         })
     }
 
+    /// `values` written with one `put` each.
+    fn one_put_each(width: u32, values: &[u64]) -> Vec<u8> {
+        let mut each = RleEncoder::new(width);
+        values.iter().for_each(|&v| each.put(v));
+        each.finish()
+    }
+
+    /// `values` written as `lead` single puts, then one `put_slice` of the
+    /// rest, so that the slice starts off a group boundary as often as on
+    /// one.
+    fn sliced_after_puts(width: u32, values: &[u64], lead: usize) -> Vec<u8> {
+        let lead = lead.min(values.len());
+        let mut sliced = RleEncoder::new(width);
+        values[..lead].iter().for_each(|&v| sliced.put(v));
+        sliced.put_slice(&values[lead..]);
+        sliced.finish()
+    }
+
     proptest! {
         #[test]
         fn groups_and_runs_write_what_single_puts_write(
@@ -860,15 +971,26 @@ mod tests {
             (width, values) in values_strategy(),
             lead in 0usize..9,
         ) {
-            // `lead` single puts first, so the slice starts off a group
-            // boundary as often as on one.
-            let lead = lead.min(values.len());
-            let mut each = RleEncoder::new(width);
-            values.iter().for_each(|&v| each.put(v));
-            let mut sliced = RleEncoder::new(width);
-            values[..lead].iter().for_each(|&v| sliced.put(v));
-            sliced.put_slice(&values[lead..]);
-            prop_assert_eq!(sliced.finish(), each.finish());
+            prop_assert_eq!(sliced_after_puts(width, &values, lead), one_put_each(width, &values));
+        }
+
+        #[test]
+        fn literal_stretches_write_what_single_puts_write(
+            width in 0u32..=20,
+            runs in proptest::collection::vec((any::<u64>(), 1usize..4, 0u64..3), 0..700),
+            lead in 0usize..9,
+        ) {
+            // Short runs make literal stretches longer than one run header
+            // holds (63 groups). Values carry bits above the width, and each
+            // run is followed by a value that differs from it only there
+            // (equal once written).
+            let values: Vec<u64> = runs
+                .into_iter()
+                .flat_map(|(v, n, high)| {
+                    std::iter::repeat_n(v, n).chain(std::iter::once(v ^ (high << width)))
+                })
+                .collect();
+            prop_assert_eq!(sliced_after_puts(width, &values, lead), one_put_each(width, &values));
         }
 
         #[test]
