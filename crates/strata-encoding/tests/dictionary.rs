@@ -767,3 +767,50 @@ fn gather_sized_by_longest_entry() {
         assert_eq!(out, before);
     }
 }
+
+/// A byte-array dictionary of 60,000 entries, large enough that some of its
+/// table's buckets fill and spill into the next, read back in batches whose
+/// lookup groups mix values seen long before, values new in the same batch
+/// and repeats of those within a few positions (the batch lookups check
+/// candidates before any of the group's inserts): every value gets the
+/// index of its first occurrence.
+#[test]
+fn large_byte_array_dictionary_keeps_first_indices() {
+    let key =
+        |i: u64| format!("value-{}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40).into_bytes();
+    let mut enc = DictEncoder::<ByteArray<i32>>::new();
+    let mut want: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut expect = Vec::new();
+    let mut round = |enc: &mut DictEncoder<ByteArray<i32>>, values: Vec<Vec<u8>>| {
+        for v in &values {
+            let next = want.len() as u32;
+            expect.push(*want.entry(v.clone()).or_insert(next));
+        }
+        let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        for chunk in refs.chunks(1000) {
+            enc.put(ByteArrayBatch::from_slices(chunk)).unwrap();
+        }
+    };
+    round(&mut enc, (0..40_000).map(key).collect());
+    // Old values, new ones, and each new one again 3 and 17 places later.
+    let mut mixed = Vec::new();
+    for i in 0..20_000u64 {
+        mixed.push(key(i * 2));
+        mixed.push(key(40_000 + i));
+        if i >= 3 {
+            mixed.push(key(40_000 + i - 3));
+        }
+        if i >= 17 {
+            mixed.push(key(40_000 + i - 17));
+        }
+    }
+    round(&mut enc, mixed);
+    // Everything again, backwards.
+    round(&mut enc, (0..60_000).rev().map(key).collect());
+    assert_eq!(enc.num_entries(), want.len());
+    assert_eq!(enc.indices(), expect.as_slice());
+    for (v, &i) in &want {
+        let entry = enc.entry(i as usize).unwrap();
+        assert_eq!(entry.iter().next(), Some(v.as_slice()));
+    }
+}
