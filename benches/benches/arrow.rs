@@ -14,6 +14,10 @@
 //! cost no more than the required one; `-- --interleaved-optional` times
 //! the two for strata with the reads taking turns (see
 //! `interleaved_optional`), which `cargo xtask bench` runs for its report.
+//!
+//! `-- --interleaved-sides [REPS]` runs every case above with strata and
+//! arrow-rs taking turns instead of under criterion (`common::pair`), one
+//! result line per case for `cargo xtask bench`.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
@@ -186,27 +190,25 @@ fn mixed_table_write_read(c: &mut Criterion) {
         let mut group = c.benchmark_group("arrow_mixed_write");
         group.sample_size(10);
         group.throughput(Throughput::Elements(ROWS as u64));
-        group.bench_function(format!("strata/{name}"), |b| {
-            let batches = batches();
-            b.iter(|| black_box(strata_write(batches, codec)))
-        });
-        group.bench_function(format!("arrow-rs/{name}"), |b| {
-            let batches = batches();
-            b.iter(|| black_box(arrow_rs_write(batches, pq_codec)))
-        });
+        common::pair(
+            &mut group,
+            "arrow_mixed_write",
+            name,
+            || drop(black_box(strata_write(batches(), codec))),
+            || drop(black_box(arrow_rs_write(batches(), pq_codec))),
+        );
         group.finish();
 
         let mut group = c.benchmark_group("arrow_mixed_read");
         group.sample_size(10);
         group.throughput(Throughput::Elements(ROWS as u64));
-        group.bench_function(format!("strata/{name}"), |b| {
-            let file = &*arrow_rs_file;
-            b.iter(|| assert_eq!(strata_read(file), ROWS))
-        });
-        group.bench_function(format!("arrow-rs/{name}"), |b| {
-            let file = &*arrow_rs_file;
-            b.iter(|| assert_eq!(arrow_rs_read(file), ROWS))
-        });
+        common::pair(
+            &mut group,
+            "arrow_mixed_read",
+            name,
+            || assert_eq!(strata_read(&arrow_rs_file), ROWS),
+            || assert_eq!(arrow_rs_read(&arrow_rs_file), ROWS),
+        );
         group.finish();
     }
 }
@@ -334,14 +336,16 @@ fn optional_no_nulls(c: &mut Criterion) {
                     group.sample_size(10);
                     group.throughput(Throughput::Elements(N as u64));
                     let (f, s) = (&file, &schema);
-                    group.bench_function(format!("strata/{case}"), |b| {
-                        LazyCell::force(&checked);
-                        b.iter(|| assert_eq!(strata_read_as(f, s, batch_size), N))
-                    });
-                    let (f, s) = (&file, schema.clone());
-                    group.bench_function(format!("arrow-rs/{case}"), |b| {
-                        LazyCell::force(&checked);
-                        b.iter(|| {
+                    common::pair(
+                        &mut group,
+                        "arrow_optional_no_nulls",
+                        &case,
+                        || {
+                            LazyCell::force(&checked);
+                            assert_eq!(strata_read_as(f, s, batch_size), N)
+                        },
+                        || {
+                            LazyCell::force(&checked);
                             let r = PqBuilder::try_new_with_options(
                                 Bytes::clone(f),
                                 PqOptions::new().with_schema(s.clone()),
@@ -352,8 +356,8 @@ fn optional_no_nulls(c: &mut Criterion) {
                             .unwrap();
                             let rows: usize = r.map(|b| black_box(b.unwrap()).num_rows()).sum();
                             assert_eq!(rows, N);
-                        })
-                    });
+                        },
+                    );
                     group.finish();
                 }
             }
@@ -415,6 +419,15 @@ fn main() {
     if let Some(at) = args.iter().position(|a| a == "--interleaved-optional") {
         let reps = args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(10);
         interleaved_optional(reps);
+        return;
+    }
+    if let Some(reps) = common::reps_after("--interleaved-sides") {
+        // Every case strata against arrow-rs, the two taking turns
+        // (`common::pair`); criterion only hands out the groups.
+        common::SIDES.get_or_init(|| reps);
+        let mut c = Criterion::default();
+        mixed_table_write_read(&mut c);
+        optional_no_nulls(&mut c);
         return;
     }
     benches();

@@ -17,6 +17,8 @@
 //!
 //! Before timing, each workload checks that both readers return the input
 //! from both writers' files. Both readers time the file arrow-rs wrote.
+//! `-- --interleaved-sides [REPS]` runs every case with strata and arrow-rs
+//! taking turns instead of under criterion (`common::pair`).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
@@ -34,9 +36,7 @@ use arrow_schema::{DataType, Field, Fields};
 use bytes::Bytes;
 use common::{ReadSpec, arrow_rs_read, count_rows, strata_read};
 use criterion::measurement::WallTime;
-use criterion::{
-    BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
-};
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group};
 use parquet::basic::{Compression as PqCompression, Encoding as PqEncoding};
 use parquet::file::properties::{
     WriterProperties as PqWriterProperties, WriterVersion as PqWriterVersion,
@@ -86,21 +86,28 @@ fn checked<'a>(
     })
 }
 
-/// Times both readers on arrow-rs's file of a `checked` input.
+/// Times both readers on arrow-rs's file of a `checked` input (`group` is
+/// `g`'s name, for the side-by-side mode's lines).
 fn bench_read(
     g: &mut BenchmarkGroup<'_, WallTime>,
+    group: &str,
     case: &str,
     spec: &ReadSpec,
     input: &LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes)>,
 ) {
-    g.bench_function(format!("strata/{case}"), |b| {
-        let (rows, file) = &**input;
-        b.iter(|| assert_eq!(count_rows(|f| strata_read(file, spec, f)), *rows))
-    });
-    g.bench_function(format!("arrow-rs/{case}"), |b| {
-        let (rows, file) = &**input;
-        b.iter(|| assert_eq!(count_rows(|f| arrow_rs_read(file, spec, f)), *rows))
-    });
+    common::pair(
+        g,
+        group,
+        case,
+        || {
+            let (rows, file) = &**input;
+            assert_eq!(count_rows(|f| strata_read(file, spec, f)), *rows)
+        },
+        || {
+            let (rows, file) = &**input;
+            assert_eq!(count_rows(|f| arrow_rs_read(file, spec, f)), *rows)
+        },
+    );
 }
 
 fn int64_plain_read(c: &mut Criterion) {
@@ -150,20 +157,23 @@ fn int64_plain_read(c: &mut Criterion) {
     let mut g = group(c, "arrow_int64_plain_read", N);
     let spec = ReadSpec::batches_of(BATCH);
     let read = checked(&spec, || (input.0.clone(), input.1.clone()));
-    bench_read(&mut g, "4M", &spec, &read);
+    bench_read(&mut g, "arrow_int64_plain_read", "4M", &spec, &read);
     // The floor: copy the value bytes batch by batch into one batch-sized
     // buffer, as a reader must at least do (a single 32 MiB copy would also
     // write 32 MiB back to memory, which the readers do not).
-    let mut dst = vec![0u8; BATCH * 8];
-    g.bench_function("memcpy/4M", |b| {
-        let src = &input.2;
-        b.iter(|| {
-            for chunk in black_box(src).chunks(BATCH * 8) {
-                dst[..chunk.len()].copy_from_slice(chunk);
-                black_box(&mut dst);
-            }
-        })
-    });
+    // (Criterion only: the side-by-side mode compares the two readers.)
+    if common::SIDES.get().is_none() {
+        let mut dst = vec![0u8; BATCH * 8];
+        g.bench_function("memcpy/4M", |b| {
+            let src = &input.2;
+            b.iter(|| {
+                for chunk in black_box(src).chunks(BATCH * 8) {
+                    dst[..chunk.len()].copy_from_slice(chunk);
+                    black_box(&mut dst);
+                }
+            })
+        });
+    }
     g.finish();
 }
 
@@ -265,23 +275,29 @@ fn nested(c: &mut Criterion) {
         });
 
         let mut g = group(c, "arrow_nested_read", ROWS);
-        bench_read(&mut g, case, &spec, &read);
+        bench_read(&mut g, "arrow_nested_read", case, &spec, &read);
         g.finish();
 
         let mut g = group(c, "arrow_nested_write", ROWS);
-        g.bench_function(format!("strata/{case}"), |b| {
-            LazyCell::force(&read);
-            b.iter(|| black_box(common::strata_write(&batches, WriterProperties::default())))
-        });
-        g.bench_function(format!("arrow-rs/{case}"), |b| {
-            LazyCell::force(&read);
-            b.iter(|| {
-                black_box(common::arrow_rs_write(
+        common::pair(
+            &mut g,
+            "arrow_nested_write",
+            case,
+            || {
+                LazyCell::force(&read);
+                drop(black_box(common::strata_write(
+                    &batches,
+                    WriterProperties::default(),
+                )))
+            },
+            || {
+                LazyCell::force(&read);
+                drop(black_box(common::arrow_rs_write(
                     &batches,
                     PqWriterProperties::default(),
-                ))
-            })
-        });
+                )))
+            },
+        );
         g.finish();
     }
 }
@@ -331,14 +347,32 @@ fn projection(c: &mut Criterion) {
         roots: Some(PICK.to_vec()),
         ..ReadSpec::batches_of(BATCH)
     };
-    bench_read(&mut g, "roots_3of100", &roots, &checked(&roots, picked));
+    bench_read(
+        &mut g,
+        "arrow_projection",
+        "roots_3of100",
+        &roots,
+        &checked(&roots, picked),
+    );
     let leaves = ReadSpec {
         leaves: Some(PICK.to_vec()),
         ..ReadSpec::batches_of(BATCH)
     };
-    bench_read(&mut g, "leaves_3of100", &leaves, &checked(&leaves, picked));
+    bench_read(
+        &mut g,
+        "arrow_projection",
+        "leaves_3of100",
+        &leaves,
+        &checked(&leaves, picked),
+    );
     let all = ReadSpec::batches_of(BATCH);
-    bench_read(&mut g, "all_100", &all, &checked(&all, || (*table).clone()));
+    bench_read(
+        &mut g,
+        "arrow_projection",
+        "all_100",
+        &all,
+        &checked(&all, || (*table).clone()),
+    );
     g.finish();
 }
 
@@ -422,13 +456,20 @@ fn row_selection(c: &mut Criterion) {
         (common::concat(&parts), table.1.clone())
     };
     let mut g = group(c, "arrow_row_selection", selected);
-    bench_read(&mut g, "1pct_5runs", &spec, &checked(&spec, expect));
+    bench_read(
+        &mut g,
+        "arrow_row_selection",
+        "1pct_5runs",
+        &spec,
+        &checked(&spec, expect),
+    );
     g.finish();
     // For scale: every row, no selection.
     let mut g = group(c, "arrow_row_selection", ROWS);
     let all = ReadSpec::batches_of(BATCH);
     bench_read(
         &mut g,
+        "arrow_row_selection",
         "all_rows",
         &all,
         &checked(&all, || (*table).clone()),
@@ -437,4 +478,19 @@ fn row_selection(c: &mut Criterion) {
 }
 
 criterion_group!(benches, int64_plain_read, nested, projection, row_selection);
-criterion_main!(benches);
+
+fn main() {
+    if let Some(reps) = common::reps_after("--interleaved-sides") {
+        // Every case strata against arrow-rs, the two taking turns
+        // (`common::pair`); criterion only hands out the groups.
+        common::SIDES.get_or_init(|| reps);
+        let mut c = Criterion::default();
+        int64_plain_read(&mut c);
+        nested(&mut c);
+        projection(&mut c);
+        row_selection(&mut c);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -123,10 +123,17 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
+    let wants_sides = filter.is_empty() || filter.iter().any(|f| f.contains("arrow"));
+    let sides = if wants_sides {
+        sides_interleaved(&root, profile, if full { 20 } else { 8 })?
+    } else {
+        Vec::new()
+    };
     if results.is_empty() && peaks.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
     let mut report = render_report(&results);
+    report.push_str(&render_sides(&sides));
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_peaks(&peaks));
     println!("{report}");
@@ -155,6 +162,71 @@ struct Interleaved {
     optional: (f64, f64),
 }
 
+/// Runs a benchmark binary of `strata-benches` with `args` (after `--`)
+/// and returns what it printed; lines starting with `echo` are shown as
+/// they are parsed.
+fn run_bench(
+    root: &Path,
+    profile: &str,
+    bench: &str,
+    args: &[&str],
+    echo: &str,
+) -> Result<String, String> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["bench", "--profile", profile, "-p", "strata-benches"])
+        .args(["--bench", bench, "--"])
+        .args(args)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{bench} {args:?} failed: {}", out.status));
+    }
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for line in text.lines().filter(|l| l.starts_with(echo)) {
+        eprintln!("xtask: {line}");
+    }
+    Ok(text)
+}
+
+/// The fields of one result line (`prefix key=value ...`).
+struct Fields<'a> {
+    line: &'a str,
+    prefix: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn text(&self, key: &str) -> Result<&'a str, String> {
+        line_field(self.line, key)
+            .ok_or_else(|| format!("{}: no {key} in {:?}", self.prefix, self.line))
+    }
+
+    fn number(&self, key: &str) -> Result<f64, String> {
+        self.text(key)?
+            .parse()
+            .map_err(|_| format!("{}: {key} is not a number in {:?}", self.prefix, self.line))
+    }
+}
+
+/// Every line of `text` that starts with `prefix` and a space, made into a
+/// `T` by `build`; an error if a field is missing or there is no such line.
+fn parse_lines<T>(
+    text: &str,
+    prefix: &str,
+    build: impl Fn(&Fields<'_>) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    let cases = text
+        .lines()
+        .filter(|l| l.strip_prefix(prefix).is_some_and(|r| r.starts_with(' ')))
+        .map(|line| build(&Fields { line, prefix }))
+        .collect::<Result<Vec<T>, String>>()?;
+    if cases.is_empty() {
+        return Err(format!("{prefix}: no result lines in {text:?}"));
+    }
+    Ok(cases)
+}
+
 /// Runs the `arrow` benchmark binary's interleaved optional/required
 /// measurement (`--interleaved-optional REPS`) and parses its lines.
 fn optional_interleaved(
@@ -162,62 +234,33 @@ fn optional_interleaved(
     profile: &str,
     reps: usize,
 ) -> Result<Vec<Interleaved>, String> {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .current_dir(root)
-        .args(["bench", "--profile", profile, "-p", "strata-benches"])
-        .args([
-            "--bench",
-            "arrow",
-            "--",
-            "--interleaved-optional",
-            &reps.to_string(),
-        ])
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "interleaved optional/required reads failed: {}",
-            out.status
-        ));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    for line in text
-        .lines()
-        .filter(|l| l.starts_with("optional_interleaved "))
-    {
-        eprintln!("xtask: {line}");
-    }
+    let reps = reps.to_string();
+    let text = run_bench(
+        root,
+        profile,
+        "arrow",
+        &["--interleaved-optional", &reps],
+        "optional_interleaved ",
+    )?;
     parse_interleaved(&text)
 }
 
 /// The `optional_interleaved` lines of the `arrow` bench's output.
 fn parse_interleaved(text: &str) -> Result<Vec<Interleaved>, String> {
-    let mut cases = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| l.starts_with("optional_interleaved "))
-    {
-        let field = |key: &str| -> Result<&str, String> {
-            line_field(line, key)
-                .ok_or_else(|| format!("optional_interleaved: no {key} in {line:?}"))
-        };
-        let number = |key: &str| -> Result<f64, String> {
-            field(key)?
-                .parse()
-                .map_err(|_| format!("optional_interleaved: {key} is not a number in {line:?}"))
-        };
-        cases.push(Interleaved {
-            case: field("case")?.to_string(),
-            reps: number("reps")? as usize,
-            required: (number("required_min_ns")?, number("required_median_ns")?),
-            optional: (number("optional_min_ns")?, number("optional_median_ns")?),
-        });
-    }
-    if cases.is_empty() {
-        return Err(format!("optional_interleaved: no result lines in {text:?}"));
-    }
-    Ok(cases)
+    parse_lines(text, "optional_interleaved", |f| {
+        Ok(Interleaved {
+            case: f.text("case")?.to_string(),
+            reps: f.number("reps")? as usize,
+            required: (
+                f.number("required_min_ns")?,
+                f.number("required_median_ns")?,
+            ),
+            optional: (
+                f.number("optional_min_ns")?,
+                f.number("optional_median_ns")?,
+            ),
+        })
+    })
 }
 
 fn render_interleaved(cases: &[Interleaved]) -> String {
@@ -248,6 +291,107 @@ fn render_interleaved(cases: &[Interleaved]) -> String {
     out
 }
 
+/// One Arrow API case timed with strata and arrow-rs taking turns: its
+/// group and case, then the fastest and median run of each, in
+/// nanoseconds.
+struct Sides {
+    group: String,
+    case: String,
+    reps: usize,
+    strata: (f64, f64),
+    arrow_rs: (f64, f64),
+}
+
+/// Runs the Arrow API bench binaries (`arrow`, `arrow_shapes`) in their
+/// side-by-side mode (`--interleaved-sides REPS`: every case strata and
+/// arrow-rs taking turns) and parses their lines.
+fn sides_interleaved(root: &Path, profile: &str, reps: usize) -> Result<Vec<Sides>, String> {
+    let reps = reps.to_string();
+    let mut text = String::new();
+    for bench in ["arrow", "arrow_shapes"] {
+        text.push_str(&run_bench(
+            root,
+            profile,
+            bench,
+            &["--interleaved-sides", &reps],
+            "sides_interleaved ",
+        )?);
+    }
+    parse_sides(&text)
+}
+
+/// The `sides_interleaved` lines of the Arrow API benches' output.
+fn parse_sides(text: &str) -> Result<Vec<Sides>, String> {
+    parse_lines(text, "sides_interleaved", |f| {
+        Ok(Sides {
+            group: f.text("group")?.to_string(),
+            case: f.text("case")?.to_string(),
+            reps: f.number("reps")? as usize,
+            strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
+            arrow_rs: (
+                f.number("arrow_rs_min_ns")?,
+                f.number("arrow_rs_median_ns")?,
+            ),
+        })
+    })
+}
+
+/// The side-by-side table and its read and write geomeans (of the ratios
+/// of medians; a write group's name ends in `_write`).
+fn render_sides(cases: &[Sides]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Arrow API, strata and arrow-rs taking turns\n\n\
+         The Arrow API cases above again, each run {} times by strata and by arrow-rs \
+         in turn (after one untimed run of each), so that both meet the same load on a \
+         shared machine; criterion's tables time one implementation after the other. \
+         ratio = strata / arrow-rs.\n\n\
+         | group | case | strata median | arrow-rs median | ratio of medians | ratio of mins |\n\
+         |---|---|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    let (mut read_mins, mut write_mins) = (Vec::new(), Vec::new());
+    for c in cases {
+        let median = c.strata.1 / c.arrow_rs.1;
+        let min = c.strata.0 / c.arrow_rs.0;
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {median:.2} | {min:.2} |\n",
+            c.group,
+            c.case,
+            fmt_time(c.strata.1),
+            fmt_time(c.arrow_rs.1),
+        ));
+        if c.group.ends_with("_write") {
+            writes.push(median);
+            write_mins.push(min);
+        } else {
+            reads.push(median);
+            read_mins.push(min);
+        }
+    }
+    out.push_str(
+        "\n| taking turns | cases | geomean ratio of medians | geomean ratio of mins |\n\
+         |---|---:|---:|---:|\n",
+    );
+    for (what, medians, mins) in [
+        ("read", &reads, &read_mins),
+        ("write", &writes, &write_mins),
+    ] {
+        if !medians.is_empty() {
+            out.push_str(&format!(
+                "| {what} | {} | {:.2} | {:.2} |\n",
+                medians.len(),
+                geomean(medians),
+                geomean(mins)
+            ));
+        }
+    }
+    out
+}
+
 /// The value of `key=value` among the space-separated fields of a result
 /// line that a benchmark binary prints for xtask.
 fn line_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -267,17 +411,13 @@ fn peak_heap(root: &Path, profile: &str) -> Result<Peaks, String> {
     let mut peaks = Peaks::new();
     for columns in PEAK_COLUMNS {
         for imp in ["strata", "arrow-rs"] {
-            let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(root)
-                .args(["bench", "--profile", profile, "-p", "strata-benches"])
-                .args(["--bench", "peak_heap", "--", imp, &columns.to_string()])
-                .stderr(std::process::Stdio::inherit())
-                .output()
-                .map_err(|e| format!("cannot run cargo: {e}"))?;
-            if !out.status.success() {
-                return Err(format!("peak_heap {imp} {columns} failed: {}", out.status));
-            }
-            let text = String::from_utf8_lossy(&out.stdout);
+            let text = run_bench(
+                root,
+                profile,
+                "peak_heap",
+                &[imp, &columns.to_string()],
+                "peak_heap impl=",
+            )?;
             let line = text
                 .lines()
                 .find(|l| l.starts_with("peak_heap impl="))
@@ -287,7 +427,6 @@ fn peak_heap(root: &Path, profile: &str) -> Result<Peaks, String> {
                     .and_then(|v| v.parse().ok())
                     .ok_or_else(|| format!("peak_heap: no {key} in {line:?}"))
             };
-            eprintln!("xtask: {line}");
             peaks
                 .entry(columns)
                 .or_default()
@@ -701,6 +840,44 @@ mod tests {
         assert!(parse_interleaved("optional_interleaved case=x reps=1\n").is_err());
         assert!(parse_interleaved("nothing here\n").is_err());
         assert_eq!(render_interleaved(&[]), "");
+    }
+
+    #[test]
+    fn side_by_side_lines_parse_and_render_with_geomeans() {
+        let text = "Running\n\
+            sides_interleaved group=arrow_mixed_read case=zstd reps=8 strata_min_ns=50 \
+            strata_median_ns=60 arrow_rs_min_ns=100 arrow_rs_median_ns=120\n\
+            sides_interleaved group=arrow_nested_read case=list reps=8 strata_min_ns=200 \
+            strata_median_ns=240 arrow_rs_min_ns=100 arrow_rs_median_ns=120\n\
+            sides_interleaved group=arrow_mixed_write case=zstd reps=8 strata_min_ns=90 \
+            strata_median_ns=75 arrow_rs_min_ns=100 arrow_rs_median_ns=100\n";
+        let cases = parse_sides(text).unwrap();
+        assert_eq!(cases.len(), 3);
+        assert_eq!(
+            (
+                cases[2].group.as_str(),
+                cases[2].case.as_str(),
+                cases[2].reps
+            ),
+            ("arrow_mixed_write", "zstd", 8)
+        );
+        assert_eq!(
+            (cases[0].strata, cases[0].arrow_rs),
+            ((50.0, 60.0), (100.0, 120.0))
+        );
+        let table = render_sides(&cases);
+        assert!(table.contains("run 8 times"), "{table}");
+        assert!(
+            table.contains("| arrow_mixed_read | zstd | 60.0 ns | 120.0 ns | 0.50 | 0.50 |"),
+            "{table}"
+        );
+        // Reads: medians 0.5 and 2.0 (geomean 1.00), mins 0.5 and 2.0;
+        // the write alone: 0.75 and 0.90.
+        assert!(table.contains("| read | 2 | 1.00 | 1.00 |"), "{table}");
+        assert!(table.contains("| write | 1 | 0.75 | 0.90 |"), "{table}");
+        assert!(parse_sides("sides_interleaved group=g case=c reps=1\n").is_err());
+        assert!(parse_sides("nothing\n").is_err());
+        assert_eq!(render_sides(&[]), "");
     }
 
     #[test]

@@ -9,10 +9,60 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, SchemaRef};
 use bytes::Bytes;
+use criterion::BenchmarkGroup;
+use criterion::measurement::WallTime;
 use parquet::arrow::ArrowWriter as PqArrowWriter;
 use parquet::file::properties::WriterProperties as PqWriterProperties;
 use strata_arrow::ArrowWriter;
 use strata_file::properties::WriterProperties;
+
+/// Repetitions of the side-by-side mode (`--interleaved-sides REPS`), set
+/// once by a bench binary's `main`; unset, the benchmarks run under
+/// criterion.
+pub static SIDES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// `REPS` after `flag` among the process arguments (default 10), if the
+/// flag is there.
+pub fn reps_after(flag: &str) -> Option<usize> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == flag)?;
+    Some(args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(10))
+}
+
+/// One case of a workload, strata against arrow-rs. Under criterion, two
+/// benchmarks (`strata/{case}`, `arrow-rs/{case}` in `g`). In the
+/// side-by-side mode ([`SIDES`]), each closure runs once untimed (which
+/// also builds any lazy input), then the two take turns `REPS` times, so
+/// that on a shared machine both meet the same neighbours (criterion times
+/// one after the other, and the load can change in between); one line for
+/// `cargo xtask bench`: `sides_interleaved group=G case=C reps=N
+/// strata_min_ns=.. strata_median_ns=.. arrow_rs_min_ns=..
+/// arrow_rs_median_ns=..`.
+pub fn pair(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    group: &str,
+    case: &str,
+    mut strata: impl FnMut(),
+    mut arrow_rs: impl FnMut(),
+) {
+    let Some(&reps) = SIDES.get() else {
+        g.bench_function(format!("strata/{case}"), |b| b.iter(&mut strata));
+        g.bench_function(format!("arrow-rs/{case}"), |b| b.iter(&mut arrow_rs));
+        return;
+    };
+    strata();
+    arrow_rs();
+    let stats = strata_benches::probe::interleaved(reps, &mut [&mut strata, &mut arrow_rs]);
+    let [(s_min, s_median), (a_min, a_median)] = [stats[0], stats[1]];
+    println!(
+        "sides_interleaved group={group} case={case} reps={reps} \
+         strata_min_ns={} strata_median_ns={} arrow_rs_min_ns={} arrow_rs_median_ns={}",
+        s_min.as_nanos(),
+        s_median.as_nanos(),
+        a_min.as_nanos(),
+        a_median.as_nanos(),
+    );
+}
 
 /// Writes `batches` with strata's `ArrowWriter`.
 pub fn strata_write(batches: &[RecordBatch], props: WriterProperties) -> Vec<u8> {
