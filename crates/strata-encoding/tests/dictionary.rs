@@ -769,11 +769,10 @@ fn gather_sized_by_longest_entry() {
 }
 
 /// A byte-array dictionary of 60,000 entries, large enough that some of its
-/// table's buckets fill and spill into the next, read back in batches whose
-/// lookup groups mix values seen long before, values new in the same batch
-/// and repeats of those within a few positions (the batch lookups check
-/// candidates before any of the group's inserts): every value gets the
-/// index of its first occurrence.
+/// table's buckets fill and spill into the next and that lookups touch the
+/// table ahead of time, read back in batches that mix values seen long
+/// before, values new in the same batch and repeats of those within a few
+/// positions: every value gets the index of its first occurrence.
 #[test]
 fn large_byte_array_dictionary_keeps_first_indices() {
     let key =

@@ -250,6 +250,14 @@ impl HashTable {
         self.words.capacity() * std::mem::size_of::<u64>()
     }
 
+    /// Whether the table is larger than a core's own caches hold (1 MiB),
+    /// so that lookups are worth announcing to the cache ahead of time;
+    /// for a smaller table the extra loads cost more than they save.
+    #[inline]
+    pub(crate) fn beyond_cache(&self) -> bool {
+        self.buckets * BUCKET_WORDS * std::mem::size_of::<u64>() > 1 << 20
+    }
+
     /// Forget every entry, keeping the allocation.
     pub(crate) fn clear(&mut self) {
         self.words.clear();
@@ -350,25 +358,20 @@ impl HashTable {
         self.limit = buckets * (BUCKET_WORDS - 1) * LOAD_NUM / LOAD_DEN;
     }
 
-    /// The entry a lookup of `hash` compares first: the first slot of its
-    /// home bucket with the same control byte and tag, if any (the entry
-    /// may still be another value with the same 39 hash bits, and a value
-    /// that overflowed its home bucket is not seen). Reads one bucket and
-    /// changes nothing, so a batch's lookups can run ahead of its inserts.
+    /// The entry of the first slot of the home bucket of `hash` whose
+    /// control byte matches (what a lookup reads first; the entry may still
+    /// be another value).
     #[inline]
-    pub(crate) fn home_candidate(&self, hash: u64) -> Option<usize> {
+    pub(crate) fn home_entry(&self, hash: u64) -> Option<usize> {
         let mask = self.buckets.checked_sub(1)?;
         let at = self.base + (hash as u32 as usize & mask) * BUCKET_WORDS;
-        let bucket = self.words.get(at..)?.first_chunk::<BUCKET_WORDS>()?;
-        let mut matches = matching(bucket[0], u64::from(ctrl_of(hash)) * LSB);
-        while matches != 0 {
-            let slot = bucket[1 + slot_of(matches)];
-            if (slot >> 32) as u32 == hash as u32 {
-                return Some((slot as u32).wrapping_sub(1) as usize);
-            }
-            matches &= matches - 1;
+        let bytes = u64::from(ctrl_of(hash)) * LSB;
+        let matches = matching(*self.words.get(at)?, bytes);
+        if matches == 0 {
+            return None;
         }
-        None
+        let slot = *self.words.get(at + 1 + slot_of(matches))?;
+        Some((slot as u32).wrapping_sub(1) as usize)
     }
 
     /// Double the table (or create it) and re-place every entry by its tag

@@ -234,9 +234,28 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
     }
 }
 
-/// Values looked up together by the byte-array dictionary's
-/// `insert_batch` (see there).
+/// Values hashed and their table memory touched together by the byte-array
+/// dictionary's `insert_batch`.
 const LOOKUP_GROUP: usize = 16;
+
+impl<O: OffsetSize> ByteArrayBuffer<O> {
+    /// Load, and discard, the memory a lookup of each hash would read first:
+    /// its home slot and, where the slot holds an entry with the same tag,
+    /// that entry's offset and first byte. Only a hint to the cache: what is
+    /// read does not matter.
+    #[inline]
+    fn touch(&self, table: &HashTable, hashes: &[u64]) {
+        let (offsets, values) = (self.offsets(), self.values());
+        let mut acc = 0usize;
+        for &hash in hashes {
+            if let Some(index) = table.home_entry(hash) {
+                let at = offsets.get(index).map_or(0, |o| o.as_usize());
+                acc ^= usize::from(values.get(at).copied().unwrap_or(0));
+            }
+        }
+        std::hint::black_box(acc);
+    }
+}
 
 impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
     fn empty_like(&self) -> Self {
@@ -278,17 +297,12 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         indices.reserve(batch.len());
         self.start();
         let seed = process_seed();
-        // A group of values at a time, in three passes. First every value
-        // is hashed and its home bucket read for a candidate entry; then
-        // each candidate's bytes are compared with the value. The loads of
-        // one pass do not depend on each other, so their cache misses
-        // overlap (a dictionary of 50k strings and its table are larger
-        // than a core's cache; one lookup after another waits for a bucket,
-        // then an offset, then the bytes, in turn). Last, values in order:
-        // a value found is its candidate (entries never move), any other
-        // takes the full lookup, which inserts it if new. Only the last
-        // pass changes the table, so the first two may miss a value
-        // inserted earlier in the group, never find a wrong one.
+        // A group of values at a time: hash them all, then touch the table
+        // slot, offset and first value byte each hash leads to (loads that
+        // do not depend on each other, so their cache misses overlap), then
+        // look each value up. In a dictionary larger than the cache, the
+        // lookups then mostly find their memory already on its way; in a
+        // smaller one the touch costs more than it saves and is skipped.
         let mut start = 0;
         while start < batch.len() {
             let end = (start + LOOKUP_GROUP).min(batch.len());
@@ -296,29 +310,17 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                 .ok_or_else(|| EncodingError::InvalidArgument("batch out of range".into()))?;
             let mut values: [&[u8]; LOOKUP_GROUP] = [&[]; LOOKUP_GROUP];
             let mut hashes = [0u64; LOOKUP_GROUP];
-            let mut found = [usize::MAX; LOOKUP_GROUP];
             let mut k = 0;
             group.try_for_each(|v| {
                 values[k] = v;
                 hashes[k] = hash_bytes(v, seed);
-                found[k] = table.home_candidate(hashes[k]).unwrap_or(usize::MAX);
                 k += 1;
                 Ok(())
             })?;
-            let (offsets, stored) = (self.offsets(), self.values());
-            for (f, &v) in found[..k].iter_mut().zip(&values) {
-                let entry = offsets
-                    .get(*f..f.wrapping_add(2))
-                    .and_then(|o| stored.get(o[0].as_usize()..o[1].as_usize()));
-                if !entry.is_some_and(|e| bytes_eq(e, v)) {
-                    *f = usize::MAX;
-                }
+            if table.beyond_cache() {
+                self.touch(table, &hashes[..k]);
             }
-            for ((&v, &hash), &f) in values[..k].iter().zip(&hashes).zip(&found) {
-                if f != usize::MAX {
-                    indices.push(f as u32);
-                    continue;
-                }
+            for (&v, &hash) in values[..k].iter().zip(&hashes) {
                 let end = self.values().len() + v.len();
                 if O::from_usize(end).is_none() {
                     return Err(EncodingError::OffsetOverflow(end));
