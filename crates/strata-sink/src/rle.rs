@@ -26,6 +26,25 @@ use crate::varint;
 /// (`groups << 1 | 1`) fits one byte.
 const MAX_GROUPS_PER_RUN: usize = 63;
 
+/// Append eight values of `width` bits (at most 16, the bits above already
+/// clear), bit-packed LSB-first: `width` bytes. Each half of the group fits
+/// one 64-bit word, and the halves meet in a 128-bit word with one shift (a
+/// 128-bit shift per value costs a branch or two each); its low `width`
+/// bytes are written without a loop over bytes.
+#[inline]
+fn pack_narrow_group(out: &mut Vec<u8>, values: &[u64; 8], width: u32) {
+    debug_assert!(width <= 16);
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for k in 0..4 {
+        lo |= values[k] << (k as u32 * width);
+        hi |= values[k + 4] << (k as u32 * width);
+    }
+    let group = u128::from(lo) | (u128::from(hi) << (4 * width));
+    let end = out.len() + width as usize;
+    out.extend_from_slice(&group.to_le_bytes());
+    out.truncate(end);
+}
+
 /// Encodes `u64` values of a fixed bit width (0..=64) as RLE/bit-packed
 /// hybrid runs.
 ///
@@ -83,11 +102,7 @@ impl RleEncoder {
     /// Append one value. Bits above the bit width are dropped.
     #[inline]
     pub fn put(&mut self, value: u64) {
-        let value = if self.bit_width == 64 {
-            value
-        } else {
-            value & ((1u64 << self.bit_width) - 1)
-        };
+        let value = self.masked(value);
         if value == self.current && self.repeat_count > 0 {
             self.repeat_count += 1;
             if self.repeat_count > 8 {
@@ -280,18 +295,8 @@ impl RleEncoder {
                     at
                 }
             };
-            // Two words of four values each (at most 64 bits), joined
-            // into one 128-bit word whose low `width` bytes are the group.
-            let (mut lo, mut hi) = (0u64, 0u64);
-            for k in 0..4 {
-                lo |= m[k] << (k as u32 * width);
-                hi |= m[k + 4] << (k as u32 * width);
-            }
-            let acc = u128::from(lo) | (u128::from(hi) << (4 * width));
             let out = self.out.as_mut_vec();
-            let end = out.len() + width as usize;
-            out.extend_from_slice(&acc.to_le_bytes());
-            out.truncate(end);
+            pack_narrow_group(out, &m, width);
             self.literal_count += 8;
             if self.literal_count / 8 >= MAX_GROUPS_PER_RUN {
                 out[at] = ((MAX_GROUPS_PER_RUN << 1) | 1) as u8;
@@ -336,31 +341,7 @@ impl RleEncoder {
         self.buffered[self.num_buffered..].fill(0);
         let width = self.bit_width;
         if width <= 16 {
-            // Eight values of up to 16 bits fit one 128-bit word (of up to
-            // 8 bits, one 64-bit word), written as its low `width` bytes:
-            // no loop over bytes (levels and dictionary indices of narrow
-            // width are the common case).
-            let out = self.out.as_mut_vec();
-            let at = out.len();
-            if width <= 8 {
-                let mut acc = 0u64;
-                for (k, &v) in self.buffered.iter().enumerate() {
-                    acc |= v << (k as u32 * width);
-                }
-                out.extend_from_slice(&acc.to_le_bytes());
-            } else {
-                // Each half of the group fits one 64-bit word; the halves
-                // meet in a 128-bit word with one shift (a 128-bit shift
-                // per value costs a branch or two each).
-                let (mut lo, mut hi) = (0u64, 0u64);
-                for k in 0..4 {
-                    lo |= self.buffered[k] << (k as u32 * width);
-                    hi |= self.buffered[k + 4] << (k as u32 * width);
-                }
-                let acc = u128::from(lo) | (u128::from(hi) << (4 * width));
-                out.extend_from_slice(&acc.to_le_bytes());
-            }
-            out.truncate(at + width as usize);
+            pack_narrow_group(self.out.as_mut_vec(), &self.buffered, width);
             self.num_buffered = 0;
             return;
         }
