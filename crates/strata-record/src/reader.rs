@@ -807,32 +807,29 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 T::decode_indices(dict, &values, present, &mut self.values.indices)?;
                 self.values.source = Source::Indices { pos: 0 };
             }
-            Encoding::Plain if T::plain_width(self.values.ctx).is_some() => {
-                let width = T::plain_width(self.values.ctx).unwrap_or(1);
-                let need = present.saturating_mul(width);
-                if values.len() < need {
+            Encoding::Plain if T::PLAIN_IN_PLACE || T::plain_width(self.values.ctx).is_some() => {
+                // Fixed-width values are read by position; variable-width
+                // ones in place, each taking at least its 4-byte length.
+                let width = T::plain_width(self.values.ctx);
+                let least = width.unwrap_or(4);
+                if present.saturating_mul(least) > values.len() {
                     return Err(corrupt(format!(
-                        "PLAIN page of {} bytes cannot hold {present} values of {width} bytes",
+                        "PLAIN page of {} bytes cannot hold {present} values of at least \
+                         {least} bytes",
                         values.len()
                     )));
                 }
-                self.values.source = Source::Plain {
-                    data: values,
-                    pos: 0,
-                };
-            }
-            Encoding::Plain if T::PLAIN_IN_PLACE => {
-                // Each value takes at least its 4-byte length.
-                if present.saturating_mul(4) > values.len() {
-                    return Err(corrupt(format!(
-                        "PLAIN page of {} bytes cannot hold {present} values",
-                        values.len()
-                    )));
-                }
-                self.values.source = Source::PlainInPlace {
-                    data: values,
-                    at: 0,
-                    left: present,
+                self.values.source = if width.is_some() {
+                    Source::Plain {
+                        data: values,
+                        pos: 0,
+                    }
+                } else {
+                    Source::PlainInPlace {
+                        data: values,
+                        at: 0,
+                        left: present,
+                    }
                 };
             }
             other => {
