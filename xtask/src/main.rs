@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -62,6 +62,32 @@ fn bench(args: &[String]) -> Result<(), String> {
         .collect();
     let root = workspace_root();
     let started = SystemTime::now();
+    // How long each part of the run took, so that the build (slow with the
+    // LTO profile) and the benchmarking itself can be told apart.
+    let mut phases: Vec<(&str, f64)> = Vec::new();
+    let mut mark = Instant::now();
+    let mut lap = |phases: &mut Vec<(&'static str, f64)>, name: &'static str| {
+        phases.push((name, mark.elapsed().as_secs_f64()));
+        mark = Instant::now();
+    };
+
+    // Build first, apart from the run.
+    let build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&root)
+        .args([
+            "bench",
+            "--profile",
+            profile,
+            "-p",
+            "strata-benches",
+            "--no-run",
+        ])
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !build.success() {
+        return Err(format!("building the benchmarks failed: {build}"));
+    }
+    lap(&mut phases, "build");
 
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.current_dir(&root)
@@ -103,6 +129,7 @@ fn bench(args: &[String]) -> Result<(), String> {
         if !status.success() {
             return Err(format!("benchmarks failed: {status}"));
         }
+        lap(&mut phases, "criterion suite");
     }
 
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
@@ -110,7 +137,9 @@ fn bench(args: &[String]) -> Result<(), String> {
         .unwrap_or_else(|| root.join("target"));
     let results = collect_results(&target_dir.join("criterion"), started)?;
     let peaks = if wants_peaks {
-        peak_heap(&root, profile)?
+        let peaks = peak_heap(&root, profile)?;
+        lap(&mut phases, "peak heap");
+        peaks
     } else {
         Peaks::new()
     };
@@ -119,13 +148,17 @@ fn bench(args: &[String]) -> Result<(), String> {
             .iter()
             .any(|f| "arrow_optional_no_nulls".contains(f.as_str()));
     let interleaved = if wants_interleaved {
-        optional_interleaved(&root, profile, if full { 30 } else { 10 })?
+        let rows = optional_interleaved(&root, profile, if full { 30 } else { 10 })?;
+        lap(&mut phases, "optional/required taking turns");
+        rows
     } else {
         Vec::new()
     };
     let wants_sides = filter.is_empty() || filter.iter().any(|f| f.contains("arrow"));
     let sides = if wants_sides {
-        sides_interleaved(&root, profile, if full { 20 } else { 8 })?
+        let rows = sides_interleaved(&root, profile, if full { 20 } else { 8 })?;
+        lap(&mut phases, "strata/arrow-rs taking turns");
+        rows
     } else {
         Vec::new()
     };
@@ -136,6 +169,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_sides(&sides));
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_peaks(&peaks));
+    report.push_str(&render_phases(&phases));
     println!("{report}");
     let dir = target_dir.join("bench-report");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -160,6 +194,24 @@ struct Interleaved {
     reps: usize,
     required: (f64, f64),
     optional: (f64, f64),
+}
+
+/// The time each part of the run took, and the benchmarking's total
+/// (everything but the build).
+fn render_phases(phases: &[(&str, f64)]) -> String {
+    let mut out = String::from("\n## Run time\n\n| part | seconds |\n|---|---:|\n");
+    for (name, secs) in phases {
+        out.push_str(&format!("| {name} | {secs:.0} |\n"));
+    }
+    let running: f64 = phases
+        .iter()
+        .filter(|(name, _)| *name != "build")
+        .map(|(_, s)| s)
+        .sum();
+    out.push_str(&format!(
+        "| benchmarking, all but the build | {running:.0} |\n"
+    ));
+    out
 }
 
 /// Runs a benchmark binary of `strata-benches` with `args` (after `--`)
@@ -840,6 +892,21 @@ mod tests {
         assert!(parse_interleaved("optional_interleaved case=x reps=1\n").is_err());
         assert!(parse_interleaved("nothing here\n").is_err());
         assert_eq!(render_interleaved(&[]), "");
+    }
+
+    #[test]
+    fn run_time_leaves_the_build_out_of_the_benchmarking_total() {
+        let table = render_phases(&[
+            ("build", 400.0),
+            ("criterion suite", 150.0),
+            ("peak heap", 4.4),
+        ]);
+        assert!(table.contains("| build | 400 |"), "{table}");
+        assert!(table.contains("| criterion suite | 150 |"), "{table}");
+        assert!(
+            table.contains("| benchmarking, all but the build | 154 |"),
+            "{table}"
+        );
     }
 
     #[test]
