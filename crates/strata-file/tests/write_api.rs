@@ -8,7 +8,7 @@ use std::sync::Arc;
 use strata_file::FileError;
 use strata_file::codec::Compression;
 use strata_file::properties::{Encoding, WriterProperties};
-use strata_file::writer::{ColumnChunkWriter, FileWriter};
+use strata_file::writer::{ClosedColumnChunk, ColumnChunkWriter, FileWriter, RowGroupWriter};
 use strata_format::metadata::{FieldRepetitionType as Rep, KeyValue, Type};
 use write_support::*;
 
@@ -81,6 +81,27 @@ fn inconsistent_levels_are_rejected() {
     assert_eq!(w.close().unwrap().num_rows(), 2);
 }
 
+/// Closed chunks of the two INT32 columns of a row group: two rows in the
+/// first, three in the second.
+fn two_and_three_rows<W: std::io::Write + Send>(
+    rg: &RowGroupWriter<'_, W>,
+) -> (ClosedColumnChunk, ClosedColumnChunk) {
+    let mut ws = rg.column_writers().unwrap();
+    ws[0]
+        .typed::<i32>()
+        .unwrap()
+        .write_batch(&[1, 2], None, None)
+        .unwrap();
+    ws[1]
+        .typed::<i32>()
+        .unwrap()
+        .write_batch(&[1, 2, 3], None, None)
+        .unwrap();
+    let b = ws.pop().unwrap().close().unwrap();
+    let a = ws.pop().unwrap().close().unwrap();
+    (a, b)
+}
+
 #[test]
 fn row_group_order_and_completeness() {
     let schema = schema_from(&[
@@ -99,19 +120,7 @@ fn row_group_order_and_completeness() {
     let mut fw = FileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
     {
         let mut rg = fw.next_row_group().unwrap();
-        let mut ws = rg.column_writers().unwrap();
-        ws[0]
-            .typed::<i32>()
-            .unwrap()
-            .write_batch(&[1, 2], None, None)
-            .unwrap();
-        ws[1]
-            .typed::<i32>()
-            .unwrap()
-            .write_batch(&[1, 2, 3], None, None)
-            .unwrap();
-        let b = ws.pop().unwrap().close().unwrap();
-        let a = ws.pop().unwrap().close().unwrap();
+        let (a, b) = two_and_three_rows(&rg);
         // Out of order.
         assert!(is_invalid(rg.append_column(b.clone())));
         rg.append_column(a).unwrap();
@@ -310,4 +319,125 @@ fn mostly_distinct_values_fall_back_after_the_first_page() {
         assert_eq!(data_pages(cm, E::Plain), 0, "{distinct} distinct");
         assert_eq!(read_back(&file, 0).values, drawn.values);
     }
+}
+
+/// A sink that takes at most `per_call` bytes a call, through a vectored
+/// write that fills from several parts (as a file's `writev` may stop
+/// short), counting the calls.
+struct Trickle {
+    out: Vec<u8>,
+    per_call: usize,
+    calls: usize,
+}
+
+impl std::io::Write for Trickle {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_vectored(&[std::io::IoSlice::new(buf)])
+    }
+
+    fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        self.calls += 1;
+        let mut room = self.per_call;
+        for b in bufs {
+            let n = b.len().min(room);
+            self.out.extend_from_slice(&b[..n]);
+            room -= n;
+            if room == 0 {
+                break;
+            }
+        }
+        Ok(self.per_call - room)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A file of two row groups whose chunks are appended with
+/// `append_columns`, or one at a time with `append_column`.
+fn two_column_file<W: std::io::Write + Send>(out: W, together: bool) -> W {
+    let schema = schema_from(&[
+        root(2),
+        leaf("a", Type::Int32, Rep::Required),
+        leaf("b", Type::Int64, Rep::Optional),
+    ]);
+    let mut fw = FileWriter::new(out, schema, Arc::new(WriterProperties::default())).unwrap();
+    for group in 0..2i32 {
+        let mut rg = fw.next_row_group().unwrap();
+        let mut ws = rg.column_writers().unwrap();
+        let a: Vec<i32> = (0..100).map(|i| i * (group + 1)).collect();
+        ws[0]
+            .typed::<i32>()
+            .unwrap()
+            .write_batch(&a, None, None)
+            .unwrap();
+        let b: Vec<i64> = (0..90).map(|i| i64::from(i + group)).collect();
+        let defs: Vec<i16> = (0..100).map(|i| i16::from(i % 10 != 0)).collect();
+        ws[1]
+            .typed::<i64>()
+            .unwrap()
+            .write_batch(&b, Some(&defs), None)
+            .unwrap();
+        let chunks: Vec<_> = ws.into_iter().map(|w| w.close().unwrap()).collect();
+        if together {
+            rg.append_columns(chunks).unwrap();
+        } else {
+            for c in chunks {
+                rg.append_column(c).unwrap();
+            }
+        }
+        rg.close().unwrap();
+    }
+    fw.into_inner().unwrap()
+}
+
+#[test]
+fn appending_chunks_together_writes_what_one_at_a_time_writes() {
+    let one_by_one = two_column_file(Vec::new(), false);
+    let together = two_column_file(Vec::new(), true);
+    assert_eq!(together, one_by_one);
+    // A sink that takes 7 bytes a call still gets every byte, in order.
+    let trickle = two_column_file(
+        Trickle {
+            out: Vec::new(),
+            per_call: 7,
+            calls: 0,
+        },
+        true,
+    );
+    assert_eq!(trickle.out, one_by_one);
+    assert!(trickle.calls > one_by_one.len() / 7);
+    // The file reads back.
+    let reader =
+        parquet::file::reader::SerializedFileReader::new(bytes::Bytes::from(together)).unwrap();
+    use parquet::file::reader::FileReader;
+    assert_eq!(reader.metadata().num_row_groups(), 2);
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 200);
+}
+
+#[test]
+fn appending_chunks_together_checks_them_all_before_writing() {
+    let schema = schema_from(&[
+        root(2),
+        leaf("a", Type::Int32, Rep::Required),
+        leaf("b", Type::Int32, Rep::Required),
+    ]);
+    let mut out = Vec::new();
+    let mut fw = FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
+    let written = fw.bytes_written();
+    {
+        let mut rg = fw.next_row_group().unwrap();
+        let (a, b) = two_and_three_rows(&rg);
+        // The second chunk's row count differs: nothing is written, and
+        // the first chunk is not taken either.
+        assert!(is_invalid(rg.append_columns(vec![a.clone(), b.clone()])));
+        assert_eq!(rg.columns_appended(), 0);
+        // Out of order.
+        assert!(is_invalid(rg.append_columns(vec![b, a.clone()])));
+        assert_eq!(rg.columns_appended(), 0);
+        rg.append_columns(vec![a]).unwrap();
+        assert_eq!(rg.columns_appended(), 1);
+    }
+    assert!(fw.bytes_written() > written);
 }

@@ -313,9 +313,11 @@ impl<W: Write + Send> ArrowWriter<W> {
         }
         let writers = std::mem::take(&mut self.writers);
         let mut rg = self.file.next_row_group()?;
-        for w in writers {
-            rg.append_column(w.close()?)?;
-        }
+        let chunks = writers
+            .into_iter()
+            .map(|w| w.close())
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        rg.append_columns(chunks)?;
         rg.finish()?;
         self.in_progress_rows = 0;
         if reopen {
