@@ -1701,3 +1701,79 @@ fn string_chunk_falling_back_reads_as_dictionary() {
         }
     }
 }
+
+/// One list slot of [`random_lists`]: null (its elements, if any, are
+/// ignored), or a list of `len` elements whose nulls `mask` marks.
+#[derive(Debug, Clone)]
+struct ListSlot {
+    null: bool,
+    len: usize,
+    mask: u8,
+}
+
+fn list_slot() -> impl proptest::strategy::Strategy<Value = ListSlot> {
+    use proptest::prelude::*;
+    (0u8..10, 0usize..7, any::<u8>()).prop_map(|(kind, len, mask)| ListSlot {
+        // One in five null, some of them over elements.
+        null: kind < 2,
+        len,
+        // Elements mostly present: a null where two bits are both set.
+        mask: mask & (mask >> 1),
+    })
+}
+
+/// A List<Int32> and a List<Utf8> of `slots`, sliced from `skip` on.
+fn random_lists(slots: &[ListSlot], skip: usize) -> (ArrayRef, ArrayRef) {
+    let lengths = slots.iter().map(|s| s.len);
+    let offsets = OffsetBuffer::<i32>::from_lengths(lengths);
+    let total = usize::try_from(offsets.last()).unwrap();
+    let mut valid = Vec::with_capacity(total);
+    for s in slots {
+        valid.extend((0..s.len).map(|k| s.mask >> k & 1 == 0));
+    }
+    let element_nulls = Some(NullBuffer::from(valid));
+    let list_nulls = Some(NullBuffer::from(
+        slots.iter().map(|s| !s.null).collect::<Vec<_>>(),
+    ));
+    let ints = Int32Array::new((0..total as i32).collect(), element_nulls.clone());
+    let strings = StringArray::new(
+        OffsetBuffer::from_lengths((0..total).map(|i| 1 + i % 5)),
+        (0..total)
+            .flat_map(|i| std::iter::repeat_n(b'a' + (i % 26) as u8, 1 + i % 5))
+            .collect(),
+        element_nulls,
+    );
+    let list = |values: ArrayRef| -> ArrayRef {
+        let field = Arc::new(Field::new("item", values.data_type().clone(), true));
+        let a = ListArray::new(field, offsets.clone(), values, list_nulls.clone());
+        let skip = skip.min(a.len());
+        Arc::new(a.slice(skip, a.len() - skip))
+    };
+    (list(Arc::new(ints)), list(Arc::new(strings)))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// Lists of leaves with nulls at both levels, empty lists and null
+    /// lists over elements, from a sliced array, read back as written,
+    /// whole and in row groups of a few rows.
+    #[test]
+    fn random_lists_of_leaves_round_trip(
+        slots in proptest::collection::vec(list_slot(), 1..120),
+        skip in 0usize..5,
+    ) {
+        let (ints, strings) = random_lists(&slots, skip);
+        let b = batch(vec![("ints", ints), ("strings", strings)]);
+        for props in [
+            WriterProperties::default(),
+            WriterProperties::builder()
+                .set_max_row_group_row_count(Some(13))
+                .set_write_batch_size(5)
+                .build(),
+        ] {
+            let data = write(std::slice::from_ref(&b), Some(props));
+            let read = read_all(data, 17);
+            proptest::prop_assert_eq!(&concat(&b.schema(), &read), &b);
+        }
+    }
+}
