@@ -813,3 +813,25 @@ fn large_byte_array_dictionary_keeps_first_indices() {
         assert_eq!(entry.iter().next(), Some(v.as_slice()));
     }
 }
+
+/// `reserve` on an encoder that already holds entries grows its table
+/// (re-placing the entries by their hashes, which a byte-array table
+/// recomputes): the old values keep their indices and new ones follow.
+#[test]
+fn reserving_a_filled_byte_array_dictionary_keeps_its_indices() {
+    let values: Vec<Vec<u8>> = (0..300u32)
+        .map(|i| format!("entry-{}", i * 7).into_bytes())
+        .collect();
+    let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+    let mut enc = DictEncoder::<ByteArray<i32>>::new();
+    enc.put(ByteArrayBatch::from_slices(&refs[..200])).unwrap();
+    let heap = enc.heap_size();
+    // Room for many more: the table grows now, not while putting.
+    enc.reserve(20_000, 200_000).unwrap();
+    assert!(enc.heap_size() > heap);
+    enc.put(ByteArrayBatch::from_slices(&refs)).unwrap();
+    let first: Vec<u32> = (0..200).collect();
+    let second: Vec<u32> = (0..300).collect();
+    assert_eq!(enc.indices(), [first, second].concat().as_slice());
+    assert_eq!(enc.num_entries(), 300);
+}

@@ -103,7 +103,8 @@ impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
     /// assert_eq!(enc.take_indices(), vec![0, 1, 0]);
     /// ```
     pub fn reserve(&mut self, values: usize, bytes: usize) -> Result<()> {
-        self.table.reserve(self.dict.len().saturating_add(values))?;
+        self.dict
+            .reserve_table(&mut self.table, self.dict.len().saturating_add(values))?;
         self.dict.start();
         self.dict.reserve(values, bytes);
         Ok(())

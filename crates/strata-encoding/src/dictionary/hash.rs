@@ -1,7 +1,11 @@
 //! The hash function and open-addressing table behind [`DictEncoder`].
 //!
-//! The table stores no values: a slot is one `u64` holding the low 32 bits
-//! of the value's hash (the tag) and the value's dictionary index plus one.
+//! The table stores no values: a slot is one `u64` holding the value's
+//! dictionary index plus one and, for fixed-width values, the low 32 bits
+//! of the value's hash (the tag); the byte-array store keeps where the
+//! value's bytes start there instead, so that a lookup goes from the slot
+//! straight to the bytes (and, at the same time, to the offset where they
+//! end) rather than to the entry's offset and only then to its bytes.
 //! Values live in the dictionary store, so an entry costs no allocation of
 //! its own. Slots come in buckets of seven, each bucket one 64-byte cache
 //! line that starts with a word of control bytes, one per slot: zero for
@@ -10,8 +14,9 @@
 //! tricks on the word), checks the tag of the slots whose byte matches,
 //! and inserts into the first empty slot when none holds the value; only a
 //! full bucket sends it on to the next one. The load factor stays at or
-//! below three quarters. Because the tag and control byte are kept, growing the
-//! table re-places entries without touching the values.
+//! below three quarters. A tagged table grows by re-placing entries by
+//! their tag and control byte, without touching the values; a byte-array
+//! table hashes its entries again as it grows (a few times per dictionary).
 //!
 //! Against a plain array of slots probed one at a time (the design this
 //! replaced), a lookup touches one cache line and takes no branch per slot:
@@ -224,6 +229,13 @@ fn slot_of(mask: u64) -> usize {
     ((mask.trailing_zeros() / 8) as usize).min(BUCKET_WORDS - 2)
 }
 
+/// The low 32 bits of the hash of the entry in `slot` of a tagged table:
+/// the slot's tag.
+#[inline(always)]
+fn tag_of(slot: u64) -> u32 {
+    (slot >> 32) as u32
+}
+
 /// The bucket starting at word `at`, as an array (one bounds check).
 #[inline(always)]
 fn bucket_mut(words: &mut [u64], at: usize) -> Result<&mut [u64; BUCKET_WORDS]> {
@@ -273,7 +285,9 @@ impl HashTable {
     ///
     /// A lookup reads one bucket (one cache line) unless that bucket is
     /// full: its control word says at once which slots may hold the value
-    /// and which are empty, with no branch per slot.
+    /// and which are empty, with no branch per slot. The slot keeps the
+    /// low 32 bits of the hash as its tag, which `eq` is only asked about
+    /// entries whose tag matches.
     #[inline]
     pub(crate) fn find_or_insert(
         &mut self,
@@ -281,25 +295,53 @@ impl HashTable {
         next_index: usize,
         mut eq: impl FnMut(usize) -> bool,
     ) -> Result<(u32, bool)> {
+        let tag = hash as u32;
+        self.find_or_insert_keyed(
+            hash,
+            next_index,
+            tag,
+            |index, key| key == tag && eq(index),
+            tag_of,
+        )
+    }
+
+    /// [`find_or_insert`](Self::find_or_insert) for a table whose slots
+    /// keep a key of the caller's instead of the tag: a new entry's slot
+    /// keeps `key`, and `eq(index, key)` is asked about every entry whose
+    /// control byte matches (seven bits of the hash). The byte-array store
+    /// keys each entry by where its bytes start, so a lookup reads the
+    /// bytes straight from the slot, and their length beside them, instead
+    /// of reading the entry's offset first and only then its bytes.
+    ///
+    /// Such a table keeps no hash bits with which to re-place its entries
+    /// when it grows: `home(slot)` gives the low 32 bits of the hash of the
+    /// entry a slot holds. Every call on one table passes the same kind of
+    /// key.
+    #[inline(always)]
+    pub(crate) fn find_or_insert_keyed(
+        &mut self,
+        hash: u64,
+        next_index: usize,
+        key: u32,
+        mut eq: impl FnMut(usize, u32) -> bool,
+        home: impl FnMut(u64) -> u32,
+    ) -> Result<(u32, bool)> {
         if self.len >= self.limit {
-            self.grow(next_index)?;
+            self.grow(next_index, home)?;
         }
         let mask = self.buckets - 1;
-        let tag = hash as u32;
         let byte = ctrl_of(hash);
         let bytes = u64::from(byte) * LSB;
-        let mut b = tag as usize & mask;
+        let mut b = hash as u32 as usize & mask;
         loop {
             let at = self.base + b * BUCKET_WORDS;
             let bucket = bucket_mut(&mut self.words, at)?;
             let mut matches = matching(bucket[0], bytes);
             while matches != 0 {
                 let slot = bucket[1 + slot_of(matches)];
-                if (slot >> 32) as u32 == tag {
-                    let index = (slot as u32).wrapping_sub(1);
-                    if eq(index as usize) {
-                        return Ok((index, false));
-                    }
+                let index = (slot as u32).wrapping_sub(1);
+                if eq(index as usize, (slot >> 32) as u32) {
+                    return Ok((index, false));
                 }
                 matches &= matches - 1;
             }
@@ -309,7 +351,7 @@ impl HashTable {
                 let index = next_index as u32;
                 let k = slot_of(empty);
                 bucket[0] |= u64::from(byte) << (8 * k);
-                bucket[1 + k] = (u64::from(tag) << 32) | u64::from(index + 1);
+                bucket[1 + k] = (u64::from(key) << 32) | u64::from(index + 1);
                 self.len += 1;
                 return Ok((index, true));
             }
@@ -319,8 +361,14 @@ impl HashTable {
 
     /// Size the table so that it holds `entries` entries in all without
     /// growing; an empty table reuses its allocation (kept by
-    /// [`clear`](Self::clear)).
-    pub(crate) fn reserve(&mut self, entries: usize) -> Result<()> {
+    /// [`clear`](Self::clear)). Should it grow, `home(slot)` gives the low
+    /// 32 bits of the hash of the entry a slot holds (for a tagged table,
+    /// the slot's tag).
+    pub(crate) fn reserve_with(
+        &mut self,
+        entries: usize,
+        mut home: impl FnMut(u64) -> u32,
+    ) -> Result<()> {
         if entries >= MAX_ENTRIES {
             return Err(too_many());
         }
@@ -333,7 +381,7 @@ impl HashTable {
             self.allocate(want);
         }
         while self.buckets < want {
-            self.grow(entries)?;
+            self.grow(entries, &mut home)?;
         }
         Ok(())
     }
@@ -358,11 +406,11 @@ impl HashTable {
         self.limit = buckets * (BUCKET_WORDS - 1) * LOAD_NUM / LOAD_DEN;
     }
 
-    /// The entry of the first slot of the home bucket of `hash` whose
-    /// control byte matches (what a lookup reads first; the entry may still
-    /// be another value).
+    /// The first slot of the home bucket of `hash` whose control byte
+    /// matches (what a lookup reads first; the entry may still be another
+    /// value), as its key (the high half) and index.
     #[inline]
-    pub(crate) fn home_entry(&self, hash: u64) -> Option<usize> {
+    pub(crate) fn home_entry(&self, hash: u64) -> Option<(u32, usize)> {
         let mask = self.buckets.checked_sub(1)?;
         let at = self.base + (hash as u32 as usize & mask) * BUCKET_WORDS;
         let bytes = u64::from(ctrl_of(hash)) * LSB;
@@ -371,13 +419,13 @@ impl HashTable {
             return None;
         }
         let slot = *self.words.get(at + 1 + slot_of(matches))?;
-        Some((slot as u32).wrapping_sub(1) as usize)
+        Some(((slot >> 32) as u32, (slot as u32).wrapping_sub(1) as usize))
     }
 
-    /// Double the table (or create it) and re-place every entry by its tag
-    /// and control byte.
+    /// Double the table (or create it) and re-place every entry by its
+    /// control byte and the hash bits `home` gives for its slot.
     #[cold]
-    fn grow(&mut self, entries: usize) -> Result<()> {
+    fn grow(&mut self, entries: usize, mut home: impl FnMut(u64) -> u32) -> Result<()> {
         if entries >= MAX_ENTRIES {
             return Err(too_many());
         }
@@ -400,7 +448,7 @@ impl HashTable {
                     // Slots fill in order: the rest are empty too.
                     break;
                 }
-                let mut b = (slot >> 32) as usize & mask;
+                let mut b = home(slot) as usize & mask;
                 loop {
                     let at = self.base + b * BUCKET_WORDS;
                     let empty = empty_slots(self.words[at]);
@@ -459,7 +507,7 @@ mod tests {
     #[test]
     fn full_buckets_overflow_and_wrap() {
         let mut table = HashTable::new();
-        table.reserve(60).unwrap();
+        table.reserve_with(60, tag_of).unwrap();
         let last = table.buckets - 1;
         // The same low 32 bits (the tag, which picks the last bucket) and
         // control bytes that repeat: only the value comparison tells the
@@ -488,14 +536,14 @@ mod tests {
         }
     }
 
-    /// `reserve` sizes the table so that that many entries go in without
+    /// `reserve_with` sizes the table so that that many entries go in without
     /// growing, reusing the allocation a cleared table kept.
     #[test]
     fn reserve_prevents_growth() {
         let mut table = HashTable::new();
         for entries in [0usize, 1, 13, 14, 15, 1000] {
             table.clear();
-            table.reserve(entries).unwrap();
+            table.reserve_with(entries, tag_of).unwrap();
             let (buckets, heap) = (table.buckets, table.heap_size());
             for i in 0..entries {
                 table
@@ -508,9 +556,9 @@ mod tests {
         // A cleared table keeps its allocation for a smaller reserve.
         let heap = table.heap_size();
         table.clear();
-        table.reserve(10).unwrap();
+        table.reserve_with(10, tag_of).unwrap();
         assert_eq!(table.heap_size(), heap);
-        assert!(table.reserve(MAX_ENTRIES).is_err());
+        assert!(table.reserve_with(MAX_ENTRIES, tag_of).is_err());
     }
 
     /// The control-word helpers against a byte-by-byte reading, for

@@ -63,6 +63,14 @@ pub trait DictStore<T: ValueType + ?Sized>: Debug + Send + Sync + Sized + 'stati
     fn entry(&self, index: usize) -> Option<T::Batch<'_>>;
 }
 
+/// The error for a byte-array dictionary whose values pass 4 GiB, where
+/// its table's 32-bit keys (where each entry starts) end.
+fn too_large_to_key(bytes: usize) -> EncodingError {
+    EncodingError::Unsupported(format!(
+        "a byte-array dictionary of more than 4 GiB of values ({bytes} bytes)"
+    ))
+}
+
 fn truncated_indices() -> EncodingError {
     EncodingError::Truncated("dictionary indices")
 }
@@ -240,20 +248,36 @@ const LOOKUP_GROUP: usize = 16;
 
 impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// Load, and discard, the memory a lookup of each hash would read first:
-    /// its home slot and, where the slot holds an entry with the same tag,
-    /// that entry's offset and first byte. Only a hint to the cache: what is
-    /// read does not matter.
+    /// its home slot and, where the slot holds an entry with the same
+    /// control byte, that entry's first byte and end offset. Only a hint to
+    /// the cache: what is read does not matter.
     #[inline]
     fn touch(&self, table: &HashTable, hashes: &[u64]) {
         let (offsets, values) = (self.offsets(), self.values());
         let mut acc = 0usize;
         for &hash in hashes {
-            if let Some(index) = table.home_entry(hash) {
-                let at = offsets.get(index).map_or(0, |o| o.as_usize());
-                acc ^= usize::from(values.get(at).copied().unwrap_or(0));
+            if let Some((start, index)) = table.home_entry(hash) {
+                acc ^= usize::from(values.get(start as usize).copied().unwrap_or(0));
+                acc ^= offsets.get(index + 1).map_or(0, |o| o.as_usize());
             }
         }
         std::hint::black_box(acc);
+    }
+
+    /// The low 32 bits of the hash of the entry a slot of this store's
+    /// table holds (its index plus one in the low half): what the table
+    /// needs to re-place it when it grows.
+    #[inline]
+    fn home_of(&self, slot: u64, seed: u64) -> u32 {
+        let index = (slot as u32).wrapping_sub(1) as usize;
+        hash_bytes(self.value(index).unwrap_or_default(), seed) as u32
+    }
+
+    /// Size `table`, which indexes this store, for `entries` entries in
+    /// all ([`HashTable::reserve_with`]).
+    pub(crate) fn reserve_table(&self, table: &mut HashTable, entries: usize) -> Result<()> {
+        let seed = process_seed();
+        table.reserve_with(entries, |slot| self.home_of(slot, seed))
     }
 }
 
@@ -321,15 +345,26 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                 self.touch(table, &hashes[..k]);
             }
             for (&v, &hash) in values[..k].iter().zip(&hashes) {
-                let end = self.values().len() + v.len();
+                let start = self.values().len();
+                let end = start + v.len();
                 if O::from_usize(end).is_none() {
                     return Err(EncodingError::OffsetOverflow(end));
                 }
+                // The table keys each entry by where its bytes start.
+                let key = u32::try_from(start).map_err(|_| too_large_to_key(start))?;
                 let offsets = self.offsets();
                 let stored = self.values();
-                let (index, inserted) = table.find_or_insert(hash, offsets.len() - 1, |i| {
-                    bytes_eq(&stored[offsets[i].as_usize()..offsets[i + 1].as_usize()], v)
-                })?;
+                // An entry is `v` when it ends `v.len()` bytes after its
+                // start and those bytes are `v`'s: two loads that do not
+                // wait for each other.
+                let eq = |i: usize, at: u32| {
+                    let (at, to) = (at as usize, at as usize + v.len());
+                    offsets.get(i + 1).is_some_and(|o| o.as_usize() == to)
+                        && stored.get(at..to).is_some_and(|s| bytes_eq(s, v))
+                };
+                let home = |slot: u64| self.home_of(slot, seed);
+                let (index, inserted) =
+                    table.find_or_insert_keyed(hash, offsets.len() - 1, key, eq, home)?;
                 if inserted {
                     self.values_mut().extend_from_slice(v);
                     self.commit_end(end)?;
