@@ -385,7 +385,9 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         self.admit(&chunk, self.chunks.len())?;
         let base = self.file.out.written;
         self.file.out.write_all(&chunk.dict_page)?;
-        self.file.out.write_all(&chunk.data)?;
+        for page in chunk.data.iter() {
+            self.file.out.write_all(page)?;
+        }
         self.record_chunk(chunk, base)
     }
 
@@ -407,7 +409,9 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         let mut base = self.file.out.written;
         let mut parts: Vec<IoSlice<'_>> = chunks
             .iter()
-            .flat_map(|c| [IoSlice::new(&c.dict_page), IoSlice::new(&c.data)])
+            .flat_map(|c| {
+                std::iter::once(IoSlice::new(&c.dict_page)).chain(c.data.iter().map(IoSlice::new))
+            })
             .collect();
         self.file.out.write_all_vectored(&mut parts)?;
         for chunk in chunks {
