@@ -388,8 +388,11 @@ struct ListSlots<'a> {
 impl LevelNode {
     /// [`visit`](Self::visit) of a list whose elements are a leaf (the
     /// common `List<primitive>` and `List<Utf8>`): the same levels and value
-    /// ranges, written in one loop over the list slots instead of a visit
-    /// of the leaf per list.
+    /// ranges, without a visit of the leaf per list. Consecutive lists with
+    /// elements are one range of the values, so a run of them takes one
+    /// fill of definition levels (or one pass over the element bitmap) and
+    /// one fill of repetition levels with each list's first level set after;
+    /// only null and empty lists are written one at a time.
     fn visit_leaf_list(
         &self,
         child: &LevelNode,
@@ -401,68 +404,101 @@ impl LevelNode {
     ) -> Result<()> {
         let elem_rep = self.rep_level + 1;
         let (has_def, has_rep) = (max_def > 0, max_rep > 0);
-        let ends_here = |leaf: &mut LeafLevels, def: i16, rep: i16| {
-            if has_def {
-                leaf.def.push(def);
-            }
-            if has_rep {
-                leaf.rep.push(rep);
-            }
-        };
-        for i in slots.range.clone() {
-            let rep = if i == slots.range.start {
+        let present = child.def_level;
+        let value_count = values.len();
+        let list_rep = |i: usize| {
+            if i == slots.range.start {
                 slots.first_rep
             } else {
                 slots.rest_rep
-            };
-            if slots.nulls.is_some_and(|n| n.is_null(i)) {
-                ends_here(leaf, self.def_level - 1, rep);
-                continue;
             }
+        };
+        let is_null = |i: usize| slots.nulls.is_some_and(|n| n.is_null(i));
+        let end = slots.range.end;
+        let mut i = slots.range.start;
+        while i < end {
             let r = slots.offsets.range(i);
-            if r.is_empty() {
-                ends_here(leaf, self.def_level, rep);
+            let null = is_null(i);
+            if null || r.is_empty() {
+                // A null or empty list: one level, no value.
+                if has_def {
+                    leaf.def.push(self.def_level - i16::from(null));
+                }
+                if has_rep {
+                    leaf.rep.push(list_rep(i));
+                }
+                i += 1;
                 continue;
             }
-            if r.end > values.len() {
+            // A run of lists with elements, each starting where the one
+            // before ended: their elements are one range of the values,
+            // whose levels are written in bulk.
+            let (run_start, first, mut last) = (i, r.start, r.end);
+            i += 1;
+            while i < end {
+                let r = slots.offsets.range(i);
+                if r.is_empty() || r.start != last || is_null(i) {
+                    break;
+                }
+                last = r.end;
+                i += 1;
+            }
+            if last > value_count {
                 return Err(general("list offsets past the end of the values"));
             }
             if leaf.array.is_none() {
                 leaf.array = Some(values.clone());
             }
+            let n = last - first;
             if has_rep {
-                leaf.rep.push(rep);
-                leaf.rep.extend(std::iter::repeat_n(elem_rep, r.len() - 1));
+                // Every element repeats the list, but each list's first,
+                // which carries the list's own level.
+                let base = leaf.rep.len();
+                leaf.rep.resize(base + n, elem_rep);
+                for k in run_start..i {
+                    let at = base + (slots.offsets.range(k).start - first);
+                    if let Some(level) = leaf.rep.get_mut(at) {
+                        *level = list_rep(k);
+                    }
+                }
             }
             match child_nulls {
                 None => {
                     if has_def {
-                        leaf.def
-                            .extend(std::iter::repeat_n(child.def_level, r.len()));
+                        leaf.def.resize(leaf.def.len() + n, present);
                     }
-                    leaf.push_range(r);
+                    leaf.push_range(first..last);
+                }
+                // A long run a bitmap word at a time.
+                Some(nulls) if n >= 64 => {
+                    push_masked(
+                        leaf,
+                        None,
+                        Some(nulls),
+                        first..last,
+                        [0, present - 1, present],
+                    );
                 }
                 Some(nulls) => {
-                    // The elements' levels in one extend (one capacity
-                    // check), then the value ranges: the whole list when
-                    // it has no null element (most lists), else split at
-                    // each null.
-                    let present = child.def_level;
-                    let base = leaf.def.len();
-                    leaf.def
-                        .extend(r.clone().map(|j| present - i16::from(nulls.is_null(j))));
-                    let defs = leaf.def.get(base..).unwrap_or_default();
-                    if defs.iter().all(|&d| d == present) {
-                        leaf.push_range(r);
+                    let bits = nulls.inner();
+                    let mut all_present = true;
+                    leaf.def.extend((first..last).map(|j| {
+                        let valid = bits.value(j);
+                        all_present &= valid;
+                        present - i16::from(!valid)
+                    }));
+                    if all_present {
+                        leaf.push_range(first..last);
                     } else {
-                        let mut run_start = r.start;
-                        for k in 0..r.len() {
-                            if leaf.def.get(base + k).is_some_and(|&d| d != present) {
-                                leaf.push_range(run_start..r.start + k);
-                                run_start = r.start + k + 1;
+                        // The run's values, split at each null element.
+                        let mut from = first;
+                        for j in first..last {
+                            if !bits.value(j) {
+                                leaf.push_range(from..j);
+                                from = j + 1;
                             }
                         }
-                        leaf.push_range(run_start..r.end);
+                        leaf.push_range(from..last);
                     }
                 }
             }
