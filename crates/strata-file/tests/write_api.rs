@@ -354,15 +354,18 @@ impl std::io::Write for Trickle {
     }
 }
 
-/// A file of two row groups whose chunks are appended with
-/// `append_columns`, or one at a time with `append_column`.
-fn two_column_file<W: std::io::Write + Send>(out: W, together: bool) -> W {
+/// A file of two row groups of two columns.
+fn two_column_file<W: std::io::Write + Send>(out: W) -> W {
     let schema = schema_from(&[
         root(2),
         leaf("a", Type::Int32, Rep::Required),
         leaf("b", Type::Int64, Rep::Optional),
     ]);
-    let mut fw = FileWriter::new(out, schema, Arc::new(WriterProperties::default())).unwrap();
+    let props = WriterProperties::builder()
+        .set_data_page_size_limit(64)
+        .set_write_batch_size(16)
+        .build();
+    let mut fw = FileWriter::new(out, schema, Arc::new(props)).unwrap();
     for group in 0..2i32 {
         let mut rg = fw.next_row_group().unwrap();
         let mut ws = rg.column_writers().unwrap();
@@ -379,65 +382,37 @@ fn two_column_file<W: std::io::Write + Send>(out: W, together: bool) -> W {
             .unwrap()
             .write_batch(&b, Some(&defs), None)
             .unwrap();
-        let chunks: Vec<_> = ws.into_iter().map(|w| w.close().unwrap()).collect();
-        if together {
-            rg.append_columns(chunks).unwrap();
-        } else {
-            for c in chunks {
-                rg.append_column(c).unwrap();
-            }
+        for w in ws {
+            rg.append_column(w.close().unwrap()).unwrap();
         }
         rg.close().unwrap();
     }
     fw.into_inner().unwrap()
 }
 
+/// A chunk's pages go to the sink in one vectored write: a sink that takes
+/// a few bytes a call still gets every byte, in order.
 #[test]
-fn appending_chunks_together_writes_what_one_at_a_time_writes() {
-    let one_by_one = two_column_file(Vec::new(), false);
-    let together = two_column_file(Vec::new(), true);
-    assert_eq!(together, one_by_one);
-    // A sink that takes 7 bytes a call still gets every byte, in order.
-    let trickle = two_column_file(
-        Trickle {
-            out: Vec::new(),
-            per_call: 7,
-            calls: 0,
-        },
-        true,
-    );
-    assert_eq!(trickle.out, one_by_one);
-    assert!(trickle.calls > one_by_one.len() / 7);
-    // The file reads back.
+fn a_sink_that_takes_a_few_bytes_a_call_gets_every_page() {
+    let whole = two_column_file(Vec::new());
+    let trickle = two_column_file(Trickle {
+        out: Vec::new(),
+        per_call: 7,
+        calls: 0,
+    });
+    assert_eq!(trickle.out, whole);
+    assert!(trickle.calls >= whole.len() / 7);
+    // Several pages a chunk (64-byte pages), and the file reads back.
     let reader =
-        parquet::file::reader::SerializedFileReader::new(bytes::Bytes::from(together)).unwrap();
+        parquet::file::reader::SerializedFileReader::new(bytes::Bytes::from(whole)).unwrap();
     use parquet::file::reader::FileReader;
     assert_eq!(reader.metadata().num_row_groups(), 2);
     assert_eq!(reader.metadata().file_metadata().num_rows(), 200);
-}
-
-#[test]
-fn appending_chunks_together_checks_them_all_before_writing() {
-    let schema = schema_from(&[
-        root(2),
-        leaf("a", Type::Int32, Rep::Required),
-        leaf("b", Type::Int32, Rep::Required),
-    ]);
-    let mut out = Vec::new();
-    let mut fw = FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
-    let written = fw.bytes_written();
-    {
-        let mut rg = fw.next_row_group().unwrap();
-        let (a, b) = two_and_three_rows(&rg);
-        // The second chunk's row count differs: nothing is written, and
-        // the first chunk is not taken either.
-        assert!(is_invalid(rg.append_columns(vec![a.clone(), b.clone()])));
-        assert_eq!(rg.columns_appended(), 0);
-        // Out of order.
-        assert!(is_invalid(rg.append_columns(vec![b, a.clone()])));
-        assert_eq!(rg.columns_appended(), 0);
-        rg.append_columns(vec![a]).unwrap();
-        assert_eq!(rg.columns_appended(), 1);
-    }
-    assert!(fw.bytes_written() > written);
+    let pages = reader
+        .get_row_group(0)
+        .unwrap()
+        .get_column_page_reader(0)
+        .unwrap()
+        .count();
+    assert!(pages > 2, "{pages} pages");
 }

@@ -313,11 +313,12 @@ impl<W: Write + Send> ArrowWriter<W> {
         }
         let writers = std::mem::take(&mut self.writers);
         let mut rg = self.file.next_row_group()?;
-        let chunks = writers
-            .into_iter()
-            .map(|w| w.close())
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        rg.append_columns(chunks)?;
+        // One chunk at a time: each is written and freed before the next
+        // closes, so a sink that keeps what it is given (a `Vec<u8>`) never
+        // holds the row group twice over.
+        for w in writers {
+            rg.append_column(w.close()?)?;
+        }
         rg.finish()?;
         self.in_progress_rows = 0;
         if reopen {

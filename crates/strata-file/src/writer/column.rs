@@ -1298,7 +1298,7 @@ const PAGE_HEADER_ROOM: usize = 64;
 /// pages before it: one buffer doubling as it grew copied each page about
 /// twice and touched about three times its final size in fresh memory,
 /// which in the mixed-table write was a sixth of its page faults. The row
-/// group writer hands the pages to the file in one vectored write.
+/// group writer hands a chunk's pages to the file in one vectored write.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Pages {
     pages: Vec<Vec<u8>>,

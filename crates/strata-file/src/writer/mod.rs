@@ -380,46 +380,17 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     }
 
     /// Write a closed column chunk into the file. Chunks must come in
-    /// column order and hold the same number of rows.
+    /// column order and hold the same number of rows. The chunk's pages go
+    /// to the sink in one vectored write (a file takes them in as few
+    /// system calls as it accepts).
     pub fn append_column(&mut self, chunk: ClosedColumnChunk) -> Result<()> {
         self.admit(&chunk, self.chunks.len())?;
         let base = self.file.out.written;
-        self.file.out.write_all(&chunk.dict_page)?;
-        for page in chunk.data.iter() {
-            self.file.out.write_all(page)?;
-        }
-        self.record_chunk(chunk, base)
-    }
-
-    /// Write closed column chunks into the file, the next column first, as
-    /// [`append_column`](Self::append_column) one by one would, but with
-    /// one vectored write: a `Vec<u8>` then grows once for all of them
-    /// instead of doubling (and copying) as each arrives, and a file takes
-    /// them in as few system calls as it accepts. Every chunk is checked
-    /// before anything is written.
-    pub fn append_columns(&mut self, chunks: Vec<ClosedColumnChunk>) -> Result<()> {
-        let first = self.chunks.len();
-        let rows = self.num_rows;
-        for (k, chunk) in chunks.iter().enumerate() {
-            if let Err(e) = self.admit(chunk, first + k) {
-                self.num_rows = rows;
-                return Err(e);
-            }
-        }
-        let mut base = self.file.out.written;
-        let mut parts: Vec<IoSlice<'_>> = chunks
-            .iter()
-            .flat_map(|c| {
-                std::iter::once(IoSlice::new(&c.dict_page)).chain(c.data.iter().map(IoSlice::new))
-            })
+        let mut parts: Vec<IoSlice<'_>> = std::iter::once(IoSlice::new(&chunk.dict_page))
+            .chain(chunk.data.iter().map(IoSlice::new))
             .collect();
         self.file.out.write_all_vectored(&mut parts)?;
-        for chunk in chunks {
-            let next = base + (chunk.dict_page.len() + chunk.data.len()) as u64;
-            self.record_chunk(chunk, base)?;
-            base = next;
-        }
-        Ok(())
+        self.record_chunk(chunk, base)
     }
 
     /// Check that `chunk` is column `column`, the one due, and holds as
