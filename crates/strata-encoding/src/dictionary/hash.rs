@@ -11,9 +11,10 @@
 //! line that starts with a word of control bytes, one per slot: zero for
 //! an empty slot, else seven more bits of the hash. A lookup reads its
 //! home bucket's control word, compares all seven bytes at once (bit
-//! tricks on the word), checks the tag of the slots whose byte matches,
-//! and inserts into the first empty slot when none holds the value; only a
-//! full bucket sends it on to the next one. The load factor stays at or
+//! tricks on the word), checks the slots whose byte matches (their tag,
+//! or in a byte-array table the entry's bytes), and inserts into the first
+//! empty slot when none holds the value; only a full bucket sends it on to
+//! the next one. The load factor stays at or
 //! below three quarters. A tagged table grows by re-placing entries by
 //! their tag and control byte, without touching the values; a byte-array
 //! table hashes its entries again as it grows (a few times per dictionary).

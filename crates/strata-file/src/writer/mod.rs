@@ -384,8 +384,8 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     /// to the sink in one vectored write (a file takes them in as few
     /// system calls as it accepts).
     pub fn append_column(&mut self, chunk: ClosedColumnChunk) -> Result<()> {
-        self.admit(&chunk, self.chunks.len())?;
-        let base = self.file.out.written;
+        self.admit(&chunk)?;
+        let base = offset_i64(self.file.out.written)?;
         let mut parts: Vec<IoSlice<'_>> = std::iter::once(IoSlice::new(&chunk.dict_page))
             .chain(chunk.data.iter().map(IoSlice::new))
             .collect();
@@ -393,9 +393,10 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         self.record_chunk(chunk, base)
     }
 
-    /// Check that `chunk` is column `column`, the one due, and holds as
-    /// many rows as the chunks before it.
-    fn admit(&mut self, chunk: &ClosedColumnChunk, column: usize) -> Result<()> {
+    /// Check that `chunk` is the column due and holds as many rows as the
+    /// chunks before it.
+    fn admit(&mut self, chunk: &ClosedColumnChunk) -> Result<()> {
+        let column = self.chunks.len();
         if chunk.column != column {
             return Err(invalid(format!(
                 "column chunk {} appended where column {column} is due",
@@ -416,8 +417,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
 
     /// Record the metadata and indexes of `chunk`, written at file offset
     /// `base`.
-    fn record_chunk(&mut self, chunk: ClosedColumnChunk, base: u64) -> Result<()> {
-        let base = offset_i64(base)?;
+    fn record_chunk(&mut self, chunk: ClosedColumnChunk, base: i64) -> Result<()> {
         let mut meta = chunk.metadata;
         meta.data_page_offset += base;
         meta.dictionary_page_offset = meta.dictionary_page_offset.map(|o| o + base);
