@@ -196,24 +196,32 @@ fn fold_owned<S: Clone>(acc: &mut MinMax<S>, lo: &S, hi: &S, less: impl Fn(&S, &
     }
 }
 
-/// Min and max of a slice under a key (first occurrence wins on ties).
+/// Lanes of the bound scans: as many independent minimums and maximums,
+/// so that each compare waits on the one eight values back, not the one
+/// before (a single pair of running bounds is one long dependency chain).
+const SCAN_LANES: usize = 8;
+
+/// The least and greatest key of `values`. Keys are compared with `Ord`,
+/// so equal keys are equal values for the integer keys used here, and
+/// which occurrence of a bound is found does not matter.
 #[inline]
-fn scan_by<V: Copy, K: PartialOrd + Copy>(values: &[V], key: impl Fn(V) -> K) -> Option<(V, V)> {
-    let (&first, rest) = values.split_first()?;
-    let (mut lo, mut hi) = (first, first);
-    let (mut klo, mut khi) = (key(first), key(first));
-    for &v in rest {
-        let k = key(v);
-        if k < klo {
-            lo = v;
-            klo = k;
-        }
-        if k > khi {
-            hi = v;
-            khi = k;
+fn key_bounds<V: Copy, K: Ord + Copy>(values: &[V], key: impl Fn(V) -> K) -> Option<(K, K)> {
+    let first = key(*values.first()?);
+    let (mut lo, mut hi) = ([first; SCAN_LANES], [first; SCAN_LANES]);
+    let (chunks, rest) = values.as_chunks::<SCAN_LANES>();
+    for chunk in chunks {
+        for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
+            let k = key(v);
+            *l = (*l).min(k);
+            *h = (*h).max(k);
         }
     }
-    Some((lo, hi))
+    for &v in rest {
+        let k = key(v);
+        lo[0] = lo[0].min(k);
+        hi[0] = hi[0].max(k);
+    }
+    Some((lo.into_iter().min()?, hi.into_iter().max()?))
 }
 
 macro_rules! int_stats {
@@ -223,8 +231,10 @@ macro_rules! int_stats {
 
             fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) {
                 let found = match order {
-                    ValueOrder::UnsignedInt => scan_by(values, |v| v as $u),
-                    ValueOrder::SignedInt => scan_by(values, |v| v),
+                    ValueOrder::UnsignedInt => {
+                        key_bounds(values, |v| v as $u).map(|(lo, hi)| (lo as $t, hi as $t))
+                    }
+                    ValueOrder::SignedInt => key_bounds(values, |v| v),
                     _ => None,
                 };
                 if let Some((lo, hi)) = found {
@@ -259,19 +269,39 @@ macro_rules! float_stats {
                 if order != ValueOrder::Float {
                     return;
                 }
-                let mut lo = <$t>::INFINITY;
-                let mut hi = <$t>::NEG_INFINITY;
+                // Lanes as for integers. NaN fails both comparisons and is
+                // never a bound; of a zero and a negative zero either may
+                // end up the bound (the written bounds normalise its sign).
+                let mut lo = [<$t>::INFINITY; SCAN_LANES];
+                let mut hi = [<$t>::NEG_INFINITY; SCAN_LANES];
                 let mut any = false;
-                for &v in values {
-                    // NaN fails both comparisons and is never a bound.
-                    if v < lo {
-                        lo = v;
+                let (chunks, rest) = values.as_chunks::<SCAN_LANES>();
+                for chunk in chunks {
+                    for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
+                        if v < *l {
+                            *l = v;
+                        }
+                        if v > *h {
+                            *h = v;
+                        }
+                        any |= !v.is_nan();
                     }
-                    if v > hi {
-                        hi = v;
+                }
+                for &v in rest {
+                    if v < lo[0] {
+                        lo[0] = v;
+                    }
+                    if v > hi[0] {
+                        hi[0] = v;
                     }
                     any |= !v.is_nan();
                 }
+                let lo = lo
+                    .into_iter()
+                    .fold(<$t>::INFINITY, |a, b| if b < a { b } else { a });
+                let hi = hi
+                    .into_iter()
+                    .fold(<$t>::NEG_INFINITY, |a, b| if b > a { b } else { a });
                 if any {
                     // All-infinite batches: the loops above keep a bound
                     // equal to the sentinel only if that value occurred.
@@ -755,6 +785,69 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The bounds `update` finds in one batch.
+    fn bounds<T: StatsValue>(values: T::Batch<'_>, order: ValueOrder) -> MinMax<T::Owned> {
+        let mut acc = MinMax {
+            min: None,
+            max: None,
+        };
+        T::update(&mut acc, values, order);
+        acc
+    }
+
+    proptest! {
+        /// The lane-wise scans find the bounds a plain scan finds, for
+        /// every length (whole lanes and a remainder) and both orders.
+        #[test]
+        fn integer_bounds_match_a_plain_scan(
+            wide in proptest::collection::vec(any::<i64>(), 0..70),
+            narrow in proptest::collection::vec(any::<i32>(), 0..70),
+        ) {
+            let b = bounds::<i64>(&wide, ValueOrder::SignedInt);
+            prop_assert_eq!((b.min, b.max), (wide.iter().copied().min(), wide.iter().copied().max()));
+            let b = bounds::<i64>(&wide, ValueOrder::UnsignedInt);
+            let unsigned = |v: i64| v as u64;
+            prop_assert_eq!(
+                (b.min.map(unsigned), b.max.map(unsigned)),
+                (wide.iter().map(|&v| unsigned(v)).min(), wide.iter().map(|&v| unsigned(v)).max())
+            );
+            let b = bounds::<i32>(&narrow, ValueOrder::SignedInt);
+            prop_assert_eq!((b.min, b.max), (narrow.iter().copied().min(), narrow.iter().copied().max()));
+            let b = bounds::<i32>(&narrow, ValueOrder::UnsignedInt);
+            prop_assert_eq!(
+                (b.min.map(|v| v as u32), b.max.map(|v| v as u32)),
+                (narrow.iter().map(|&v| v as u32).min(), narrow.iter().map(|&v| v as u32).max())
+            );
+        }
+
+        /// Float bounds skip NaN, keep infinities, and equal the least and
+        /// greatest of the other values (zeros compare equal whatever
+        /// their sign).
+        #[test]
+        fn float_bounds_match_a_plain_scan(
+            picks in proptest::collection::vec((0u8..8, -1e6f64..1e6), 0..70),
+        ) {
+            let values: Vec<f64> = picks
+                .iter()
+                .map(|&(kind, x)| match kind {
+                    0 => f64::NAN,
+                    1 => 0.0,
+                    2 => -0.0,
+                    3 => f64::INFINITY,
+                    4 => f64::NEG_INFINITY,
+                    _ => x,
+                })
+                .collect();
+            let b = bounds::<f64>(&values, ValueOrder::Float);
+            let ordered: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+            let lo = ordered.iter().copied().reduce(f64::min);
+            let hi = ordered.iter().copied().reduce(f64::max);
+            prop_assert_eq!(b.min.is_some(), lo.is_some());
+            prop_assert!(b.min == lo && b.max == hi, "{:?} {:?} against {:?} {:?}", b.min, b.max, lo, hi);
+        }
+    }
 
     #[test]
     fn signed_be() {
