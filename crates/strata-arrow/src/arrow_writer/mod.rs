@@ -437,8 +437,14 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
                 Some(a) => {
                     let b = a.as_boolean_opt().ok_or_else(|| type_err(a, "BOOLEAN"))?;
                     s.bools.clear();
+                    // The bits of each range in one pass of a bit iterator,
+                    // not a checked lookup per value.
+                    let bits = b.values();
                     for range in r {
-                        s.bools.extend(range.clone().map(|i| b.value(i)));
+                        if range.end > bits.len() {
+                            return Err(general("value range past the end of the array"));
+                        }
+                        s.bools.extend(bits.slice(range.start, range.len()).iter());
                     }
                     &s.bools
                 }
