@@ -567,7 +567,7 @@ impl<'a> ByteArrayBatch<'a> {
 
     /// The values in order.
     pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
+        ByteArrayIter::new(self.repr)
     }
 
     /// The bytes of all values back to back, when they are contiguous in
@@ -622,6 +622,57 @@ fn contiguous<'a, O: OffsetSize>(o: &[O], v: &'a [u8]) -> Option<&'a [u8]> {
     match (o.first(), o.last()) {
         (Some(f), Some(l)) => v.get(f.as_usize()..l.as_usize()),
         _ => Some(&[]),
+    }
+}
+
+/// The values of a [`ByteArrayBatch`] in order: the layout matched once
+/// per value against a state that walks that layout's own slices (a
+/// well-predicted branch), rather than a lookup by index through every
+/// layout.
+enum ByteArrayIter<'a> {
+    Slices(std::slice::Iter<'a, &'a [u8]>),
+    Offsets32(std::slice::Windows<'a, i32>, &'a [u8]),
+    Offsets64(std::slice::Windows<'a, i64>, &'a [u8]),
+}
+
+impl<'a> ByteArrayIter<'a> {
+    fn new(repr: Repr<'a>) -> Self {
+        match repr {
+            Repr::Slices(s) => Self::Slices(s.iter()),
+            Repr::Offsets32(o, v) => Self::Offsets32(o.windows(2), v),
+            Repr::Offsets64(o, v) => Self::Offsets64(o.windows(2), v),
+        }
+    }
+}
+
+/// Value `w[0]..w[1]` of `v`; `None` (the end, for the iterator) if the
+/// offsets do not name a range of `v` (a checked batch never has such).
+#[inline(always)]
+fn window_value<'a, O: OffsetSize>(w: &[O], v: &'a [u8]) -> Option<&'a [u8]> {
+    match w {
+        [s, e] => v.get(s.as_usize()..e.as_usize()),
+        _ => None,
+    }
+}
+
+impl<'a> Iterator for ByteArrayIter<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        match self {
+            Self::Slices(it) => it.next().copied(),
+            Self::Offsets32(it, v) => window_value(it.next()?, v),
+            Self::Offsets64(it, v) => window_value(it.next()?, v),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Self::Slices(it) => it.size_hint(),
+            Self::Offsets32(it, _) => (0, it.size_hint().1),
+            Self::Offsets64(it, _) => (0, it.size_hint().1),
+        }
     }
 }
 
