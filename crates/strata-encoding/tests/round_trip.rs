@@ -827,3 +827,37 @@ fn fixed_width_spaced_with_whole_valid_bytes() {
         }
     }
 }
+
+proptest! {
+    /// A batch's iterator yields its values in order in every layout (a
+    /// slice of slices, 32-bit and 64-bit offsets) and in every slice of
+    /// a batch, as many as the batch holds.
+    #[test]
+    fn byte_array_batches_iterate_every_value_in_every_layout(
+        values in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..12), 0..40),
+        cut in (0usize..40, 0usize..40),
+    ) {
+        let slices: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        let mut o32 = vec![0i32];
+        let mut bytes = Vec::new();
+        for v in &values {
+            bytes.extend_from_slice(v);
+            o32.push(bytes.len() as i32);
+        }
+        let o64: Vec<i64> = o32.iter().map(|&o| i64::from(o)).collect();
+        let batches = [
+            ByteArrayBatch::from_slices(&slices),
+            ByteArrayBatch::from_offsets(&o32, &bytes).unwrap(),
+            ByteArrayBatch::from_offsets(&o64, &bytes).unwrap(),
+        ];
+        let (a, b) = (cut.0.min(values.len()), cut.1.min(values.len()));
+        let (start, end) = (a.min(b), a.max(b));
+        for batch in batches {
+            let all: Vec<&[u8]> = batch.iter().collect();
+            prop_assert_eq!(&all, &slices);
+            let part = strata_encoding::ValueBatch::slice(&batch, start, end).unwrap();
+            let some: Vec<&[u8]> = part.iter().collect();
+            prop_assert_eq!(&some[..], &slices[start..end]);
+        }
+    }
+}
