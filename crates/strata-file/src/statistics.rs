@@ -275,26 +275,23 @@ macro_rules! float_stats {
                 let mut lo = [<$t>::INFINITY; SCAN_LANES];
                 let mut hi = [<$t>::NEG_INFINITY; SCAN_LANES];
                 let mut any = false;
+                let mut step = |l: &mut $t, h: &mut $t, v: $t| {
+                    if v < *l {
+                        *l = v;
+                    }
+                    if v > *h {
+                        *h = v;
+                    }
+                    any |= !v.is_nan();
+                };
                 let (chunks, rest) = values.as_chunks::<SCAN_LANES>();
                 for chunk in chunks {
                     for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
-                        if v < *l {
-                            *l = v;
-                        }
-                        if v > *h {
-                            *h = v;
-                        }
-                        any |= !v.is_nan();
+                        step(l, h, v);
                     }
                 }
                 for &v in rest {
-                    if v < lo[0] {
-                        lo[0] = v;
-                    }
-                    if v > hi[0] {
-                        hi[0] = v;
-                    }
-                    any |= !v.is_nan();
+                    step(&mut lo[0], &mut hi[0], v);
                 }
                 let lo = lo
                     .into_iter()
