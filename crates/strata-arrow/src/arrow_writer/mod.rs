@@ -441,7 +441,7 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
                     // not a checked lookup per value.
                     let bits = b.values();
                     for range in r {
-                        if range.end > bits.len() {
+                        if range.start > range.end || range.end > bits.len() {
                             return Err(general("value range past the end of the array"));
                         }
                         s.bools.extend(bits.slice(range.start, range.len()).iter());
