@@ -34,13 +34,15 @@
 //! ```
 #![deny(missing_docs)]
 // `unsafe` is denied everywhere but in `bitpack::x86`, which calls the AVX2
-// build of the unpack kernels behind a run-time CPU feature check.
+// build of the unpack kernels behind a run-time CPU feature check, and in
+// `cache::x86`, which issues a prefetch hint.
 #![deny(unsafe_code)]
 
 pub mod bit_reader;
 pub mod bit_writer;
 pub mod bitpack;
 mod byte_sink;
+pub mod cache;
 mod error;
 pub mod rle;
 pub mod varint;

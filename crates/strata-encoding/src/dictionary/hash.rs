@@ -263,14 +263,6 @@ impl HashTable {
         self.words.capacity() * std::mem::size_of::<u64>()
     }
 
-    /// Whether the table is larger than a core's own caches hold (1 MiB),
-    /// so that lookups are worth announcing to the cache ahead of time;
-    /// for a smaller table the extra loads cost more than they save.
-    #[inline]
-    pub(crate) fn beyond_cache(&self) -> bool {
-        self.buckets * BUCKET_WORDS * std::mem::size_of::<u64>() > 1 << 20
-    }
-
     /// Forget every entry, keeping the allocation.
     pub(crate) fn clear(&mut self) {
         self.words.clear();
@@ -407,20 +399,13 @@ impl HashTable {
         self.limit = buckets * (BUCKET_WORDS - 1) * LOAD_NUM / LOAD_DEN;
     }
 
-    /// The first slot of the home bucket of `hash` whose control byte
-    /// matches (what a lookup reads first; the entry may still be another
-    /// value), as its key (the high half) and index.
+    /// Hint the cache to load the bucket a lookup of `hash` reads first.
     #[inline]
-    pub(crate) fn home_entry(&self, hash: u64) -> Option<(u32, usize)> {
-        let mask = self.buckets.checked_sub(1)?;
-        let at = self.base + (hash as u32 as usize & mask) * BUCKET_WORDS;
-        let bytes = u64::from(ctrl_of(hash)) * LSB;
-        let matches = matching(*self.words.get(at)?, bytes);
-        if matches == 0 {
-            return None;
+    pub(crate) fn prefetch_home(&self, hash: u64) {
+        if let Some(mask) = self.buckets.checked_sub(1) {
+            let at = self.base + (hash as u32 as usize & mask) * BUCKET_WORDS;
+            strata_sink::cache::prefetch(&self.words, at);
         }
-        let slot = *self.words.get(at + 1 + slot_of(matches))?;
-        Some(((slot >> 32) as u32, (slot as u32).wrapping_sub(1) as usize))
     }
 
     /// Double the table (or create it) and re-place every entry by its

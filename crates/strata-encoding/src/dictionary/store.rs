@@ -195,18 +195,25 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
     ) -> Result<()> {
         indices.reserve(batch.len());
         let seed = process_seed();
-        for &v in batch {
-            let bits = v.bits();
-            let values = &*self;
-            let (index, inserted) =
-                table.find_or_insert(T::hash_bits(bits, seed), values.len(), |i| {
-                    values[i].bits() == bits
-                })?;
-            if inserted {
-                self.push(v);
-                *plain_size += T::WIDTH;
+        // As for byte arrays below: a group's home buckets are announced to
+        // the cache before its lookups.
+        for group in batch.chunks(LOOKUP_GROUP) {
+            let mut hashes = [0u64; LOOKUP_GROUP];
+            for (hash, &v) in hashes.iter_mut().zip(group) {
+                *hash = T::hash_bits(v.bits(), seed);
+                table.prefetch_home(*hash);
             }
-            indices.push(index);
+            for (&v, &hash) in group.iter().zip(&hashes) {
+                let bits = v.bits();
+                let values = &*self;
+                let (index, inserted) =
+                    table.find_or_insert(hash, values.len(), |i| values[i].bits() == bits)?;
+                if inserted {
+                    self.push(v);
+                    *plain_size += T::WIDTH;
+                }
+                indices.push(index);
+            }
         }
         Ok(())
     }
@@ -242,28 +249,11 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
     }
 }
 
-/// Values hashed and their table memory touched together by the byte-array
-/// dictionary's `insert_batch`.
+/// Values hashed, and their home buckets announced to the cache, together by
+/// the dictionaries' `insert_batch`.
 const LOOKUP_GROUP: usize = 16;
 
 impl<O: OffsetSize> ByteArrayBuffer<O> {
-    /// Load, and discard, the memory a lookup of each hash would read first:
-    /// its home slot and, where the slot holds an entry with the same
-    /// control byte, that entry's first byte and end offset. Only a hint to
-    /// the cache: what is read does not matter.
-    #[inline]
-    fn touch(&self, table: &HashTable, hashes: &[u64]) {
-        let (offsets, values) = (self.offsets(), self.values());
-        let mut acc = 0usize;
-        for &hash in hashes {
-            if let Some((start, index)) = table.home_entry(hash) {
-                acc ^= usize::from(values.get(start as usize).copied().unwrap_or(0));
-                acc ^= offsets.get(index + 1).map_or(0, |o| o.as_usize());
-            }
-        }
-        std::hint::black_box(acc);
-    }
-
     /// The low 32 bits of the hash of the entry a slot of this store's
     /// table holds (its index plus one in the low half): what the table
     /// needs to re-place it when it grows.
@@ -321,12 +311,11 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         indices.reserve(batch.len());
         self.start();
         let seed = process_seed();
-        // A group of values at a time: hash them all, then touch the table
-        // slot, offset and first value byte each hash leads to (loads that
-        // do not depend on each other, so their cache misses overlap), then
-        // look each value up. In a dictionary larger than the cache, the
-        // lookups then mostly find their memory already on its way; in a
-        // smaller one the touch costs more than it saves and is skipped.
+        // A group of values at a time: hash them all, announce each hash's
+        // home bucket to the cache (a prefetch, which neither waits nor
+        // holds up the instructions after it), then look each value up. A
+        // table past the core's caches then has the group's bucket misses
+        // in flight together instead of one after another.
         let mut start = 0;
         while start < batch.len() {
             let end = (start + LOOKUP_GROUP).min(batch.len());
@@ -341,8 +330,8 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                 k += 1;
                 Ok(())
             })?;
-            if table.beyond_cache() {
-                self.touch(table, &hashes[..k]);
+            for &hash in &hashes[..k] {
+                table.prefetch_home(hash);
             }
             for (&v, &hash) in values[..k].iter().zip(&hashes) {
                 let start = self.values().len();
