@@ -316,6 +316,14 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         // holds up the instructions after it), then look each value up. A
         // table past the core's caches then has the group's bucket misses
         // in flight together instead of one after another.
+        // Whether every value of the batch, were all of them new entries,
+        // would still end within the offsets' and the keys' range: then
+        // the loop below checks neither per value.
+        let fits = self
+            .values()
+            .len()
+            .checked_add(batch.total_bytes())
+            .is_some_and(|end| O::from_usize(end).is_some() && end <= u32::MAX as usize);
         let mut start = 0;
         while start < batch.len() {
             let end = (start + LOOKUP_GROUP).min(batch.len());
@@ -336,11 +344,14 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             for (&v, &hash) in values[..k].iter().zip(&hashes) {
                 let start = self.values().len();
                 let end = start + v.len();
-                if O::from_usize(end).is_none() {
-                    return Err(EncodingError::OffsetOverflow(end));
-                }
                 // The table keys each entry by where its bytes start.
-                let key = u32::try_from(start).map_err(|_| too_large_to_key(start))?;
+                let key = start as u32;
+                if !fits {
+                    if O::from_usize(end).is_none() {
+                        return Err(EncodingError::OffsetOverflow(end));
+                    }
+                    u32::try_from(start).map_err(|_| too_large_to_key(start))?;
+                }
                 let offsets = self.offsets();
                 let stored = self.values();
                 // An entry is `v` when it ends `v.len()` bytes after its
