@@ -148,7 +148,7 @@ fn bench(args: &[String]) -> Result<(), String> {
             .iter()
             .any(|f| "arrow_optional_no_nulls".contains(f.as_str()));
     let interleaved = if wants_interleaved {
-        let rows = optional_interleaved(&root, profile, if full { 30 } else { 10 })?;
+        let rows = optional_interleaved(&root, profile, if full { 60 } else { 30 })?;
         lap(&mut phases, "optional/required taking turns");
         rows
     } else {
@@ -156,7 +156,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     };
     let wants_sides = filter.is_empty() || filter.iter().any(|f| f.contains("arrow"));
     let sides = if wants_sides {
-        let rows = sides_interleaved(&root, profile, if full { 20 } else { 8 })?;
+        let rows = sides_interleaved(&root, profile, if full { 20 } else { 12 })?;
         lap(&mut phases, "strata/arrow-rs taking turns");
         rows
     } else {
