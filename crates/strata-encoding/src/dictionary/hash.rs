@@ -298,6 +298,74 @@ impl HashTable {
         )
     }
 
+    /// The index of the entry `eq(index, key)` accepts among those whose
+    /// control byte matches `hash`'s, or `None` when there is none: the
+    /// lookup of [`find_or_insert_keyed`](Self::find_or_insert_keyed)
+    /// without the insert, on a shared borrow.
+    #[inline(always)]
+    pub(crate) fn find_keyed(
+        &self,
+        hash: u64,
+        mut eq: impl FnMut(usize, u32) -> bool,
+    ) -> Option<u32> {
+        let mask = self.buckets.checked_sub(1)?;
+        let bytes = u64::from(ctrl_of(hash)) * LSB;
+        let mut b = hash as u32 as usize & mask;
+        loop {
+            let at = self.base + b * BUCKET_WORDS;
+            let bucket = self.words.get(at..)?.first_chunk::<BUCKET_WORDS>()?;
+            let mut matches = matching(bucket[0], bytes);
+            while matches != 0 {
+                let slot = bucket[1 + slot_of(matches)];
+                let index = (slot as u32).wrapping_sub(1);
+                if eq(index as usize, (slot >> 32) as u32) {
+                    return Some(index);
+                }
+                matches &= matches - 1;
+            }
+            if empty_slots(bucket[0]) != 0 {
+                return None;
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
+    /// Add an entry that [`find_keyed`](Self::find_keyed) just missed:
+    /// index `next_index`, its slot keeping `key`, in the first empty slot
+    /// of `hash`'s probe sequence (growing the table first if it is full;
+    /// `home` as for [`find_or_insert_keyed`](Self::find_or_insert_keyed)).
+    /// Returns the new index.
+    #[inline(always)]
+    pub(crate) fn insert_keyed(
+        &mut self,
+        hash: u64,
+        next_index: usize,
+        key: u32,
+        home: impl FnMut(u64) -> u32,
+    ) -> Result<u32> {
+        if self.len >= self.limit {
+            self.grow(next_index, home)?;
+        }
+        let mask = self.buckets - 1;
+        let byte = ctrl_of(hash);
+        let mut b = hash as u32 as usize & mask;
+        loop {
+            let at = self.base + b * BUCKET_WORDS;
+            let bucket = bucket_mut(&mut self.words, at)?;
+            let empty = empty_slots(bucket[0]);
+            if empty != 0 {
+                // `grow` refused tables past MAX_ENTRIES, so this fits.
+                let index = next_index as u32;
+                let k = slot_of(empty);
+                bucket[0] |= u64::from(byte) << (8 * k);
+                bucket[1 + k] = (u64::from(key) << 32) | u64::from(index + 1);
+                self.len += 1;
+                return Ok(index);
+            }
+            b = (b + 1) & mask;
+        }
+    }
+
     /// [`find_or_insert`](Self::find_or_insert) for a table whose slots
     /// keep a key of the caller's instead of the tag: a new entry's slot
     /// keeps `key`, and `eq(index, key)` is asked about every entry whose

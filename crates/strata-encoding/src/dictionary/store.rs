@@ -341,7 +341,33 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             for &hash in &hashes[..k] {
                 table.prefetch_home(hash);
             }
-            for (&v, &hash) in values[..k].iter().zip(&hashes) {
+            // Each value's index, written out once per group.
+            let mut found = [0u32; LOOKUP_GROUP];
+            let mut j = 0;
+            while j < k {
+                // Lookups that find their value, on shared borrows of the
+                // entries (which then stay in registers), until one misses.
+                let (offsets, stored) = (self.offsets(), self.values());
+                while let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) {
+                    // An entry is `v` when it ends `v.len()` bytes after
+                    // its start and those bytes are `v`'s: two loads that
+                    // do not wait for each other.
+                    let eq = |i: usize, at: u32| {
+                        let (at, to) = (at as usize, at as usize + v.len());
+                        offsets.get(i + 1).is_some_and(|o| o.as_usize() == to)
+                            && stored.get(at..to).is_some_and(|s| bytes_eq(s, v))
+                    };
+                    let Some(index) = table.find_keyed(hash, eq) else {
+                        break;
+                    };
+                    found[j] = index;
+                    j += 1;
+                }
+                let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) else {
+                    break;
+                };
+                // A value the lookup missed: a new entry (the lookup saw
+                // every entry added before it, this group's too).
                 let start = self.values().len();
                 let end = start + v.len();
                 // The table keys each entry by where its bytes start.
@@ -352,26 +378,16 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                     }
                     u32::try_from(start).map_err(|_| too_large_to_key(start))?;
                 }
-                let offsets = self.offsets();
-                let stored = self.values();
-                // An entry is `v` when it ends `v.len()` bytes after its
-                // start and those bytes are `v`'s: two loads that do not
-                // wait for each other.
-                let eq = |i: usize, at: u32| {
-                    let (at, to) = (at as usize, at as usize + v.len());
-                    offsets.get(i + 1).is_some_and(|o| o.as_usize() == to)
-                        && stored.get(at..to).is_some_and(|s| bytes_eq(s, v))
-                };
+                let next = self.offsets().len() - 1;
                 let home = |slot: u64| self.home_of(slot, seed);
-                let (index, inserted) =
-                    table.find_or_insert_keyed(hash, offsets.len() - 1, key, eq, home)?;
-                if inserted {
-                    self.values_mut().extend_from_slice(v);
-                    self.commit_end(end)?;
-                    *plain_size += 4 + v.len();
-                }
-                indices.push(index);
+                let index = table.insert_keyed(hash, next, key, home)?;
+                self.values_mut().extend_from_slice(v);
+                self.commit_end(end)?;
+                *plain_size += 4 + v.len();
+                found[j] = index;
+                j += 1;
             }
+            indices.extend_from_slice(&found[..k]);
             start = end;
         }
         Ok(())
