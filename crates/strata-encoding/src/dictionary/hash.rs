@@ -233,7 +233,7 @@ fn slot_of(mask: u64) -> usize {
 /// The low 32 bits of the hash of the entry in `slot` of a tagged table:
 /// the slot's tag.
 #[inline(always)]
-fn tag_of(slot: u64) -> u32 {
+pub(crate) fn tag_of(slot: u64) -> u32 {
     (slot >> 32) as u32
 }
 

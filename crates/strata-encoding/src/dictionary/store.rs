@@ -12,7 +12,7 @@ use std::fmt::Debug;
 use strata_sink::rle::RleDecoder;
 use strata_sink::{ByteSink, SinkError};
 
-use super::hash::{HashTable, bytes_eq, hash_bytes, hash_u64, hash_u128, process_seed};
+use super::hash::{HashTable, bytes_eq, hash_bytes, hash_u64, hash_u128, process_seed, tag_of};
 use crate::error::{EncodingError, Result};
 use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
@@ -203,17 +203,33 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
                 *hash = T::hash_bits(v.bits(), seed);
                 table.prefetch_home(*hash);
             }
-            for (&v, &hash) in group.iter().zip(&hashes) {
-                let bits = v.bits();
+            // As for byte arrays: lookups that find their value run on a
+            // shared borrow of the entries until one misses, which is
+            // inserted without a second lookup.
+            let mut found = [0u32; LOOKUP_GROUP];
+            let mut j = 0;
+            while j < group.len() {
                 let values = &*self;
-                let (index, inserted) =
-                    table.find_or_insert(hash, values.len(), |i| values[i].bits() == bits)?;
-                if inserted {
-                    self.push(v);
-                    *plain_size += T::WIDTH;
+                while let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) {
+                    let (bits, tag) = (v.bits(), hash as u32);
+                    let eq = |i: usize, key: u32| {
+                        key == tag && values.get(i).is_some_and(|e| e.bits() == bits)
+                    };
+                    let Some(index) = table.find_keyed(hash, eq) else {
+                        break;
+                    };
+                    found[j] = index;
+                    j += 1;
                 }
-                indices.push(index);
+                let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) else {
+                    break;
+                };
+                found[j] = table.insert_keyed(hash, self.len(), hash as u32, tag_of)?;
+                self.push(v);
+                *plain_size += T::WIDTH;
+                j += 1;
             }
+            indices.extend_from_slice(&found[..group.len()]);
         }
         Ok(())
     }
