@@ -384,39 +384,12 @@ impl HashTable {
         hash: u64,
         next_index: usize,
         key: u32,
-        mut eq: impl FnMut(usize, u32) -> bool,
+        eq: impl FnMut(usize, u32) -> bool,
         home: impl FnMut(u64) -> u32,
     ) -> Result<(u32, bool)> {
-        if self.len >= self.limit {
-            self.grow(next_index, home)?;
-        }
-        let mask = self.buckets - 1;
-        let byte = ctrl_of(hash);
-        let bytes = u64::from(byte) * LSB;
-        let mut b = hash as u32 as usize & mask;
-        loop {
-            let at = self.base + b * BUCKET_WORDS;
-            let bucket = bucket_mut(&mut self.words, at)?;
-            let mut matches = matching(bucket[0], bytes);
-            while matches != 0 {
-                let slot = bucket[1 + slot_of(matches)];
-                let index = (slot as u32).wrapping_sub(1);
-                if eq(index as usize, (slot >> 32) as u32) {
-                    return Ok((index, false));
-                }
-                matches &= matches - 1;
-            }
-            let empty = empty_slots(bucket[0]);
-            if empty != 0 {
-                // `grow` refused tables past MAX_ENTRIES, so this fits.
-                let index = next_index as u32;
-                let k = slot_of(empty);
-                bucket[0] |= u64::from(byte) << (8 * k);
-                bucket[1 + k] = (u64::from(key) << 32) | u64::from(index + 1);
-                self.len += 1;
-                return Ok((index, true));
-            }
-            b = (b + 1) & mask;
+        match self.find_keyed(hash, eq) {
+            Some(index) => Ok((index, false)),
+            None => Ok((self.insert_keyed(hash, next_index, key, home)?, true)),
         }
     }
 
