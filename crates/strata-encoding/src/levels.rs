@@ -420,17 +420,12 @@ pub fn def_levels_to_validity(
     let mut at = (offset + lead) / 8;
     let (words, rest) = aligned.as_chunks::<64>();
     for c in words {
-        // A byte per level (0 or 1), then each eight bytes folded into
-        // eight bits by one multiply: byte k of `b` lands on bit 56 + k.
+        // A byte per level (0 or 1), folded into bits.
         let mut flags = [0u8; 64];
         for (f, &l) in flags.iter_mut().zip(c) {
             *f = u8::from(l == max_def);
         }
-        let mut word = 0u64;
-        for (j, eight) in flags.as_chunks::<8>().0.iter().enumerate() {
-            let b = u64::from_le_bytes(*eight);
-            word |= (b.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
-        }
+        let word = fold_flags(&flags);
         valid += word.count_ones() as usize;
         if let Some(dst) = validity.get_mut(at..at + 8) {
             dst.copy_from_slice(&word.to_le_bytes());
@@ -452,6 +447,43 @@ pub fn def_levels_to_validity(
         write_bits(validity, at * 8, byte, tail.len() as u32);
     }
     Ok(levels.len() - valid)
+}
+
+/// Bit `k` set where `levels[k] >= min`, for 64 levels: the validity of a
+/// chunk of struct slots, whose leaf's levels reach at least the struct's
+/// own definition level where it is present. The compares are vectorised
+/// (a byte per level) and each eight bytes folded into eight bits by one
+/// multiply.
+///
+/// ```
+/// use strata_encoding::levels_at_least_mask;
+/// let mut levels = [0i16; 64];
+/// levels[0] = 1;
+/// levels[5] = 2;
+/// levels[63] = 1;
+/// assert_eq!(levels_at_least_mask(&levels, 1), 1 | 1 << 5 | 1 << 63);
+/// assert_eq!(levels_at_least_mask(&levels, 2), 1 << 5);
+/// assert_eq!(levels_at_least_mask(&levels, 0), u64::MAX);
+/// ```
+#[inline]
+pub fn levels_at_least_mask(levels: &[i16; 64], min: i16) -> u64 {
+    let mut flags = [0u8; 64];
+    for (f, &l) in flags.iter_mut().zip(levels) {
+        *f = u8::from(l >= min);
+    }
+    fold_flags(&flags)
+}
+
+/// Bit `k` set where `flags[k]` (0 or 1) is 1: byte `k` of each eight,
+/// multiplied by the constant below, lands on bit `56 + k`.
+#[inline(always)]
+fn fold_flags(flags: &[u8; 64]) -> u64 {
+    let mut word = 0u64;
+    for (j, eight) in flags.as_chunks::<8>().0.iter().enumerate() {
+        let b = u64::from_le_bytes(*eight);
+        word |= (b.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
+    }
+    word
 }
 
 /// Bit `k` set where `levels[k] == max_def`, for up to eight levels.

@@ -27,6 +27,7 @@
 pub(crate) mod leaf;
 
 use std::sync::Arc;
+use strata_encoding::levels_at_least_mask;
 
 use arrow_array::{
     Array, ArrayRef, FixedSizeListArray, GenericListArray, MapArray, OffsetSizeTrait, StructArray,
@@ -234,7 +235,19 @@ fn slot_validity(
         bitmap.append(word, bits);
         slots += bits as usize;
     };
-    if leaf.rep.is_empty() {
+    if leaf.rep.is_empty() && slot_def <= 0 {
+        // Every level is a slot (a top-level struct): each bit stands at
+        // its level's own place, with no running count between levels.
+        let (chunks, rest) = leaf.def.as_chunks::<64>();
+        for defs in chunks {
+            chunk_bits(levels_at_least_mask(defs, def_level), 64);
+        }
+        let word = rest
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (k, &d)| w | (u64::from(d >= def_level) << k));
+        chunk_bits(word, rest.len() as u32);
+    } else if leaf.rep.is_empty() {
         for defs in leaf.def.chunks(64) {
             let mut word = 0u64;
             let mut bits = 0u32;
