@@ -305,16 +305,8 @@ struct ChunkState<T: ColumnValue> {
 /// the levels through memory.
 fn add_to_histogram(hist: &mut [i64], levels: &[i16]) {
     if hist.len() <= 8 {
-        // Counted in 16-bit sums over chunks short enough not to overflow
-        // them, so that the comparisons run 16 bits wide (eight or more
-        // levels per vector instruction, where a 64-bit count takes two).
-        for chunk in levels.chunks(usize::from(u16::MAX)) {
-            for (level, count) in (0i16..).zip(hist.iter_mut()) {
-                let n = chunk
-                    .iter()
-                    .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level)));
-                *count += i64::from(n);
-            }
+        for (level, count) in (0i16..).zip(hist.iter_mut()) {
+            *count += count_level(levels, level) as i64;
         }
     } else {
         for &l in levels {
@@ -323,6 +315,22 @@ fn add_to_histogram(hist: &mut [i64], levels: &[i16]) {
             }
         }
     }
+}
+
+/// How many of `levels` equal `level`: 16-bit sums over chunks short
+/// enough not to overflow them, so that the comparisons run 16 bits wide
+/// (eight or more levels per vector instruction, where a 64-bit count
+/// takes two, and `filter().count()` is not vectorised at all).
+fn count_level(levels: &[i16], level: i16) -> usize {
+    levels
+        .chunks(usize::from(u16::MAX))
+        .map(|chunk| {
+            let n = chunk
+                .iter()
+                .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level)));
+            usize::from(n)
+        })
+        .sum()
 }
 
 impl<T: ColumnValue> ChunkState<T> {
@@ -477,7 +485,7 @@ impl<T: ColumnValue> ChunkState<T> {
             enc.put(r)?;
             add_to_histogram(&mut self.rep_hist, r);
             // A record starts at every repetition level 0.
-            self.page.rows += r.iter().filter(|&&l| l == 0).count();
+            self.page.rows += count_level(r, 0);
         } else {
             self.page.rows += n_levels;
         }
@@ -1097,7 +1105,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
                         s.max_def
                     )));
                 }
-                d.iter().filter(|&&l| l == s.max_def).count()
+                count_level(d, s.max_def)
             }
             None => num_levels,
         };
@@ -1134,9 +1142,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             }
             let dl = def.map(|d| &d[lstart..lend]);
             let rl = rep.map(|r| &r[lstart..lend]);
-            let n_present = dl.map_or(lend - lstart, |d| {
-                d.iter().filter(|&&l| l == s.max_def).count()
-            });
+            let n_present = dl.map_or(lend - lstart, |d| count_level(d, s.max_def));
             if vstart + n_present > num_values {
                 return Err(invalid("values run out before the levels"));
             }
