@@ -208,28 +208,34 @@ impl<T: DictKey> DictStore<T> for Vec<T> {
             // inserted without a second lookup.
             let mut found = [0u32; LOOKUP_GROUP];
             let mut j = 0;
-            while j < group.len() {
-                let values = &*self;
-                while let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) {
-                    let (bits, tag) = (v.bits(), hash as u32);
-                    let eq = |i: usize, key: u32| {
-                        key == tag && values.get(i).is_some_and(|e| e.bits() == bits)
-                    };
-                    let Some(index) = table.find_keyed(hash, eq) else {
+            let mut look_up = || -> Result<()> {
+                while j < group.len() {
+                    let values = &*self;
+                    while let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) {
+                        let (bits, tag) = (v.bits(), hash as u32);
+                        let eq = |i: usize, key: u32| {
+                            key == tag && values.get(i).is_some_and(|e| e.bits() == bits)
+                        };
+                        let Some(index) = table.find_keyed(hash, eq) else {
+                            break;
+                        };
+                        found[j] = index;
+                        j += 1;
+                    }
+                    let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) else {
                         break;
                     };
-                    found[j] = index;
+                    found[j] = table.insert_keyed(hash, self.len(), hash as u32, tag_of)?;
+                    self.push(v);
+                    *plain_size += T::WIDTH;
                     j += 1;
                 }
-                let (Some(&v), Some(&hash)) = (group.get(j), hashes.get(j)) else {
-                    break;
-                };
-                found[j] = table.insert_keyed(hash, self.len(), hash as u32, tag_of)?;
-                self.push(v);
-                *plain_size += T::WIDTH;
-                j += 1;
-            }
-            indices.extend_from_slice(&found[..group.len()]);
+                Ok(())
+            };
+            let looked_up = look_up();
+            // On an error too, every value with an entry keeps its index.
+            indices.extend_from_slice(&found[..j]);
+            looked_up?;
         }
         Ok(())
     }
@@ -332,6 +338,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
         // holds up the instructions after it), then look each value up. A
         // table past the core's caches then has the group's bucket misses
         // in flight together instead of one after another.
+        //
         // Whether every value of the batch, were all of them new entries,
         // would still end within the offsets' and the keys' range: then
         // the loop below checks neither per value.
@@ -360,50 +367,57 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             // Each value's index, written out once per group.
             let mut found = [0u32; LOOKUP_GROUP];
             let mut j = 0;
-            while j < k {
-                // Lookups that find their value, on shared borrows of the
-                // entries (which then stay in registers), until one misses.
-                let (offsets, stored) = (self.offsets(), self.values());
-                while let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) {
-                    // An entry is `v` when it ends `v.len()` bytes after
-                    // its start and those bytes are `v`'s: two loads that
-                    // do not wait for each other.
-                    let eq = |i: usize, at: u32| {
-                        let (at, to) = (at as usize, at as usize + v.len());
-                        offsets.get(i + 1).is_some_and(|o| o.as_usize() == to)
-                            && stored.get(at..to).is_some_and(|s| bytes_eq(s, v))
-                    };
-                    let Some(index) = table.find_keyed(hash, eq) else {
+            let mut look_up = || -> Result<()> {
+                while j < k {
+                    // Lookups that find their value, on shared borrows of the
+                    // entries (which then stay in registers), until one
+                    // misses.
+                    let (offsets, stored) = (self.offsets(), self.values());
+                    while let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) {
+                        // An entry is `v` when it ends `v.len()` bytes after
+                        // its start and those bytes are `v`'s: two loads that
+                        // do not wait for each other.
+                        let eq = |i: usize, at: u32| {
+                            let (at, to) = (at as usize, at as usize + v.len());
+                            offsets.get(i + 1).is_some_and(|o| o.as_usize() == to)
+                                && stored.get(at..to).is_some_and(|s| bytes_eq(s, v))
+                        };
+                        let Some(index) = table.find_keyed(hash, eq) else {
+                            break;
+                        };
+                        found[j] = index;
+                        j += 1;
+                    }
+                    let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) else {
                         break;
                     };
+                    // A value the lookup missed: a new entry (the lookup saw
+                    // every entry added before it, this group's too).
+                    let start = self.values().len();
+                    let end = start + v.len();
+                    // The table keys each entry by where its bytes start.
+                    let key = start as u32;
+                    if !fits {
+                        if O::from_usize(end).is_none() {
+                            return Err(EncodingError::OffsetOverflow(end));
+                        }
+                        u32::try_from(start).map_err(|_| too_large_to_key(start))?;
+                    }
+                    let next = self.offsets().len() - 1;
+                    let home = |slot: u64| self.home_of(slot, seed);
+                    let index = table.insert_keyed(hash, next, key, home)?;
+                    self.values_mut().extend_from_slice(v);
+                    self.commit_end(end)?;
+                    *plain_size += 4 + v.len();
                     found[j] = index;
                     j += 1;
                 }
-                let (Some(&v), Some(&hash)) = (values[..k].get(j), hashes.get(j)) else {
-                    break;
-                };
-                // A value the lookup missed: a new entry (the lookup saw
-                // every entry added before it, this group's too).
-                let start = self.values().len();
-                let end = start + v.len();
-                // The table keys each entry by where its bytes start.
-                let key = start as u32;
-                if !fits {
-                    if O::from_usize(end).is_none() {
-                        return Err(EncodingError::OffsetOverflow(end));
-                    }
-                    u32::try_from(start).map_err(|_| too_large_to_key(start))?;
-                }
-                let next = self.offsets().len() - 1;
-                let home = |slot: u64| self.home_of(slot, seed);
-                let index = table.insert_keyed(hash, next, key, home)?;
-                self.values_mut().extend_from_slice(v);
-                self.commit_end(end)?;
-                *plain_size += 4 + v.len();
-                found[j] = index;
-                j += 1;
-            }
-            indices.extend_from_slice(&found[..k]);
+                Ok(())
+            };
+            let looked_up = look_up();
+            // On an error too, every value with an entry keeps its index.
+            indices.extend_from_slice(&found[..j]);
+            looked_up?;
             start = end;
         }
         Ok(())
