@@ -95,19 +95,31 @@ fn bench_read(
     spec: &ReadSpec,
     input: &LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes)>,
 ) {
-    common::pair(
-        g,
-        group,
-        case,
-        || {
-            let (rows, file) = &**input;
-            assert_eq!(count_rows(|f| strata_read(file, spec, f)), *rows)
-        },
-        || {
-            let (rows, file) = &**input;
-            assert_eq!(count_rows(|f| arrow_rs_read(file, spec, f)), *rows)
-        },
-    );
+    bench_read_over(g, group, case, spec, input, None);
+}
+
+/// [`bench_read`], with `floor` (a copy of the same bytes) timed beside
+/// the two readers when given.
+fn bench_read_over(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    group: &str,
+    case: &str,
+    spec: &ReadSpec,
+    input: &LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes)>,
+    floor: Option<&mut dyn FnMut()>,
+) {
+    let strata = || {
+        let (rows, file) = &**input;
+        assert_eq!(count_rows(|f| strata_read(file, spec, f)), *rows)
+    };
+    let arrow_rs = || {
+        let (rows, file) = &**input;
+        assert_eq!(count_rows(|f| arrow_rs_read(file, spec, f)), *rows)
+    };
+    match floor {
+        None => common::pair(g, group, case, strata, arrow_rs),
+        Some(floor) => common::pair_with_floor(g, group, case, strata, arrow_rs, floor),
+    }
 }
 
 fn int64_plain_read(c: &mut Criterion) {
@@ -157,23 +169,25 @@ fn int64_plain_read(c: &mut Criterion) {
     let mut g = group(c, "arrow_int64_plain_read", N);
     let spec = ReadSpec::batches_of(BATCH);
     let read = checked(&spec, || (input.0.clone(), input.1.clone()));
-    bench_read(&mut g, "arrow_int64_plain_read", "4M", &spec, &read);
     // The floor: copy the value bytes batch by batch into one batch-sized
     // buffer, as a reader must at least do (a single 32 MiB copy would also
-    // write 32 MiB back to memory, which the readers do not).
-    // (Criterion only: the side-by-side mode compares the two readers.)
-    if common::SIDES.get().is_none() {
-        let mut dst = vec![0u8; BATCH * 8];
-        g.bench_function("memcpy/4M", |b| {
-            let src = &input.2;
-            b.iter(|| {
-                for chunk in black_box(src).chunks(BATCH * 8) {
-                    dst[..chunk.len()].copy_from_slice(chunk);
-                    black_box(&mut dst);
-                }
-            })
-        });
-    }
+    // write 32 MiB back to memory, which the readers do not). In the
+    // side-by-side mode it takes turns with the two readers.
+    let mut dst = vec![0u8; BATCH * 8];
+    let mut floor = || {
+        for chunk in black_box(&input.2).chunks(BATCH * 8) {
+            dst[..chunk.len()].copy_from_slice(chunk);
+            black_box(&mut dst);
+        }
+    };
+    bench_read_over(
+        &mut g,
+        "arrow_int64_plain_read",
+        "4M",
+        &spec,
+        &read,
+        Some(&mut floor),
+    );
     g.finish();
 }
 

@@ -352,6 +352,9 @@ struct Sides {
     reps: usize,
     strata: (f64, f64),
     arrow_rs: (f64, f64),
+    /// The floor's (fastest, median), where the case has one (memcpy of
+    /// the same bytes, taking turns with the readers).
+    memcpy: Option<(f64, f64)>,
 }
 
 /// Runs the Arrow API bench binaries (`arrow`, `arrow_shapes`) in their
@@ -384,6 +387,10 @@ fn parse_sides(text: &str) -> Result<Vec<Sides>, String> {
                 f.number("arrow_rs_min_ns")?,
                 f.number("arrow_rs_median_ns")?,
             ),
+            memcpy: match line_field(f.line, "memcpy_min_ns") {
+                Some(_) => Some((f.number("memcpy_min_ns")?, f.number("memcpy_median_ns")?)),
+                None => None,
+            },
         })
     })
 }
@@ -438,6 +445,27 @@ fn render_sides(cases: &[Sides]) -> String {
                 medians.len(),
                 geomean(medians),
                 geomean(mins)
+            ));
+        }
+    }
+    let floors: Vec<(&Sides, (f64, f64))> =
+        cases.iter().filter_map(|c| Some((c, c.memcpy?))).collect();
+    if !floors.is_empty() {
+        out.push_str(
+            "\nstrata against the floor in the same turns (memcpy of the same bytes \
+             into a batch-sized buffer); ratio = strata / memcpy.\n\n\
+             | group | case | strata median | memcpy median | ratio of medians | ratio of mins |\n\
+             |---|---|---:|---:|---:|---:|\n",
+        );
+        for (c, (f_min, f_median)) in floors {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {:.2} | {:.2} |\n",
+                c.group,
+                c.case,
+                fmt_time(c.strata.1),
+                fmt_time(f_median),
+                c.strata.1 / f_median,
+                c.strata.0 / f_min,
             ));
         }
     }
@@ -943,6 +971,26 @@ mod tests {
         assert!(table.contains("| read | 2 | 1.00 | 1.00 |"), "{table}");
         assert!(table.contains("| write | 1 | 0.75 | 0.90 |"), "{table}");
         assert!(parse_sides("sides_interleaved group=g case=c reps=1\n").is_err());
+        // No floor in these lines: no floor table.
+        assert!(cases.iter().all(|c| c.memcpy.is_none()));
+        assert!(!table.contains("against the floor"), "{table}");
+    }
+
+    #[test]
+    fn a_side_by_side_line_with_a_floor_gets_a_floor_table() {
+        let text = "sides_interleaved group=arrow_int64_plain_read case=4M reps=12 \
+            strata_min_ns=300 strata_median_ns=330 arrow_rs_min_ns=400 \
+            arrow_rs_median_ns=440 memcpy_min_ns=250 memcpy_median_ns=300\n";
+        let cases = parse_sides(text).unwrap();
+        assert_eq!(cases[0].memcpy, Some((250.0, 300.0)));
+        let table = render_sides(&cases);
+        assert!(
+            table.contains("| arrow_int64_plain_read | 4M | 330.0 ns | 300.0 ns | 1.10 | 1.20 |"),
+            "{table}"
+        );
+        // A floor whose median is missing is an error, not a silent skip.
+        let bad = text.replace(" memcpy_median_ns=300", "");
+        assert!(parse_sides(&bad).is_err());
         assert!(parse_sides("nothing\n").is_err());
         assert_eq!(render_sides(&[]), "");
     }

@@ -53,15 +53,62 @@ pub fn pair(
     strata();
     arrow_rs();
     let stats = strata_benches::probe::interleaved(reps, &mut [&mut strata, &mut arrow_rs]);
-    let [(s_min, s_median), (a_min, a_median)] = [stats[0], stats[1]];
-    println!(
+    println!("{}", sides_line(group, case, reps, &stats));
+}
+
+/// [`pair`] with the physical floor of the case (`floor`, a copy of the
+/// same bytes) as a third benchmark (`memcpy/{case}`) under criterion, and
+/// in the side-by-side mode as a third turn, so that strata's distance
+/// from the floor is measured under the same load too: its line ends with
+/// `memcpy_min_ns=.. memcpy_median_ns=..`.
+pub fn pair_with_floor(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    group: &str,
+    case: &str,
+    mut strata: impl FnMut(),
+    mut arrow_rs: impl FnMut(),
+    mut floor: impl FnMut(),
+) {
+    let Some(&reps) = SIDES.get() else {
+        pair(g, group, case, strata, arrow_rs);
+        g.bench_function(format!("memcpy/{case}"), |b| b.iter(&mut floor));
+        return;
+    };
+    strata();
+    arrow_rs();
+    floor();
+    let stats =
+        strata_benches::probe::interleaved(reps, &mut [&mut strata, &mut arrow_rs, &mut floor]);
+    println!("{}", sides_line(group, case, reps, &stats));
+}
+
+/// The `sides_interleaved` line of a case from its turns' (fastest,
+/// median) times: strata's, arrow-rs's and, if a third is there, the
+/// floor's.
+fn sides_line(
+    group: &str,
+    case: &str,
+    reps: usize,
+    stats: &[(std::time::Duration, std::time::Duration)],
+) -> String {
+    let ns = |i: usize| {
+        stats
+            .get(i)
+            .map(|&(min, median)| (min.as_nanos(), median.as_nanos()))
+    };
+    let ((s_min, s_median), (a_min, a_median)) =
+        (ns(0).unwrap_or_default(), ns(1).unwrap_or_default());
+    let mut line = format!(
         "sides_interleaved group={group} case={case} reps={reps} \
-         strata_min_ns={} strata_median_ns={} arrow_rs_min_ns={} arrow_rs_median_ns={}",
-        s_min.as_nanos(),
-        s_median.as_nanos(),
-        a_min.as_nanos(),
-        a_median.as_nanos(),
+         strata_min_ns={s_min} strata_median_ns={s_median} \
+         arrow_rs_min_ns={a_min} arrow_rs_median_ns={a_median}"
     );
+    if let Some((f_min, f_median)) = ns(2) {
+        line.push_str(&format!(
+            " memcpy_min_ns={f_min} memcpy_median_ns={f_median}"
+        ));
+    }
+    line
 }
 
 /// Writes `batches` with strata's `ArrowWriter`.
