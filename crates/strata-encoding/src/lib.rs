@@ -146,7 +146,9 @@ pub use dictionary::{
 };
 pub use encoding::Encoding;
 pub use error::{EncodingError, Result};
-pub use levels::{LevelDecoder, LevelEncoder, def_levels_to_validity, levels_at_least_mask};
+pub use levels::{
+    LevelDecoder, LevelEncoder, count_levels, def_levels_to_validity, levels_at_least_mask,
+};
 pub use plain::{
     PlainBooleanDecoder, PlainBooleanEncoder, PlainByteArrayDecoder, PlainByteArrayEncoder,
     PlainDecoder, PlainEncoder, PlainFixedLenByteArrayDecoder, PlainFixedLenByteArrayEncoder,

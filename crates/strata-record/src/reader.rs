@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_encoding::{LevelDecoder, def_levels_to_validity};
+use strata_encoding::{LevelDecoder, count_levels, def_levels_to_validity};
 use strata_file::page::Page;
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
@@ -788,11 +788,10 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             self.stats.pages_without_nulls += 1;
         }
         let present = if max_def > 0 && !self.levels.defs_elided {
-            // Chunked sums vectorise; `filter().count()` did not.
-            let defs = self.levels.defs.get(..n).unwrap_or(&self.levels.defs);
-            defs.chunks(256)
-                .map(|c| c.iter().map(|&d| u32::from(d == max_def)).sum::<u32>() as usize)
-                .sum()
+            count_levels(
+                self.levels.defs.get(..n).unwrap_or(&self.levels.defs),
+                max_def,
+            )
         } else {
             n
         };
@@ -871,12 +870,7 @@ impl LevelRun<'_> {
     /// Values present in the run.
     fn present(&self) -> usize {
         if self.max_def > 0 && !self.elided {
-            // Chunked sums vectorise; `filter().count()` does not.
-            let max_def = self.max_def;
-            self.defs
-                .chunks(256)
-                .map(|c| c.iter().map(|&d| u32::from(d == max_def)).sum::<u32>() as usize)
-                .sum()
+            count_levels(self.defs, self.max_def)
         } else {
             self.take
         }

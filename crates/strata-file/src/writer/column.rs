@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use strata_encoding::{ByteArray, FixedLenByteArray, Int96, LevelEncoder};
+use strata_encoding::{ByteArray, FixedLenByteArray, Int96, LevelEncoder, count_levels};
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{
     BoundaryOrder, ColumnIndex, ColumnMetaData, DataPageHeader, DataPageHeaderV2,
@@ -306,7 +306,7 @@ struct ChunkState<T: ColumnValue> {
 fn add_to_histogram(hist: &mut [i64], levels: &[i16]) {
     if hist.len() <= 8 {
         for (level, count) in (0i16..).zip(hist.iter_mut()) {
-            *count += count_level(levels, level) as i64;
+            *count += count_levels(levels, level) as i64;
         }
     } else {
         for &l in levels {
@@ -315,22 +315,6 @@ fn add_to_histogram(hist: &mut [i64], levels: &[i16]) {
             }
         }
     }
-}
-
-/// How many of `levels` equal `level`: 16-bit sums over chunks short
-/// enough not to overflow them, so that the comparisons run 16 bits wide
-/// (eight or more levels per vector instruction, where a 64-bit count
-/// takes two, and `filter().count()` is not vectorised at all).
-fn count_level(levels: &[i16], level: i16) -> usize {
-    levels
-        .chunks(usize::from(u16::MAX))
-        .map(|chunk| {
-            let n = chunk
-                .iter()
-                .fold(0u16, |n, &l| n.wrapping_add(u16::from(l == level)));
-            usize::from(n)
-        })
-        .sum()
 }
 
 impl<T: ColumnValue> ChunkState<T> {
@@ -485,7 +469,7 @@ impl<T: ColumnValue> ChunkState<T> {
             enc.put(r)?;
             add_to_histogram(&mut self.rep_hist, r);
             // A record starts at every repetition level 0.
-            self.page.rows += count_level(r, 0);
+            self.page.rows += count_levels(r, 0);
         } else {
             self.page.rows += n_levels;
         }
@@ -1105,7 +1089,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
                         s.max_def
                     )));
                 }
-                count_level(d, s.max_def)
+                count_levels(d, s.max_def)
             }
             None => num_levels,
         };
@@ -1142,7 +1126,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             }
             let dl = def.map(|d| &d[lstart..lend]);
             let rl = rep.map(|r| &r[lstart..lend]);
-            let n_present = dl.map_or(lend - lstart, |d| count_level(d, s.max_def));
+            let n_present = dl.map_or(lend - lstart, |d| count_levels(d, s.max_def));
             if vstart + n_present > num_values {
                 return Err(invalid("values run out before the levels"));
             }
