@@ -87,20 +87,9 @@ fn checked<'a>(
 }
 
 /// Times both readers on arrow-rs's file of a `checked` input (`group` is
-/// `g`'s name, for the side-by-side mode's lines).
+/// `g`'s name, for the side-by-side mode's lines), with `floor` (a copy of
+/// the same bytes) timed beside them when given.
 fn bench_read(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    group: &str,
-    case: &str,
-    spec: &ReadSpec,
-    input: &LazyCell<(usize, Bytes), impl FnOnce() -> (usize, Bytes)>,
-) {
-    bench_read_over(g, group, case, spec, input, None);
-}
-
-/// [`bench_read`], with `floor` (a copy of the same bytes) timed beside
-/// the two readers when given.
-fn bench_read_over(
     g: &mut BenchmarkGroup<'_, WallTime>,
     group: &str,
     case: &str,
@@ -180,7 +169,7 @@ fn int64_plain_read(c: &mut Criterion) {
             black_box(&mut dst);
         }
     };
-    bench_read_over(
+    bench_read(
         &mut g,
         "arrow_int64_plain_read",
         "4M",
@@ -289,7 +278,7 @@ fn nested(c: &mut Criterion) {
         });
 
         let mut g = group(c, "arrow_nested_read", ROWS);
-        bench_read(&mut g, "arrow_nested_read", case, &spec, &read);
+        bench_read(&mut g, "arrow_nested_read", case, &spec, &read, None);
         g.finish();
 
         let mut g = group(c, "arrow_nested_write", ROWS);
@@ -367,6 +356,7 @@ fn projection(c: &mut Criterion) {
         "roots_3of100",
         &roots,
         &checked(&roots, picked),
+        None,
     );
     let leaves = ReadSpec {
         leaves: Some(PICK.to_vec()),
@@ -378,6 +368,7 @@ fn projection(c: &mut Criterion) {
         "leaves_3of100",
         &leaves,
         &checked(&leaves, picked),
+        None,
     );
     let all = ReadSpec::batches_of(BATCH);
     bench_read(
@@ -386,6 +377,7 @@ fn projection(c: &mut Criterion) {
         "all_100",
         &all,
         &checked(&all, || (*table).clone()),
+        None,
     );
     g.finish();
 }
@@ -476,6 +468,7 @@ fn row_selection(c: &mut Criterion) {
         "1pct_5runs",
         &spec,
         &checked(&spec, expect),
+        None,
     );
     g.finish();
     // For scale: every row, no selection.
@@ -487,6 +480,7 @@ fn row_selection(c: &mut Criterion) {
         "all_rows",
         &all,
         &checked(&all, || (*table).clone()),
+        None,
     );
     g.finish();
 }
