@@ -16,6 +16,7 @@
 
 use std::fmt::Debug;
 use std::marker::PhantomData;
+use strata_sink::append::{OVERCOPY, ShortAppender};
 
 use crate::error::{EncodingError, Result};
 use crate::validity::{check_bitmap, count_set, get_bit};
@@ -731,8 +732,8 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
 
 /// Values of up to this many bytes are appended by
 /// [`ByteArrayBuffer::extend_gather`] and PLAIN decoding as one fixed-size
-/// copy, cut back to their length.
-const FIXED_COPY: usize = 32;
+/// copy ([`ShortAppender::push_chunk`]).
+const FIXED_COPY: usize = OVERCOPY;
 
 /// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
 /// `page`, or `None` if the page ends inside it.
@@ -876,23 +877,19 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.start();
         // One reservation, then each value appended: a value of up to
         // FIXED_COPY bytes whose dictionary bytes extend that far past its
-        // start is appended as a fixed FIXED_COPY bytes and cut back to its
-        // length (vector moves, no call to memcpy per value, no zero fill of
-        // the region first). Offsets are written into slots sized once.
+        // start is one fixed-size copy into the reserved room (no call to
+        // memcpy per value, no zero fill of the region first). Offsets are
+        // written into slots sized once.
         self.values.reserve(total + FIXED_COPY);
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
-        let out = &mut self.values;
+        let mut out = ShortAppender::new(&mut self.values);
         for (&i, slot) in indices.iter().zip(&mut self.offsets[first_offset..]) {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
-            let at = out.len();
             match values.get(a..).and_then(|t| t.first_chunk::<FIXED_COPY>()) {
-                Some(chunk) if b - a <= FIXED_COPY => {
-                    out.extend_from_slice(chunk);
-                    out.truncate(at + (b - a));
-                }
-                _ => out.extend_from_slice(values.get(a..b).unwrap_or_default()),
+                Some(chunk) if b.wrapping_sub(a) <= FIXED_COPY => out.push_chunk(chunk, b - a),
+                _ => out.push(values.get(a..b).unwrap_or_default()),
             }
             // In range: the end never exceeds the total checked above.
             *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
@@ -907,8 +904,8 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     ///
     /// One pass, each length checked against the bytes left. A value of up
     /// to [`FIXED_COPY`] bytes with that many page bytes from its start is
-    /// appended as a fixed [`FIXED_COPY`] bytes and cut back to its length
-    /// (vector moves, where a copy of a run-time length is a call to
+    /// appended as one fixed-size copy ([`ShortAppender::push_chunk`]:
+    /// vector moves, where a copy of a run-time length is a call to
     /// `memcpy`).
     pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize) -> Result<usize> {
         self.start();
@@ -921,29 +918,29 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
                 .min(n.saturating_mul(FIXED_COPY)),
         );
         let mut pos = 0usize;
+        let mut out = ShortAppender::new(&mut self.values);
         for _ in 0..n {
             let Some(value) = plain_value(page, pos) else {
+                drop(out);
                 self.offsets.truncate(first_offset);
                 self.values.truncate(base);
                 return Err(EncodingError::Truncated("byte array value"));
             };
             let len = value.len();
-            let at = self.values.len();
             match page
                 .get(pos + 4..)
                 .and_then(|t| t.first_chunk::<FIXED_COPY>())
             {
-                Some(chunk) if len <= FIXED_COPY => {
-                    self.values.extend_from_slice(chunk);
-                    self.values.truncate(at + len);
-                }
-                _ => self.values.extend_from_slice(value),
+                Some(chunk) if len <= FIXED_COPY => out.push_chunk(chunk, len),
+                _ => out.push(value),
             }
             pos += 4 + len;
-            let Some(end) = O::from_usize(at + len) else {
+            let Some(end) = O::from_usize(out.len()) else {
+                let end = out.len();
+                drop(out);
                 self.offsets.truncate(first_offset);
                 self.values.truncate(base);
-                return Err(EncodingError::OffsetOverflow(at + len));
+                return Err(EncodingError::OffsetOverflow(end));
             };
             self.offsets.push(end);
         }
@@ -1019,6 +1016,17 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// Bytes of heap memory held.
     pub fn heap_size(&self) -> usize {
         self.offsets.capacity() * std::mem::size_of::<O>() + self.values.capacity()
+    }
+
+    /// Bytes of values the buffer holds room for without growing.
+    ///
+    /// ```
+    /// use strata_encoding::ByteArrayBuffer;
+    /// let buf = ByteArrayBuffer::<i32>::with_capacity(2, 100);
+    /// assert!(buf.bytes_capacity() >= 100);
+    /// ```
+    pub fn bytes_capacity(&self) -> usize {
+        self.values.capacity()
     }
 
     /// Make sure the leading zero offset is there.

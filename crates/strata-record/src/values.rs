@@ -117,7 +117,11 @@ impl ValueBuffer for ByteArrayBuffer {
         ByteArrayBuffer::clear(self);
     }
     fn take_reserved(&mut self) -> Self {
-        let fresh = ByteArrayBuffer::with_capacity(self.len(), self.values().len());
+        // The room the last batch had, not just what it used: decoders
+        // reserve a little slack past the bytes they write, and growing
+        // an empty buffer past its capacity reallocates, which copies the
+        // whole old allocation.
+        let fresh = ByteArrayBuffer::with_capacity(self.len(), self.bytes_capacity());
         std::mem::replace(self, fresh)
     }
     fn mark_spaced(&mut self, slots: usize) -> Result<usize> {

@@ -12,6 +12,8 @@
 //!   every bit width, one specialised function per width.
 //! - [`rle`]: the RLE/bit-packed hybrid encoding of Parquet levels and
 //!   dictionary indices.
+//! - [`append`]: appending many short byte strings to a vector, each as one
+//!   fixed-size copy.
 //!
 //! ## Invariants
 //! - Writers start empty and grow on demand; nothing preallocates.
@@ -35,9 +37,11 @@
 #![deny(missing_docs)]
 // `unsafe` is denied everywhere but in `bitpack::x86`, which calls the AVX2
 // build of the unpack kernels behind a run-time CPU feature check, and in
-// `cache::x86`, which issues a prefetch hint.
+// `cache::x86`, which issues a prefetch hint, and in `append`, which copies
+// short values into a vector's spare capacity.
 #![deny(unsafe_code)]
 
+pub mod append;
 pub mod bit_reader;
 pub mod bit_writer;
 pub mod bitpack;
