@@ -678,10 +678,17 @@ impl PageReader {
         {
             self.scratch = Vec::from(reclaimed);
         }
+        // The buffer keeps the previous page's bytes: the codec may write
+        // over them rather than zero-fill the page first.
         let mut buf = std::mem::take(&mut self.scratch);
-        buf.clear();
-        buf.extend_from_slice(prefix);
-        codec.decompress(compressed, &mut buf, values_len)?;
+        match buf.get_mut(..prefix.len()) {
+            Some(head) => head.copy_from_slice(prefix),
+            None => {
+                buf.clear();
+                buf.extend_from_slice(prefix);
+            }
+        }
+        codec.decompress_replacing(compressed, &mut buf, prefix.len(), values_len)?;
         let page = Bytes::from(buf);
         self.previous_page = Some(page.clone());
         Ok(page)

@@ -46,6 +46,24 @@ pub trait Codec: Send + std::fmt::Debug {
         uncompressed_size: usize,
     ) -> Result<()>;
 
+    /// Like [`decompress`](Self::decompress), but into `output` after its
+    /// first `keep` bytes, replacing whatever follows them: `output` ends
+    /// `keep + uncompressed_size` bytes long. A codec that writes into a
+    /// slice may overwrite the bytes a reused buffer still holds instead
+    /// of zero-filling them first (the page reader reuses one buffer page
+    /// after page). Fails, leaving `output` at `keep` bytes or fewer, as
+    /// `decompress` does.
+    fn decompress_replacing(
+        &mut self,
+        input: &[u8],
+        output: &mut Vec<u8>,
+        keep: usize,
+        uncompressed_size: usize,
+    ) -> Result<()> {
+        output.truncate(keep);
+        self.decompress(input, output, uncompressed_size)
+    }
+
     /// The codec as it is recorded in column metadata.
     fn kind(&self) -> CompressionCodec;
 }

@@ -55,6 +55,37 @@ impl Codec for SnappyCodec {
         }
     }
 
+    fn decompress_replacing(
+        &mut self,
+        input: &[u8],
+        output: &mut Vec<u8>,
+        keep: usize,
+        uncompressed_size: usize,
+    ) -> Result<()> {
+        let err = |reason: String| FileError::Decompress {
+            codec: "SNAPPY",
+            reason,
+        };
+        let stated = snap::raw::decompress_len(input)
+            .map_err(|e| err(e.to_string()))
+            .and_then(|stated| check_size("SNAPPY", stated, uncompressed_size).map(|()| stated))
+            .inspect_err(|_| output.truncate(keep))?;
+        let decoder = self.decoder.get_or_insert_with(snap::raw::Decoder::new);
+        // Only what lies past the buffer's current length is zero-filled;
+        // the decoder overwrites the rest (the previous page's bytes).
+        output.resize(keep + stated, 0);
+        match decoder.decompress(input, &mut output[keep..]) {
+            Ok(n) => {
+                output.truncate(keep + n);
+                check_size("SNAPPY", n, uncompressed_size).inspect_err(|_| output.truncate(keep))
+            }
+            Err(e) => {
+                output.truncate(keep);
+                Err(err(e.to_string()))
+            }
+        }
+    }
+
     fn kind(&self) -> CompressionCodec {
         CompressionCodec::Snappy
     }

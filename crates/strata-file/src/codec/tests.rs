@@ -108,6 +108,31 @@ proptest! {
     }
 
     #[test]
+    fn decompressing_over_a_used_buffer_replaces_what_follows_the_kept_bytes(
+        data in proptest::collection::vec(any::<u8>(), 0..3000),
+        stale in 0usize..6000,
+        keep in 0usize..8,
+    ) {
+        for c in all() {
+            let mut codec = create_codec(c).unwrap().unwrap();
+            let mut compressed = Vec::new();
+            codec.compress(&data, &mut compressed).unwrap();
+            // A buffer holding an earlier page: shorter or longer than the
+            // new one, its first `keep` bytes the new page's prefix.
+            let mut out = vec![0xAB; keep + stale];
+            codec.decompress_replacing(&compressed, &mut out, keep, data.len()).unwrap();
+            prop_assert_eq!(out.len(), keep + data.len());
+            prop_assert!(out[..keep].iter().all(|&b| b == 0xAB));
+            prop_assert_eq!(&out[keep..], &data[..], "{:?}", c);
+            // A wrong declared size fails and keeps at most the prefix.
+            let mut out = vec![0xAB; keep + stale];
+            let wrong = codec.decompress_replacing(&compressed, &mut out, keep, data.len() + 1);
+            prop_assert!(wrong.is_err(), "{:?}", c);
+            prop_assert!(out.len() <= keep, "{:?}", c);
+        }
+    }
+
+    #[test]
     fn garbage_never_panics(data in proptest::collection::vec(any::<u8>(), 0..300), declared in 0usize..5000) {
         for c in all() {
             let mut codec = create_codec(c).unwrap().unwrap();
@@ -116,6 +141,11 @@ proptest! {
                 // Exactly the declared size is appended, or nothing at all.
                 Ok(()) => prop_assert_eq!(out.len(), 1 + declared),
                 Err(_) => prop_assert_eq!(&out[..], &[7u8][..], "{:?}", c),
+            }
+            let mut used = vec![7u8; 100];
+            match codec.decompress_replacing(&data, &mut used, 3, declared) {
+                Ok(()) => prop_assert_eq!(used.len(), 3 + declared),
+                Err(_) => prop_assert!(used.len() <= 3, "{:?}", c),
             }
         }
     }
