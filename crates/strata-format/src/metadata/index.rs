@@ -3,6 +3,7 @@
 use super::{BoundaryOrder, required};
 use crate::error::Result;
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
+use strata_sink::varint::zigzag_decode;
 
 /// Location of one page in the file (`PageLocation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,6 +21,17 @@ impl ReadThrift for PageLocation {
     #[inline]
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
         const NAME: &str = "PageLocation";
+        // Fields 1 (i64), 2 (i32) and 3 (i64) in order, as every writer
+        // we know writes them: read in one pass.
+        if let Some([offset, size, first_row]) = r.read_varint_struct([0x16, 0x15, 0x16])
+            && let Ok(compressed_page_size) = i32::try_from(zigzag_decode(size))
+        {
+            return Ok(Self {
+                offset: zigzag_decode(offset),
+                compressed_page_size,
+                first_row_index: zigzag_decode(first_row),
+            });
+        }
         let saved = r.begin_struct()?;
         let (mut offset, mut size, mut first_row) = (None, None, None);
         while let Some(f) = r.next_field()? {
@@ -169,5 +181,65 @@ impl WriteThrift for ColumnIndex {
             w.field(8, v);
         }
         w.end_struct(saved);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{OffsetIndex, PageLocation};
+    use crate::thrift::{decode, encode_to_vec};
+
+    fn location(offset: i64, size: i32, first_row: i64) -> PageLocation {
+        PageLocation {
+            offset,
+            compressed_page_size: size,
+            first_row_index: first_row,
+        }
+    }
+
+    #[test]
+    fn page_locations_round_trip_at_every_varint_length() {
+        let mut locations = Vec::new();
+        for shift in 0..63 {
+            let v = 1i64 << shift;
+            locations.push(location(v, (v as i32).wrapping_abs(), v - 1));
+            locations.push(location(-v, i32::MIN, i64::MIN + v));
+        }
+        locations.push(location(i64::MAX, i32::MAX, i64::MIN));
+        let index = OffsetIndex {
+            page_locations: locations,
+            unencoded_byte_array_data_bytes: None,
+        };
+        assert_eq!(
+            decode::<OffsetIndex>(&encode_to_vec(&index)).unwrap(),
+            index
+        );
+    }
+
+    #[test]
+    fn other_encodings_of_a_page_location_read_the_same() {
+        let want = location(300, 70, 5);
+        // Canonical: 0x16 offset, 0x15 size, 0x16 first row, stop.
+        let canonical = [0x16, 0xD8, 0x04, 0x15, 0x8C, 0x01, 0x16, 0x0A, 0x00];
+        assert_eq!(encode_to_vec(&want), canonical);
+        assert_eq!(decode::<PageLocation>(&canonical).unwrap(), want);
+        // Fields out of order (3, 1, 2), long-form headers, an unknown
+        // field 4 (i32) before the stop: not the fast path's shape.
+        let out_of_order = [0x36, 0x0A, 0x06, 0x02, 0xD8, 0x04, 0x15, 0x8C, 0x01, 0x00];
+        assert_eq!(decode::<PageLocation>(&out_of_order).unwrap(), want);
+        let extra = [
+            0x16, 0xD8, 0x04, 0x15, 0x8C, 0x01, 0x16, 0x0A, 0x15, 0x02, 0x00,
+        ];
+        assert_eq!(decode::<PageLocation>(&extra).unwrap(), want);
+        // A size past i32 and a missing field are errors either way.
+        let too_big = [
+            0x16, 0x02, 0x15, 0x80, 0x80, 0x80, 0x80, 0x10, 0x16, 0x02, 0x00,
+        ];
+        assert!(decode::<PageLocation>(&too_big).is_err());
+        assert!(decode::<PageLocation>(&[0x16, 0x02, 0x15, 0x02, 0x00]).is_err());
+        // Truncated anywhere: an error, never a panic.
+        for end in 0..canonical.len() {
+            assert!(decode::<PageLocation>(&canonical[..end]).is_err(), "{end}");
+        }
     }
 }

@@ -169,6 +169,41 @@ impl<'a> CompactReader<'a> {
         self.read_varint_multibyte()
     }
 
+    /// Read a struct written the common way with exactly these fields:
+    /// each a one-byte field header (id delta and type in one byte) and a
+    /// varint value (an i16, i32 or i64 field), then the stop byte. Returns
+    /// the values as written (zigzag encoded), or `None`, having read
+    /// nothing, when the bytes are anything else; the caller then reads the
+    /// struct field by field, which accepts every valid encoding and
+    /// reports errors. A fast path for small structs that come by the
+    /// thousand (the page locations of an offset index).
+    #[inline]
+    pub fn read_varint_struct<const N: usize>(&mut self, headers: [u8; N]) -> Option<[u64; N]> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let mut pos = self.pos;
+        let mut values = [0u64; N];
+        for (&header, value) in headers.iter().zip(&mut values) {
+            if self.data.get(pos) != Some(&header) {
+                return None;
+            }
+            pos += 1;
+            let rest = self.data.get(pos..)?;
+            let (v, n) = match rest.first_chunk::<8>() {
+                Some(word) => decode_uleb128_word(u64::from_le_bytes(*word))?,
+                None => decode_uleb128(rest).ok()?,
+            };
+            *value = v;
+            pos += n;
+        }
+        if self.data.get(pos) != Some(&0) {
+            return None;
+        }
+        self.pos = pos + 1;
+        Some(values)
+    }
+
     /// The multi-byte varint path (offsets, sizes, counts).
     #[inline(never)]
     fn read_varint_multibyte(&mut self) -> Result<u64> {
