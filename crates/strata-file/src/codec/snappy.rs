@@ -33,26 +33,9 @@ impl Codec for SnappyCodec {
         output: &mut Vec<u8>,
         uncompressed_size: usize,
     ) -> Result<()> {
-        let err = |reason: String| FileError::Decompress {
-            codec: "SNAPPY",
-            reason,
-        };
-        // The block states its own length; it must agree with the header
-        // before anything is allocated.
-        let stated = snap::raw::decompress_len(input).map_err(|e| err(e.to_string()))?;
-        check_size("SNAPPY", stated, uncompressed_size)?;
-        let decoder = self.decoder.get_or_insert_with(snap::raw::Decoder::new);
-        let start = output.len();
-        match decoder.decompress(input, extend_zeroed(output, stated)) {
-            Ok(n) => {
-                output.truncate(start + n);
-                check_size("SNAPPY", n, uncompressed_size).inspect_err(|_| output.truncate(start))
-            }
-            Err(e) => {
-                output.truncate(start);
-                Err(err(e.to_string()))
-            }
-        }
+        // Appending is replacing nothing after the current bytes.
+        let keep = output.len();
+        self.decompress_replacing(input, output, keep, uncompressed_size)
     }
 
     fn decompress_replacing(
@@ -66,6 +49,8 @@ impl Codec for SnappyCodec {
             codec: "SNAPPY",
             reason,
         };
+        // The block states its own length; it must agree with the header
+        // before anything is allocated.
         let stated = snap::raw::decompress_len(input)
             .map_err(|e| err(e.to_string()))
             .and_then(|stated| check_size("SNAPPY", stated, uncompressed_size).map(|()| stated))
