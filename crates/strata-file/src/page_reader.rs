@@ -148,7 +148,11 @@ pub struct PageReader {
     peeked: Option<PageInfo>,
     indexed: Option<IndexedPages>,
     scratch: Vec<u8>,
-    previous_page: Option<Bytes>,
+    /// The buffers of the last two decompressed pages, oldest first: one
+    /// the caller has dropped is taken back for the next page. (The caller
+    /// usually still holds the last page while the next one is read, so
+    /// the one before it is the one that comes back.)
+    previous_pages: [Option<Bytes>; 2],
     finished: bool,
 }
 
@@ -204,7 +208,7 @@ impl PageReader {
             peeked: None,
             indexed: None,
             scratch: Vec::new(),
-            previous_page: None,
+            previous_pages: [None, None],
             finished: false,
         })
     }
@@ -672,11 +676,16 @@ impl PageReader {
             // An empty values section: some writers store no codec frame.
             return Ok(body);
         }
-        // Take back the previous page's buffer if the caller dropped it.
-        if let Some(previous) = self.previous_page.take()
-            && let Ok(reclaimed) = previous.try_into_mut()
-        {
-            self.scratch = Vec::from(reclaimed);
+        // Take back an earlier page's buffer if the caller dropped it.
+        for slot in &mut self.previous_pages {
+            if self.scratch.capacity() == 0
+                && let Some(previous) = slot.take()
+            {
+                match previous.try_into_mut() {
+                    Ok(reclaimed) => self.scratch = Vec::from(reclaimed),
+                    Err(held) => *slot = Some(held),
+                }
+            }
         }
         // The buffer keeps the previous page's bytes: the codec may write
         // over them rather than zero-fill the page first.
@@ -690,7 +699,9 @@ impl PageReader {
         }
         codec.decompress_replacing(compressed, &mut buf, prefix.len(), values_len)?;
         let page = Bytes::from(buf);
-        self.previous_page = Some(page.clone());
+        // A page still held two pages later is left to its holder.
+        let [older, newer] = &mut self.previous_pages;
+        *older = newer.replace(page.clone());
         Ok(page)
     }
 }

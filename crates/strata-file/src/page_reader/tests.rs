@@ -106,19 +106,9 @@ fn uncompressed_dictionary_and_v1_pages() {
 
 #[test]
 fn snappy_pages_decompress_and_reuse_the_buffer() {
-    let mut codec = create_codec(Compression::SNAPPY).unwrap().unwrap();
-    let mut chunk = Vec::new();
     let bodies: Vec<Vec<u8>> = (0..3).map(|i| i32_plain(&[i; 64])).collect();
-    for body in &bodies {
-        let mut compressed = Vec::new();
-        codec.compress(body, &mut compressed).unwrap();
-        push_page(
-            &mut chunk,
-            &v1_header(64, body.len(), compressed.len()),
-            &compressed,
-        );
-    }
-    let mut reader = PageReader::new(Bytes::from(chunk), CompressionCodec::Snappy, 192).unwrap();
+    let chunk = Bytes::from(chunk_of(&bodies));
+    let mut reader = PageReader::new(chunk, CompressionCodec::Snappy, 192).unwrap();
     let first = reader.next().unwrap().unwrap();
     assert_eq!(first.buffer().as_ref(), bodies[0].as_slice());
     let first_ptr = first.buffer().as_ptr();
@@ -132,6 +122,57 @@ fn snappy_pages_decompress_and_reuse_the_buffer() {
     assert_eq!(second.buffer().as_ref(), bodies[1].as_slice());
     assert_eq!(third.buffer().as_ref(), bodies[2].as_slice());
     assert!(reader.next().is_none());
+}
+
+#[test]
+fn a_page_held_while_the_next_is_read_comes_back_for_the_one_after() {
+    let bodies: Vec<Vec<u8>> = (0..6).map(|i| i32_plain(&[i; 64])).collect();
+    let chunk = Bytes::from(chunk_of(&bodies));
+    let mut reader = PageReader::new(chunk.clone(), CompressionCodec::Snappy, 384).unwrap();
+    // A record reader's pattern: the current page is still held when the
+    // next one is read, and dropped after. From the third page on, the
+    // buffers alternate between two allocations.
+    let mut current = reader.next().unwrap().unwrap();
+    let mut seen = vec![current.buffer().as_ptr()];
+    for (k, body) in bodies.iter().enumerate().skip(1) {
+        let next = reader.next().unwrap().unwrap();
+        // The held page is intact.
+        assert_eq!(current.buffer().as_ref(), bodies[k - 1].as_slice());
+        assert_eq!(next.buffer().as_ref(), body.as_slice());
+        seen.push(next.buffer().as_ptr());
+        current = next;
+    }
+    assert!(reader.next().is_none());
+    for i in 2..seen.len() {
+        assert_eq!(
+            seen[i],
+            seen[i - 2],
+            "page {i} reuses page {}'s buffer",
+            i - 2
+        );
+    }
+    // Two pages held at once: neither is overwritten.
+    let mut reader = PageReader::new(chunk, CompressionCodec::Snappy, 384).unwrap();
+    let held: Vec<_> = (0..6).map(|_| reader.next().unwrap().unwrap()).collect();
+    for (page, body) in held.iter().zip(&bodies) {
+        assert_eq!(page.buffer().as_ref(), body.as_slice());
+    }
+}
+
+/// Snappy pages of `bodies`, one after another.
+fn chunk_of(bodies: &[Vec<u8>]) -> Vec<u8> {
+    let mut codec = create_codec(Compression::SNAPPY).unwrap().unwrap();
+    let mut chunk = Vec::new();
+    for body in bodies {
+        let mut compressed = Vec::new();
+        codec.compress(body, &mut compressed).unwrap();
+        push_page(
+            &mut chunk,
+            &v1_header(64, body.len(), compressed.len()),
+            &compressed,
+        );
+    }
+    chunk
 }
 
 #[test]
