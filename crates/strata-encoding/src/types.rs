@@ -596,6 +596,29 @@ impl<'a> ByteArrayBatch<'a> {
         Ok(())
     }
 
+    /// [`try_for_each`](Self::try_for_each), also giving each value the
+    /// [`FIXED_COPY`] bytes that start where it starts, when the batch's
+    /// buffer holds that many (values given as offsets into one buffer;
+    /// never for a batch of separate slices), for
+    /// [`ShortAppender::push_chunk`].
+    #[inline]
+    pub(crate) fn try_for_each_with_chunk(
+        &self,
+        mut f: impl FnMut(&'a [u8], Option<&'a [u8; FIXED_COPY]>) -> Result<()>,
+    ) -> Result<()> {
+        let chunk = |v: &'a [u8], s: usize| v.get(s..).and_then(|t| t.first_chunk());
+        match self.repr {
+            Repr::Slices(s) => {
+                for v in s {
+                    f(v, None)?;
+                }
+            }
+            Repr::Offsets32(o, v) => with_offsets!(o, v, |s, e| f(&v[s..e], chunk(v, s))?),
+            Repr::Offsets64(o, v) => with_offsets!(o, v, |s, e| f(&v[s..e], chunk(v, s))?),
+        }
+        Ok(())
+    }
+
     /// Call `f` on every value length, with a loop specialised per layout.
     #[inline]
     pub(crate) fn try_for_each_len(&self, mut f: impl FnMut(usize) -> Result<()>) -> Result<()> {
@@ -733,7 +756,7 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
 /// Values of up to this many bytes are appended by
 /// [`ByteArrayBuffer::extend_gather`] and PLAIN decoding as one fixed-size
 /// copy ([`ShortAppender::push_chunk`]).
-const FIXED_COPY: usize = OVERCOPY;
+pub(crate) const FIXED_COPY: usize = OVERCOPY;
 
 /// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
 /// `page`, or `None` if the page ends inside it.

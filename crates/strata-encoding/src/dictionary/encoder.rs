@@ -106,7 +106,9 @@ impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
         self.dict
             .reserve_table(&mut self.table, self.dict.len().saturating_add(values))?;
         self.dict.start();
-        self.dict.reserve(values, bytes);
+        // The slack lets the last short value go as one fixed-size copy.
+        self.dict
+            .reserve(values, bytes.saturating_add(crate::types::FIXED_COPY));
         Ok(())
     }
 }

@@ -9,6 +9,7 @@
 
 use std::fmt::Debug;
 
+use strata_sink::append::ShortAppender;
 use strata_sink::rle::RleDecoder;
 use strata_sink::{ByteSink, SinkError};
 
@@ -17,7 +18,7 @@ use crate::error::{EncodingError, Result};
 use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
 use crate::types::{
-    ByteArray, ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, FixedLenByteArray,
+    ByteArray, ByteArrayBatch, ByteArrayBuffer, FIXED_COPY, FixedLenBatch, FixedLenByteArray,
     FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueBatch, ValueType,
 };
 
@@ -353,10 +354,12 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             let group = ValueBatch::slice(&batch, start, end)
                 .ok_or_else(|| EncodingError::InvalidArgument("batch out of range".into()))?;
             let mut values: [&[u8]; LOOKUP_GROUP] = [&[]; LOOKUP_GROUP];
+            let mut chunks: [Option<&[u8; FIXED_COPY]>; LOOKUP_GROUP] = [None; LOOKUP_GROUP];
             let mut hashes = [0u64; LOOKUP_GROUP];
             let mut k = 0;
-            group.try_for_each(|v| {
+            group.try_for_each_with_chunk(|v, chunk| {
                 values[k] = v;
+                chunks[k] = chunk;
                 hashes[k] = hash_bytes(v, seed);
                 k += 1;
                 Ok(())
@@ -406,7 +409,14 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                     let next = self.offsets().len() - 1;
                     let home = |slot: u64| self.home_of(slot, seed);
                     let index = table.insert_keyed(hash, next, key, home)?;
-                    self.values_mut().extend_from_slice(v);
+                    // A short value goes as one fixed-size copy when the
+                    // batch's buffer runs on past it (no memcpy call).
+                    let mut out = ShortAppender::new(self.values_mut());
+                    match chunks.get(j).copied().flatten() {
+                        Some(chunk) if v.len() <= FIXED_COPY => out.push_chunk(chunk, v.len()),
+                        _ => out.push(v),
+                    }
+                    drop(out);
                     self.commit_end(end)?;
                     *plain_size += 4 + v.len();
                     found[j] = index;
