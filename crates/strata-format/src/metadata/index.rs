@@ -237,6 +237,14 @@ mod tests {
         ];
         assert!(decode::<PageLocation>(&too_big).is_err());
         assert!(decode::<PageLocation>(&[0x16, 0x02, 0x15, 0x02, 0x00]).is_err());
+        // A ten-byte varint whose last byte carries bits past 64: an error
+        // (the fast path must not keep the low bits).
+        let mut overflow = vec![0x16];
+        overflow.extend_from_slice(&[0xFF; 9]);
+        overflow.extend_from_slice(&[0x02, 0x15, 0x02, 0x16, 0x02, 0x00]);
+        assert!(decode::<PageLocation>(&overflow).is_err());
+        overflow[10] = 0x01;
+        assert_eq!(decode::<PageLocation>(&overflow).unwrap().offset, i64::MIN);
         // Truncated anywhere: an error, never a panic.
         for end in 0..canonical.len() {
             assert!(decode::<PageLocation>(&canonical[..end]).is_err(), "{end}");

@@ -189,13 +189,25 @@ impl<'a> CompactReader<'a> {
                 return None;
             }
             pos += 1;
-            let rest = self.data.get(pos..)?;
-            let (v, n) = match rest.first_chunk::<8>() {
-                Some(word) => decode_uleb128_word(u64::from_le_bytes(*word))?,
-                None => decode_uleb128(rest).ok()?,
-            };
-            *value = v;
-            pos += n;
+            // A byte at a time: these values are mostly two to four bytes,
+            // where the word-at-a-time decoder costs more than it saves.
+            let mut shift = 0;
+            loop {
+                let byte = *self.data.get(pos)?;
+                pos += 1;
+                if shift == 63 && byte > 1 {
+                    // Past 64 bits: the field-by-field reader reports it.
+                    return None;
+                }
+                *value |= u64::from(byte & 0x7F) << shift;
+                if byte < 0x80 {
+                    break;
+                }
+                shift += 7;
+                if shift > 63 {
+                    return None;
+                }
+            }
         }
         if self.data.get(pos) != Some(&0) {
             return None;
