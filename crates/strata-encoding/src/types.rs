@@ -597,14 +597,14 @@ impl<'a> ByteArrayBatch<'a> {
     }
 
     /// [`try_for_each`](Self::try_for_each), also giving each value the
-    /// [`FIXED_COPY`] bytes that start where it starts, when the batch's
+    /// [`OVERCOPY`] bytes that start where it starts, when the batch's
     /// buffer holds that many (values given as offsets into one buffer;
     /// never for a batch of separate slices), for
     /// [`ShortAppender::push_chunk`].
     #[inline]
     pub(crate) fn try_for_each_with_chunk(
         &self,
-        mut f: impl FnMut(&'a [u8], Option<&'a [u8; FIXED_COPY]>) -> Result<()>,
+        mut f: impl FnMut(&'a [u8], Option<&'a [u8; OVERCOPY]>) -> Result<()>,
     ) -> Result<()> {
         let chunk = |v: &'a [u8], s: usize| v.get(s..).and_then(|t| t.first_chunk());
         match self.repr {
@@ -753,11 +753,6 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
     values: Vec<u8>,
 }
 
-/// Values of up to this many bytes are appended by
-/// [`ByteArrayBuffer::extend_gather`] and PLAIN decoding as one fixed-size
-/// copy ([`ShortAppender::push_chunk`]).
-pub(crate) const FIXED_COPY: usize = OVERCOPY;
-
 /// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
 /// `page`, or `None` if the page ends inside it.
 #[inline(always)]
@@ -899,19 +894,19 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         }
         self.start();
         // One reservation, then each value appended: a value of up to
-        // FIXED_COPY bytes whose dictionary bytes extend that far past its
+        // OVERCOPY bytes whose dictionary bytes extend that far past its
         // start is one fixed-size copy into the reserved room (no call to
         // memcpy per value, no zero fill of the region first). Offsets are
         // written into slots sized once.
-        self.values.reserve(total + FIXED_COPY);
+        self.values.reserve(total + OVERCOPY);
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
         let mut out = ShortAppender::new(&mut self.values);
         for (&i, slot) in indices.iter().zip(&mut self.offsets[first_offset..]) {
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
-            match values.get(a..).and_then(|t| t.first_chunk::<FIXED_COPY>()) {
-                Some(chunk) if b.wrapping_sub(a) <= FIXED_COPY => out.push_chunk(chunk, b - a),
+            match values.get(a..).and_then(|t| t.first_chunk::<OVERCOPY>()) {
+                Some(chunk) if b.wrapping_sub(a) <= OVERCOPY => out.push_chunk(chunk, b - a),
                 _ => out.push(values.get(a..b).unwrap_or_default()),
             }
             // In range: the end never exceeds the total checked above.
@@ -926,7 +921,7 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// them or the offsets would overflow.
     ///
     /// One pass, each length checked against the bytes left. A value of up
-    /// to [`FIXED_COPY`] bytes with that many page bytes from its start is
+    /// to [`OVERCOPY`] bytes with that many page bytes from its start is
     /// appended as one fixed-size copy ([`ShortAppender::push_chunk`]:
     /// vector moves, where a copy of a run-time length is a call to
     /// `memcpy`).
@@ -938,7 +933,7 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.values.reserve(
             page.len()
                 .saturating_sub(4 * n)
-                .min(n.saturating_mul(FIXED_COPY)),
+                .min(n.saturating_mul(OVERCOPY)),
         );
         let mut pos = 0usize;
         let mut out = ShortAppender::new(&mut self.values);
@@ -952,9 +947,9 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let len = value.len();
             match page
                 .get(pos + 4..)
-                .and_then(|t| t.first_chunk::<FIXED_COPY>())
+                .and_then(|t| t.first_chunk::<OVERCOPY>())
             {
-                Some(chunk) if len <= FIXED_COPY => out.push_chunk(chunk, len),
+                Some(chunk) if len <= OVERCOPY => out.push_chunk(chunk, len),
                 _ => out.push(value),
             }
             pos += 4 + len;

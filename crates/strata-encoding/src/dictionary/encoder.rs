@@ -108,7 +108,7 @@ impl<O: OffsetSize> DictEncoder<ByteArray<O>> {
         self.dict.start();
         // The slack lets the last short value go as one fixed-size copy.
         self.dict
-            .reserve(values, bytes.saturating_add(crate::types::FIXED_COPY));
+            .reserve(values, bytes.saturating_add(strata_sink::append::OVERCOPY));
         Ok(())
     }
 }

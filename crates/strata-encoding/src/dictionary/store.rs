@@ -9,7 +9,7 @@
 
 use std::fmt::Debug;
 
-use strata_sink::append::ShortAppender;
+use strata_sink::append::{OVERCOPY, ShortAppender};
 use strata_sink::rle::RleDecoder;
 use strata_sink::{ByteSink, SinkError};
 
@@ -18,7 +18,7 @@ use crate::error::{EncodingError, Result};
 use crate::plain::PlainByteArrayDecoder;
 use crate::traits::Decoder;
 use crate::types::{
-    ByteArray, ByteArrayBatch, ByteArrayBuffer, FIXED_COPY, FixedLenBatch, FixedLenByteArray,
+    ByteArray, ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, FixedLenByteArray,
     FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueBatch, ValueType,
 };
 
@@ -354,7 +354,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
             let group = ValueBatch::slice(&batch, start, end)
                 .ok_or_else(|| EncodingError::InvalidArgument("batch out of range".into()))?;
             let mut values: [&[u8]; LOOKUP_GROUP] = [&[]; LOOKUP_GROUP];
-            let mut chunks: [Option<&[u8; FIXED_COPY]>; LOOKUP_GROUP] = [None; LOOKUP_GROUP];
+            let mut chunks: [Option<&[u8; OVERCOPY]>; LOOKUP_GROUP] = [None; LOOKUP_GROUP];
             let mut hashes = [0u64; LOOKUP_GROUP];
             let mut k = 0;
             group.try_for_each_with_chunk(|v, chunk| {
@@ -413,7 +413,7 @@ impl<O: OffsetSize> DictStore<ByteArray<O>> for ByteArrayBuffer<O> {
                     // batch's buffer runs on past it (no memcpy call).
                     let mut out = ShortAppender::new(self.values_mut());
                     match chunks.get(j).copied().flatten() {
-                        Some(chunk) if v.len() <= FIXED_COPY => out.push_chunk(chunk, v.len()),
+                        Some(chunk) if v.len() <= OVERCOPY => out.push_chunk(chunk, v.len()),
                         _ => out.push(v),
                     }
                     drop(out);
