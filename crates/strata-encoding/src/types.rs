@@ -902,15 +902,38 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
         let mut out = ShortAppender::new(&mut self.values);
-        for (&i, slot) in indices.iter().zip(&mut self.offsets[first_offset..]) {
+        let slots = &mut self.offsets[first_offset..];
+        let mut k = 0;
+        while k < indices.len() {
+            // The common value (short, with a full chunk of dictionary
+            // bytes from its start) in a loop that calls nothing, so that
+            // its state stays in registers; the loop stops at the first
+            // value it cannot take, which the ordinary append below takes,
+            // and starts again after it.
+            for (&i, slot) in indices[k..].iter().zip(&mut slots[k..]) {
+                let i = i as usize;
+                let (Some(a), Some(b)) = (offsets.get(i), offsets.get(i + 1)) else {
+                    break;
+                };
+                let (a, b) = (a.as_usize(), b.as_usize());
+                let Some(chunk) = values.get(a..).and_then(|t| t.first_chunk::<OVERCOPY>()) else {
+                    break;
+                };
+                if !out.try_push_chunk(chunk, b.wrapping_sub(a)) {
+                    break;
+                }
+                // In range: the end never exceeds the total checked above.
+                *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
+                k += 1;
+            }
+            let (Some(&i), Some(slot)) = (indices.get(k), slots.get_mut(k)) else {
+                break;
+            };
             let i = i as usize;
             let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
-            match values.get(a..).and_then(|t| t.first_chunk::<OVERCOPY>()) {
-                Some(chunk) if b.wrapping_sub(a) <= OVERCOPY => out.push_chunk(chunk, b - a),
-                _ => out.push(values.get(a..b).unwrap_or_default()),
-            }
-            // In range: the end never exceeds the total checked above.
+            out.push(values.get(a..b).unwrap_or_default());
             *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
+            k += 1;
         }
         Ok(())
     }
@@ -928,39 +951,71 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize) -> Result<usize> {
         self.start();
         let (first_offset, base) = (self.offsets.len(), self.values.len());
+        // Each value takes at least its 4-byte length: a count the page
+        // cannot hold fails before anything is sized by it.
+        if n > page.len() / 4 {
+            return Err(EncodingError::Truncated("byte array value"));
+        }
         // The page bounds the payload; a smaller batch may need less.
-        self.offsets.reserve(n);
         self.values.reserve(
             page.len()
                 .saturating_sub(4 * n)
                 .min(n.saturating_mul(OVERCOPY)),
         );
+        // Offsets go into slots sized once (a failure below truncates
+        // them again).
+        self.offsets.resize(first_offset + n, O::ZERO);
+        let slots = &mut self.offsets[first_offset..];
         let mut pos = 0usize;
         let mut out = ShortAppender::new(&mut self.values);
-        for _ in 0..n {
-            let Some(value) = plain_value(page, pos) else {
-                drop(out);
-                self.offsets.truncate(first_offset);
-                self.values.truncate(base);
-                return Err(EncodingError::Truncated("byte array value"));
-            };
-            let len = value.len();
-            match page
-                .get(pos + 4..)
-                .and_then(|t| t.first_chunk::<OVERCOPY>())
-            {
-                Some(chunk) if len <= OVERCOPY => out.push_chunk(chunk, len),
-                _ => out.push(value),
+        let mut k = 0;
+        let failure = loop {
+            // The common value (short, with a full chunk of page bytes
+            // after its length) in a loop that calls nothing, so that its
+            // state stays in registers; the loop stops at the first value
+            // it cannot take, which the checked append below takes.
+            for slot in slots.iter_mut().skip(k) {
+                let Some(len) = page.get(pos..).and_then(|t| t.first_chunk::<4>()) else {
+                    break;
+                };
+                let len = u32::from_le_bytes(*len) as usize;
+                let Some(chunk) = page
+                    .get(pos + 4..)
+                    .and_then(|t| t.first_chunk::<OVERCOPY>())
+                else {
+                    break;
+                };
+                let Some(end) = O::from_usize(out.len() + len) else {
+                    break;
+                };
+                // A length of at most OVERCOPY lies inside the chunk, and
+                // so inside the page.
+                if !out.try_push_chunk(chunk, len) {
+                    break;
+                }
+                *slot = end;
+                pos += 4 + len;
+                k += 1;
             }
-            pos += 4 + len;
-            let Some(end) = O::from_usize(out.len()) else {
-                let end = out.len();
-                drop(out);
-                self.offsets.truncate(first_offset);
-                self.values.truncate(base);
-                return Err(EncodingError::OffsetOverflow(end));
+            let Some(slot) = slots.get_mut(k) else {
+                break None;
             };
-            self.offsets.push(end);
+            let Some(value) = plain_value(page, pos) else {
+                break Some(EncodingError::Truncated("byte array value"));
+            };
+            out.push(value);
+            let Some(end) = O::from_usize(out.len()) else {
+                break Some(EncodingError::OffsetOverflow(out.len()));
+            };
+            *slot = end;
+            pos += 4 + value.len();
+            k += 1;
+        };
+        drop(out);
+        if let Some(e) = failure {
+            self.offsets.truncate(first_offset);
+            self.values.truncate(base);
+            return Err(e);
         }
         Ok(pos)
     }

@@ -37,6 +37,13 @@ pub const OVERCOPY: usize = 32;
 #[derive(Debug)]
 pub struct ShortAppender<'a> {
     buf: &'a mut Vec<u8>,
+    /// `buf`'s allocation and its capacity, read once (and again after the
+    /// vector grows) so that a loop of appends keeps them in registers:
+    /// the compiler cannot otherwise tell that the copies into the
+    /// allocation leave the vector's own fields alone, and reloads them
+    /// for every value.
+    ptr: *mut u8,
+    capacity: usize,
     /// Bytes of `buf` written so far, from its start.
     len: usize,
 }
@@ -45,7 +52,13 @@ impl<'a> ShortAppender<'a> {
     /// An appender that continues after `buf`'s current bytes.
     pub fn new(buf: &'a mut Vec<u8>) -> Self {
         let len = buf.len();
-        Self { buf, len }
+        let (ptr, capacity) = (buf.as_mut_ptr(), buf.capacity());
+        Self {
+            buf,
+            ptr,
+            capacity,
+            len,
+        }
     }
 
     /// Bytes written so far: the length the vector will have.
@@ -66,22 +79,20 @@ impl<'a> ShortAppender<'a> {
     pub fn push_chunk(&mut self, chunk: &[u8; OVERCOPY], len: usize) {
         let len = len.min(OVERCOPY);
         // `len <= capacity` always holds, so this does not underflow.
-        if self.buf.capacity() - self.len >= OVERCOPY {
+        if self.capacity - self.len >= OVERCOPY {
             #[allow(unsafe_code)]
-            // SAFETY: the destination `len..len + OVERCOPY` lies inside the
-            // vector's allocation (checked just above against its
-            // capacity), and the source is a live array of `OVERCOPY`
-            // bytes, which cannot overlap the vector's spare capacity (no
-            // shared reference into that capacity can exist while we hold
-            // `&mut Vec`). Only the first `len` bytes count as written: the
-            // count advances by `len`, keeping the invariant that every
-            // byte below it was written.
+            // SAFETY: `ptr` and `capacity` are the vector's allocation and
+            // its size as they are now (read at construction and after the
+            // only call that may reallocate, in `push`), so the destination
+            // `len..len + OVERCOPY` lies inside the allocation (checked just
+            // above). The source is a live array of `OVERCOPY` bytes, which
+            // cannot overlap the vector's spare capacity (no shared
+            // reference into that capacity can exist while we hold `&mut
+            // Vec`). Only the first `len` bytes count as written: the count
+            // advances by `len`, keeping the invariant that every byte
+            // below it was written.
             unsafe {
-                std::ptr::copy_nonoverlapping(
-                    chunk.as_ptr(),
-                    self.buf.as_mut_ptr().add(self.len),
-                    OVERCOPY,
-                );
+                std::ptr::copy_nonoverlapping(chunk.as_ptr(), self.ptr.add(self.len), OVERCOPY);
             }
             self.len += len;
         } else {
@@ -89,27 +100,63 @@ impl<'a> ShortAppender<'a> {
         }
     }
 
+    /// Append the first `len` bytes of `chunk` by the fixed copy if
+    /// `len <= OVERCOPY` and the spare capacity holds `OVERCOPY` bytes;
+    /// otherwise write nothing and return `false`. It never grows the
+    /// vector (no call to the allocator or to `memcpy`), so a loop of
+    /// these keeps its state in registers, with the rare value it refuses
+    /// left to [`push`](Self::push).
+    ///
+    /// ```
+    /// use strata_sink::append::{ShortAppender, OVERCOPY};
+    /// let chunk = [b'x'; OVERCOPY];
+    /// let mut out = Vec::with_capacity(OVERCOPY);
+    /// let mut app = ShortAppender::new(&mut out);
+    /// assert!(app.try_push_chunk(&chunk, 3));
+    /// // 29 bytes of room left: too few for another fixed copy.
+    /// assert!(!app.try_push_chunk(&chunk, 1));
+    /// assert!(!app.try_push_chunk(&chunk, OVERCOPY + 1));
+    /// drop(app);
+    /// assert_eq!(out, b"xxx");
+    /// ```
+    #[inline(always)]
+    pub fn try_push_chunk(&mut self, chunk: &[u8; OVERCOPY], len: usize) -> bool {
+        // `len <= capacity` always holds, so this does not underflow.
+        if len > OVERCOPY || self.capacity - self.len < OVERCOPY {
+            return false;
+        }
+        #[allow(unsafe_code)]
+        // SAFETY: as in `push_chunk`: the destination `len..len + OVERCOPY`
+        // lies inside the allocation (checked just above), the source is
+        // a live array that cannot overlap the spare capacity, and the
+        // count advances by `len <= OVERCOPY` bytes, all of them written.
+        unsafe {
+            std::ptr::copy_nonoverlapping(chunk.as_ptr(), self.ptr.add(self.len), OVERCOPY);
+        }
+        self.len += len;
+        true
+    }
+
     /// Append `value` whatever its length, growing the vector if needed.
     #[inline]
     pub fn push(&mut self, value: &[u8]) {
-        if self.buf.capacity() - self.len >= value.len() {
+        if self.capacity - self.len >= value.len() {
             #[allow(unsafe_code)]
             // SAFETY: as in `push_chunk`: the destination range is inside
             // the allocation (checked above), `value` is a live slice that
             // cannot overlap the spare capacity, and the count advances by
             // exactly the bytes written.
             unsafe {
-                std::ptr::copy_nonoverlapping(
-                    value.as_ptr(),
-                    self.buf.as_mut_ptr().add(self.len),
-                    value.len(),
-                );
+                std::ptr::copy_nonoverlapping(value.as_ptr(), self.ptr.add(self.len), value.len());
             }
             self.len += value.len();
         } else {
             self.sync();
             self.buf.extend_from_slice(value);
+            // The vector may have moved: read its allocation again.
             self.len = self.buf.len();
+            self.ptr = self.buf.as_mut_ptr();
+            self.capacity = self.buf.capacity();
         }
     }
 
@@ -178,6 +225,12 @@ mod tests {
                     let chunk = src[at..].first_chunk::<OVERCOPY>().unwrap();
                     if k % 3 == 2 || len > OVERCOPY {
                         app.push(&src[at..at + len]);
+                    } else if k % 3 == 1 {
+                        // Refused (long value, or no room): nothing was
+                        // written, and the ordinary append takes it.
+                        if !app.try_push_chunk(chunk, len) {
+                            app.push(&src[at..at + len]);
+                        }
                     } else {
                         app.push_chunk(chunk, len);
                     }

@@ -345,6 +345,26 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_count_past_the_page_fails_and_appends_nothing() {
+        let values = [b"ab".to_vec(), vec![7; 40], b"c".to_vec()];
+        let page = reference(&values);
+        let mut out = ByteArrayBuffer::<i32>::new();
+        out.push(b"kept").unwrap();
+        let before = out.clone();
+        // More values than 4-byte lengths fit: refused before any sizing.
+        assert!(out.extend_plain(&page, page.len() / 4 + 1).is_err());
+        assert!(out.extend_plain(&page, usize::MAX).is_err());
+        // A count the page could hold but does not: the fourth length is
+        // missing, after a short value, a long one and a short one.
+        assert!(out.extend_plain(&page, 4).is_err());
+        assert_eq!(out, before);
+        assert_eq!(out.extend_plain(&page, 3).unwrap(), page.len());
+        let mut want: Vec<&[u8]> = vec![b"kept"];
+        want.extend(values.iter().map(Vec::as_slice));
+        assert_eq!(out.iter().collect::<Vec<_>>(), want);
+    }
+
     proptest! {
         #[test]
         fn arrow_layout_matches_reference(
