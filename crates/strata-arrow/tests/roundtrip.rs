@@ -704,15 +704,7 @@ fn schema_hint_reads_strings_as_dictionary_and_large() {
         DataType::Utf8View,
     ] {
         let schema = Arc::new(Schema::new(vec![Field::new("s", dt.clone(), true)]));
-        let options = ArrowReaderOptions::new().with_schema(schema.clone());
-        let read: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
-                .unwrap()
-                .with_batch_size(64)
-                .build()
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+        let read = read_with_schema_in(&data, &schema, 64).unwrap();
         let got = concat(&schema, &read);
         assert_eq!(got.column(0).data_type(), &dt);
         // Compare through the values.
@@ -1186,10 +1178,19 @@ fn writes_after_a_failed_flush_are_errors() {
 /// Reads `data` with `schema` in batches of 50: the batches, or the first
 /// error.
 fn read_with_schema(data: &Bytes, schema: &SchemaRef) -> Result<Vec<RecordBatch>, String> {
+    read_with_schema_in(data, schema, 50)
+}
+
+/// [`read_with_schema`] in batches of `batch_size`.
+fn read_with_schema_in(
+    data: &Bytes,
+    schema: &SchemaRef,
+    batch_size: usize,
+) -> Result<Vec<RecordBatch>, String> {
     let options = ArrowReaderOptions::new().with_schema(schema.clone());
     ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
         .map_err(|e| e.to_string())?
-        .with_batch_size(50)
+        .with_batch_size(batch_size)
         .build()
         .map_err(|e| e.to_string())?
         .collect::<Result<Vec<_>, _>>()
@@ -1545,15 +1546,7 @@ fn plain_byte_arrays_read_as_dictionary_match_arrows_builder() {
             Field::new("s", dict(DataType::Utf8), true),
             Field::new("b", dict(DataType::Binary), true),
         ]));
-        let options = ArrowReaderOptions::new().with_schema(schema.clone());
-        let read: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
-                .unwrap()
-                .with_batch_size(300)
-                .build()
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+        let read = read_with_schema_in(&data, &schema, 300).unwrap();
         let mut row = 0;
         for got in &read {
             let n = got.num_rows();
@@ -1594,6 +1587,62 @@ fn plain_byte_arrays_read_as_dictionary_match_arrows_builder() {
             .unwrap()
             .collect();
     assert!(result.is_err(), "200+ distinct values under Int8 keys");
+}
+
+/// A PLAIN column of few distinct values read as a dictionary: each batch's
+/// dictionary is its distinct values once each, in order of first
+/// appearance (copied out of the batch, not the batch itself), under keys
+/// as narrow as Int8 even for batches longer than Int8 could index.
+#[test]
+fn few_distinct_plain_values_read_as_a_compact_dictionary() {
+    let values: Vec<Option<String>> = (0..2000)
+        .map(|i: usize| (i % 9 != 4).then(|| format!("w{}", (i * 7) % 10)))
+        .collect();
+    let input = batch(vec![("s", Arc::new(StringArray::from(values)) as ArrayRef)]);
+    let props = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .build();
+    let data = write(std::slice::from_ref(&input), Some(props));
+    for key in [DataType::Int8, DataType::Int32] {
+        let dt = DataType::Dictionary(Box::new(key.clone()), Box::new(DataType::Utf8));
+        let schema = Arc::new(Schema::new(vec![Field::new("s", dt, true)]));
+        let read = read_with_schema_in(&data, &schema, 500).unwrap();
+        let mut row = 0;
+        for got in &read {
+            let n = got.num_rows();
+            let column = got.column(0);
+            let take = arrow_select::take::take;
+            let (entries, plain) = match &key {
+                DataType::Int8 => {
+                    let d = column.as_dictionary::<Int8Type>();
+                    (
+                        d.values().clone(),
+                        take(d.values(), d.keys(), None).unwrap(),
+                    )
+                }
+                _ => {
+                    let d = column.as_dictionary::<Int32Type>();
+                    (
+                        d.values().clone(),
+                        take(d.values(), d.keys(), None).unwrap(),
+                    )
+                }
+            };
+            let expect = input.column(0).slice(row, n);
+            assert_eq!(plain.to_data(), expect.to_data(), "{key} row {row}");
+            let mut firsts: Vec<&str> = Vec::new();
+            for v in expect.as_string::<i32>().iter().flatten() {
+                if !firsts.contains(&v) {
+                    firsts.push(v);
+                }
+            }
+            let listed: Vec<&str> = entries.as_string::<i32>().iter().flatten().collect();
+            assert_eq!(listed, firsts, "{key} row {row}");
+            assert_eq!(entries.null_count(), 0);
+            row += n;
+        }
+        assert_eq!(row, input.num_rows());
+    }
 }
 
 /// `plain` (a string or binary array) as the dictionary type `dt`, built
@@ -1658,17 +1707,9 @@ fn string_chunk_falling_back_reads_as_dictionary() {
     let dt = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
     let schema = Arc::new(Schema::new(vec![Field::new("s", dt, true)]));
     for batch_size in [64, 700, 5000] {
-        let options = ArrowReaderOptions::new().with_schema(schema.clone());
-        let read: Vec<RecordBatch> =
-            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
-                .unwrap()
-                .with_batch_size(batch_size)
-                .build()
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+        let read = read_with_schema_in(&data, &schema, batch_size).unwrap();
         let mut row = 0;
-        let mut interned = 0;
+        let (mut interned, mut by_position) = (0, 0);
         for got in &read {
             let dict = got.column(0).as_dictionary::<Int32Type>();
             let strings = arrow_select::take::take(dict.values(), dict.keys(), None).unwrap();
@@ -1678,12 +1719,16 @@ fn string_chunk_falling_back_reads_as_dictionary() {
                 expect.to_data(),
                 "batch {batch_size}, row {row}"
             );
-            // A batch read from the PLAIN pages alone has a dictionary of
-            // its own distinct values (the chunk's dictionary holds more),
-            // in order of first appearance.
+            let expect = expect.as_string::<i32>();
+            let present = expect.iter().flatten().count();
+            // A batch read from the PLAIN pages alone is keyed on its own
+            // (the chunk's dictionary holds more entries): over its
+            // distinct values in order of first appearance, or, when more
+            // than half of its values are distinct, over its own values,
+            // each key the position of the value's first occurrence.
             let entries = dict.values().as_string::<i32>();
             let mut firsts: Vec<&str> = Vec::new();
-            for v in expect.as_string::<i32>().iter().flatten() {
+            for v in expect.iter().flatten() {
                 if !firsts.contains(&v) {
                     firsts.push(v);
                 }
@@ -1692,12 +1737,26 @@ fn string_chunk_falling_back_reads_as_dictionary() {
                 interned += 1;
                 let listed: Vec<&str> = entries.iter().flatten().collect();
                 assert_eq!(listed, firsts, "batch {batch_size}, row {row}");
+            } else if entries.len() == got.num_rows() && firsts.len() * 2 > present {
+                interned += 1;
+                by_position += 1;
+                for (i, v) in expect.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    let first = expect.iter().position(|w| w == Some(v)).unwrap();
+                    assert_eq!(dict.keys().value(i) as usize, first, "row {}", row + i);
+                    assert_eq!(entries.value(first), v);
+                }
             }
             row += got.num_rows();
         }
         assert_eq!(row, input.num_rows());
         if batch_size < 3000 {
             assert!(interned > 0, "no batch read from the PLAIN pages alone");
+        }
+        if batch_size == 64 {
+            // Batches of 64 from 1,300 values with a few nulls: their own
+            // values, with nulls, are the dictionary.
+            assert!(by_position > 0, "no batch keyed by first position");
         }
     }
 }

@@ -142,7 +142,8 @@ pub use delta_byte_array::{
 };
 pub use delta_length_byte_array::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
 pub use dictionary::{
-    DictDecoder, DictEncoder, DictKey, DictValue, decode_dictionary_indices, indices_below,
+    DictDecoder, DictEncoder, DictKey, DictValue, FirstOccurrences, decode_dictionary_indices,
+    indices_below,
 };
 pub use encoding::Encoding;
 pub use error::{EncodingError, Result};

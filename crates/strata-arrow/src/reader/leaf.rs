@@ -29,8 +29,7 @@ use arrow_buffer::{
 };
 use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 use strata_encoding::{
-    ByteArray, ByteArrayBatch, ByteArrayBuffer, DictEncoder, Encoder, FixedLenByteArray,
-    FixedLenByteArrayBuffer, Int96,
+    ByteArray, ByteArrayBuffer, FirstOccurrences, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
@@ -71,10 +70,10 @@ struct Typed<T: RecordValue> {
     /// Values read by [`plain`] are spread over the leaf's slots (null
     /// where the level is below the maximum) before they become an array.
     spread: Option<(i16, i16)>,
-    /// Interns the values of byte-array pages that are not dictionary
+    /// Keys the values of byte-array pages that are not dictionary
     /// encoded when the target is a dictionary (see [`intern_bytes`]):
     /// created on first use, its hash table reused batch after batch.
-    interner: Option<Box<DictEncoder<ByteArray>>>,
+    interner: Option<Box<FirstOccurrences>>,
 }
 
 impl<T: RecordValue> Typed<T> {
@@ -383,7 +382,8 @@ fn dictionary_is_utf8(t: &mut Typed<ByteArray>) -> bool {
 /// A string array of `offsets` and `values`. With `entries_utf8`, the
 /// caller vouches that every value is valid UTF-8 on its own: whole entries
 /// of a dictionary whose every entry is valid UTF-8 (or empty null slots),
-/// or whole values of a `StringArray` interned by [`intern_bytes`]. Arrow's
+/// or whole values (or the buffers) of a `StringArray` keyed by
+/// [`intern_bytes`]. Arrow's
 /// UTF-8 validation of the batch is then skipped; the offsets are still
 /// checked.
 /// Validating every gathered batch again cost about a tenth of reading a
@@ -410,7 +410,9 @@ fn string_array(
         // slot, and every entry of that dictionary was checked to be UTF-8
         // with its boundaries on character boundaries
         // (`dictionary_is_utf8`); or (from `intern_bytes`) each value is a
-        // copy of one whole value of a `StringArray`, which Arrow checked.
+        // copy of one whole value of a `StringArray`, which Arrow checked,
+        // or the offsets and values are those of such an array, its nulls
+        // dropped.
         // So each value, and the buffer they make back to back, is UTF-8
         // and every offset is a character boundary. Or every byte of
         // `values` is ASCII, so the buffer is UTF-8 and every offset within
@@ -640,18 +642,22 @@ fn checked_dictionary<K: ArrowDictionaryKeyType>(
 
 /// A dictionary array of `values` (a fallback chunk's values, or a chunk
 /// stored without dictionary encoding) in the dictionary type the schema
-/// asks for: each distinct value once, keys in order of first appearance.
+/// asks for: equal values get equal keys, null slots key 0.
 ///
-/// Utf8 and Binary values are interned with strata's own dictionary
-/// encoder (`interner`, kept by the caller so its hash table is reused and
-/// sized once per batch): reading the 100k-distinct column of the
-/// `arrow_optional_no_nulls` benchmark as a dictionary went from 15.6 to
-/// 13.1 ms against Arrow's dictionary builder. Other types go through the
-/// builder ([`identity_dictionary`]).
+/// Utf8 and Binary values are keyed by [`FirstOccurrences`] (`interner`,
+/// kept by the caller so its hash table is reused): each value's key is
+/// the position of the first equal value in the batch. When more than half
+/// of the present values are distinct (the batch of a chunk whose
+/// dictionary overflowed, typically), the batch's own array, without its
+/// nulls, is the dictionary: nothing is copied, and the dictionary holds
+/// at most twice the bytes a deduplicated one would, its repeats never
+/// keyed. Otherwise the first occurrences are copied into a dictionary of
+/// distinct values, in order of first appearance, and the keys renumbered.
+/// Other types go through Arrow's builder ([`identity_dictionary`]).
 fn intern_bytes(
     values: ArrayRef,
     key: &DataType,
-    interner: &mut Option<Box<DictEncoder<ByteArray>>>,
+    interner: &mut Option<Box<FirstOccurrences>>,
 ) -> Result<ArrayRef> {
     use arrow_array::cast::AsArray;
     let (offsets, data, utf8): (&[i32], &[u8], bool) = match values.data_type() {
@@ -665,46 +671,88 @@ fn intern_bytes(
         }
         _ => return identity_dictionary(values, key),
     };
+    let n = values.len();
     let nulls = values.logical_nulls().filter(|n| n.null_count() > 0);
-    let enc = interner.get_or_insert_with(|| Box::new(DictEncoder::<ByteArray>::new()));
-    enc.reset();
-    // Room for every value distinct: no table growth mid-batch.
-    let span = match (offsets.first(), offsets.last()) {
-        (Some(&first), Some(&last)) => usize::try_from(last.saturating_sub(first)).unwrap_or(0),
-        _ => 0,
-    };
-    enc.reserve(values.len(), span)?;
-    let keys = match &nulls {
+    let first = interner.get_or_insert_with(|| Box::new(FirstOccurrences::new()));
+    first.start(n);
+    let mut keys = Vec::with_capacity(n);
+    match &nulls {
         None => {
-            enc.put(ByteArrayBatch::from_offsets(offsets, data)?)?;
-            enc.take_indices()
+            first.extend_keys(offsets, data, 0..n, &mut keys)?;
         }
         Some(nulls) => {
-            // Only the present values are interned; a null slot's key is 0.
+            // Only the present values are keyed; a null slot's key is 0.
             for (start, end) in nulls.valid_slices() {
-                let run = offsets
-                    .get(start..=end)
-                    .ok_or_else(|| general("nulls longer than the values"))?;
-                enc.put(ByteArrayBatch::from_offsets(run, data)?)?;
+                keys.resize(start, 0);
+                first.extend_keys(offsets, data, start..end, &mut keys)?;
             }
-            let dense = enc.take_indices();
-            let mut dense = dense.iter();
-            (0..values.len())
-                .map(|i| {
-                    if nulls.is_valid(i) {
-                        dense.next().copied().unwrap_or(0)
-                    } else {
-                        0
-                    }
-                })
-                .collect()
+            keys.resize(n, 0);
         }
-    };
-    let entries = enc.take_dict()?;
+    }
+    let present = n - nulls.as_ref().map_or(0, |n| n.null_count());
+    if first.distinct() * 2 > present && key_holds(key, n) {
+        // The batch's own buffers, shared, as the dictionary (without the
+        // nulls, whose slots no valid key names).
+        let dictionary: ArrayRef = match (&nulls, values.data_type()) {
+            (None, _) => Arc::clone(&values),
+            (Some(_), DataType::Utf8) => {
+                let a = values.as_string::<i32>();
+                let (offsets, data) = (a.offsets().clone(), a.values().clone());
+                Arc::new(string_array(offsets, data, None, true)?)
+            }
+            (Some(_), _) => {
+                let a = values.as_binary::<i32>();
+                Arc::new(BinaryArray::new(
+                    a.offsets().clone(),
+                    a.values().clone(),
+                    None,
+                ))
+            }
+        };
+        return keyed_dictionary(keys, nulls, dictionary, key);
+    }
+    // Few distinct values: copy each first occurrence once and renumber.
+    // A position's first occurrence comes before it (or is itself), so its
+    // key is renumbered already when the position is reached.
+    let mut entries = ByteArrayBuffer::with_capacity(first.distinct(), 0);
+    let mut next = 0u32;
+    for i in 0..n {
+        if nulls.as_ref().is_some_and(|nulls| nulls.is_null(i)) {
+            continue;
+        }
+        let k = keys[i] as usize;
+        if k == i {
+            keys[i] = next;
+            next += 1;
+            let v = offsets
+                .get(i..=i + 1)
+                .and_then(|o| data.get(o[0] as usize..o[1] as usize))
+                .ok_or_else(|| general("offsets past the values"))?;
+            entries.push(v)?;
+        } else {
+            keys[i] = keys.get(k).copied().unwrap_or(0);
+        }
+    }
     // Each entry is a copy of one whole value of `values`, which Arrow
     // checked to be UTF-8 (for Utf8) when it was built.
     let dictionary = bytes_to_array(entries, None, values.data_type(), utf8)?;
     keyed_dictionary(keys, nulls, dictionary, key)
+}
+
+/// Whether a dictionary of `len` entries can be keyed by `key` (whether
+/// `len - 1` fits it).
+fn key_holds(key: &DataType, len: usize) -> bool {
+    let largest = len.saturating_sub(1);
+    match key {
+        DataType::Int8 => i8::try_from(largest).is_ok(),
+        DataType::Int16 => i16::try_from(largest).is_ok(),
+        DataType::Int32 => i32::try_from(largest).is_ok(),
+        DataType::UInt8 => u8::try_from(largest).is_ok(),
+        DataType::UInt16 => u16::try_from(largest).is_ok(),
+        DataType::UInt32 => u32::try_from(largest).is_ok(),
+        DataType::Int64 | DataType::UInt64 => true,
+        _ => false,
+    }
 }
 
 /// [`intern_bytes`] for the types it does not intern itself: Arrow's

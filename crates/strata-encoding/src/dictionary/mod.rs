@@ -14,6 +14,9 @@
 //!   [`DictEncoder::dict_size_bytes`] and [`DictEncoder::num_entries`] let a
 //!   column writer fall back to another encoding when the dictionary grows
 //!   too large.
+//! - [`FirstOccurrences`] keys each value of a batch by the position of
+//!   its first occurrence, for a reader that must deduplicate a batch
+//!   without copying it.
 //! - [`DictDecoder`] decodes the dictionary page once per column chunk into
 //!   an [`Arc`](std::sync::Arc)-shared [`DictValue::Dict`], then gathers
 //!   values for every data page from it, or hands out the raw indices
@@ -30,11 +33,13 @@
 
 mod decoder;
 mod encoder;
+mod first;
 mod hash;
 mod store;
 
 pub use decoder::{DictDecoder, decode_dictionary_indices};
 pub use encoder::DictEncoder;
+pub use first::FirstOccurrences;
 pub use store::{DictKey, indices_below};
 
 use crate::types::{
