@@ -828,16 +828,14 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.values.clear();
     }
 
-    /// Append `dict[i]` for every index: the dictionary gather. Checks
-    /// every index and sizes the values once, then copies without a
-    /// capacity check per value. Fails, appending nothing, if an index is
-    /// out of range or the offsets would overflow.
+    /// Append `dict[i]` for every index: the dictionary gather. Fails,
+    /// appending nothing, if an index is out of range or the offsets would
+    /// overflow.
     ///
-    /// The size: for a dictionary no larger than the batch whose longest
-    /// entry is at most one and a half times the average (plus 8 bytes),
-    /// the batch times the longest entry, found in one pass over the
-    /// entries (the indices are then checked by one vectorised pass);
-    /// otherwise the exact total, from one pass over the indices.
+    /// One pass over the indices, each checked as its entry is read. The
+    /// values are sized once, for the batch times the dictionary's average
+    /// entry (and grow, should the batch pick longer entries): no pass
+    /// over the indices or the entries to find the exact size first.
     ///
     /// ```
     /// use strata_encoding::ByteArrayBuffer;
@@ -848,68 +846,32 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// out.extend_gather(&dict, &[1, 0, 1]).unwrap();
     /// assert_eq!(out.values(), b"cabc");
     /// assert!(out.extend_gather(&dict, &[2]).is_err());
+    /// assert_eq!(out.values(), b"cabc");
     /// ```
     pub fn extend_gather(&mut self, dict: &ByteArrayBuffer<O>, indices: &[u32]) -> Result<()> {
         let offsets = dict.offsets();
         let values = dict.values();
-        let entries = dict.len();
-        let base = self.values.len();
-        let bound = if entries <= indices.len() {
-            let longest = offsets.windows(2).fold(0usize, |m, w| {
-                m.max(w[1].as_usize().saturating_sub(w[0].as_usize()))
-            });
-            let average = values.len() / entries.max(1);
-            // At most half as much again as the exact total, plus 8 bytes
-            // a value.
-            (longest * 2 <= average * 3 + 16).then(|| longest.saturating_mul(indices.len()))
-        } else {
-            None
-        };
-        let total = match bound {
-            Some(total) => {
-                if !crate::dictionary::indices_below(indices, entries) {
-                    let bad = indices.iter().copied().max().unwrap_or(0);
-                    return Err(EncodingError::Corrupt(format!(
-                        "dictionary index {bad} out of range for {entries} entries"
-                    )));
-                }
-                total
-            }
-            None => {
-                let mut total = 0usize;
-                for &i in indices {
-                    let i = i as usize;
-                    if i >= entries {
-                        return Err(EncodingError::Corrupt(format!(
-                            "dictionary index {i} out of range for {entries} entries"
-                        )));
-                    }
-                    total += offsets[i + 1].as_usize() - offsets[i].as_usize();
-                }
-                total
-            }
-        };
-        if O::from_usize(base + total).is_none() {
-            return Err(EncodingError::OffsetOverflow(base + total));
-        }
+        let (offsets_before, base) = (self.offsets.len(), self.values.len());
         self.start();
-        // One reservation, then each value appended: a value of up to
-        // OVERCOPY bytes whose dictionary bytes extend that far past its
-        // start is one fixed-size copy into the reserved room (no call to
-        // memcpy per value, no zero fill of the region first). Offsets are
-        // written into slots sized once.
-        self.values.reserve(total + OVERCOPY);
+        let average = values.len().div_ceil(dict.len().max(1));
+        self.values.reserve(
+            average
+                .saturating_mul(indices.len())
+                .saturating_add(OVERCOPY),
+        );
+        // Offsets go into slots sized once (a failure truncates them).
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);
-        let mut out = ShortAppender::new(&mut self.values);
         let slots = &mut self.offsets[first_offset..];
+        let mut out = ShortAppender::new(&mut self.values);
         let mut k = 0;
-        while k < indices.len() {
+        let failure = loop {
             // The common value (short, with a full chunk of dictionary
             // bytes from its start) in a loop that calls nothing, so that
             // its state stays in registers; the loop stops at the first
-            // value it cannot take, which the ordinary append below takes,
-            // and starts again after it.
+            // value it cannot take (a long one, one near the end of the
+            // dictionary's bytes, no room left, or a bad index), which the
+            // checked append below takes, and starts again after it.
             for (&i, slot) in indices[k..].iter().zip(&mut slots[k..]) {
                 let i = i as usize;
                 let (Some(a), Some(b)) = (offsets.get(i), offsets.get(i + 1)) else {
@@ -919,21 +881,39 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
                 let Some(chunk) = values.get(a..).and_then(|t| t.first_chunk::<OVERCOPY>()) else {
                     break;
                 };
-                if !out.try_push_chunk(chunk, b.wrapping_sub(a)) {
+                let Some(len) = b.checked_sub(a).filter(|&len| len <= OVERCOPY) else {
+                    break;
+                };
+                let Some(end) = O::from_usize(out.len() + len) else {
+                    break;
+                };
+                if !out.try_push_chunk(chunk, len) {
                     break;
                 }
-                // In range: the end never exceeds the total checked above.
-                *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
+                *slot = end;
                 k += 1;
             }
             let (Some(&i), Some(slot)) = (indices.get(k), slots.get_mut(k)) else {
-                break;
+                break None;
             };
-            let i = i as usize;
-            let (a, b) = (offsets[i].as_usize(), offsets[i + 1].as_usize());
-            out.push(values.get(a..b).unwrap_or_default());
-            *slot = O::from_usize(out.len()).unwrap_or(O::ZERO);
+            let Some(v) = dict.value(i as usize) else {
+                break Some(EncodingError::Corrupt(format!(
+                    "dictionary index {i} out of range for {} entries",
+                    dict.len()
+                )));
+            };
+            let Some(end) = O::from_usize(out.len() + v.len()) else {
+                break Some(EncodingError::OffsetOverflow(out.len() + v.len()));
+            };
+            out.push(v);
+            *slot = end;
             k += 1;
+        };
+        drop(out);
+        if let Some(e) = failure {
+            self.offsets.truncate(offsets_before);
+            self.values.truncate(base);
+            return Err(e);
         }
         Ok(())
     }

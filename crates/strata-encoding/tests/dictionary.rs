@@ -736,12 +736,47 @@ proptest! {
     }
 }
 
-/// A gather sized by the dictionary's longest entry (a dictionary no
-/// larger than the batch, entries of even lengths) appends exactly the
-/// entries, reserves no more than half as much again, and rejects an index
-/// past the end anywhere in the batch, appending nothing.
+/// A batch that picks a dictionary's longest entries outgrows the room
+/// sized by the average entry: the values grow mid-gather and every entry
+/// still lands whole, short and long, with a bad index at the end refused
+/// after all that growth, appending nothing.
 #[test]
-fn gather_sized_by_longest_entry() {
+fn gather_past_the_average_grows() {
+    let mut dict = ByteArrayBuffer::<i32>::new();
+    for i in 0..99u8 {
+        dict.push(&[i]).unwrap();
+    }
+    let long: Vec<u8> = (0..30).collect();
+    let longer: Vec<u8> = (0..70).collect();
+    dict.push(&long).unwrap();
+    dict.push(&longer).unwrap();
+    let indices: Vec<u32> = (0..3000u32)
+        .map(|i| match i % 5 {
+            0 => 100,
+            1 => i % 99,
+            _ => 99,
+        })
+        .collect();
+    let mut out = ByteArrayBuffer::<i32>::new();
+    out.extend_gather(&dict, &indices).unwrap();
+    let expect: Vec<&[u8]> = indices
+        .iter()
+        .map(|&i| dict.value(i as usize).unwrap())
+        .collect();
+    assert_eq!(out.iter().collect::<Vec<_>>(), expect);
+    let before = out.clone();
+    let mut bad = indices.clone();
+    bad.push(101);
+    assert!(out.extend_gather(&dict, &bad).is_err());
+    assert_eq!(out, before);
+}
+
+/// A gather sized by the dictionary's average entry (entries of even
+/// lengths) appends exactly the entries, reserves no more than half as
+/// much again, and rejects an index past the end anywhere in the batch,
+/// appending nothing.
+#[test]
+fn gather_sized_by_average_entry() {
     let mut dict = ByteArrayBuffer::<i32>::new();
     let entries: Vec<String> = (0..100)
         .map(|i| format!("value-{:04}", i * 37 % 1000))

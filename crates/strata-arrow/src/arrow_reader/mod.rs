@@ -146,6 +146,16 @@ impl ArrowReaderOptions {
     /// types its data can be read as, for example `LargeUtf8` or
     /// `Dictionary(Int32, Utf8)` for a string column). Takes precedence
     /// over the embedded Arrow schema.
+    ///
+    /// A string column read as a dictionary: where the file has a
+    /// dictionary, each batch's values are that column chunk's dictionary
+    /// (shared by its batches, entries a batch does not use included).
+    /// Pages without one (a chunk written PLAIN, or the pages after its
+    /// dictionary overflowed) are keyed per batch, equal values under equal
+    /// keys: when more than half of a batch's values are distinct its
+    /// dictionary is the batch's own values, each key the position of the
+    /// value's first occurrence; otherwise it is the batch's distinct
+    /// values in order of first appearance.
     pub fn with_schema(mut self, schema: SchemaRef) -> Self {
         self.supplied_schema = Some(schema);
         self
