@@ -650,8 +650,8 @@ fn checked_dictionary<K: ArrowDictionaryKeyType>(
 /// of the present values are distinct (the batch of a chunk whose
 /// dictionary overflowed, typically), the batch's own array, without its
 /// nulls, is the dictionary: nothing is copied, and the dictionary holds
-/// at most twice the bytes a deduplicated one would, its repeats never
-/// keyed. Otherwise the first occurrences are copied into a dictionary of
+/// every value where a deduplicated one would hold more than half of them
+/// (its repeats are never keyed). Otherwise the first occurrences are copied into a dictionary of
 /// distinct values, in order of first appearance, and the keys renumbered.
 /// Other types go through Arrow's builder ([`identity_dictionary`]).
 fn intern_bytes(
@@ -702,11 +702,11 @@ fn intern_bytes(
             }
             (Some(_), _) => {
                 let a = values.as_binary::<i32>();
-                Arc::new(BinaryArray::new(
+                Arc::new(BinaryArray::try_new(
                     a.offsets().clone(),
                     a.values().clone(),
                     None,
-                ))
+                )?)
             }
         };
         return keyed_dictionary(keys, nulls, dictionary, key);

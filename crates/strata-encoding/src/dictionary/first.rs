@@ -30,8 +30,10 @@ use crate::error::{EncodingError, Result};
 use crate::types::OffsetSize;
 
 /// Maps each value of a batch of byte arrays (Arrow layout: offsets and one
-/// values buffer) to the position of the first value equal to it (see the
-/// [module docs](self)).
+/// values buffer) to the position of the first value equal to it, so that
+/// the batch itself can serve as the dictionary of a dictionary-typed read:
+/// equal values get equal keys and no value is copied. One hash and one
+/// probe a value, in a hashbrown table of positions sized once per batch.
 ///
 /// ```
 /// use strata_encoding::FirstOccurrences;
