@@ -86,7 +86,8 @@ impl FirstOccurrences {
     /// the run were new.
     ///
     /// Fails, appending nothing, if `run` is past `offsets`, an offset is
-    /// past `data` or runs backwards, or a position does not fit 32 bits.
+    /// negative, past `data` or runs backwards, or a position does not fit
+    /// 32 bits.
     pub fn extend_keys<O: OffsetSize>(
         &mut self,
         offsets: &[O],
@@ -104,7 +105,8 @@ impl FirstOccurrences {
             .filter(|_| run.start <= run.end)
             .ok_or_else(|| bad("run past the offsets"))?;
         let last = span.last().map_or(0, |o| o.as_usize());
-        if last > data.len() || span.windows(2).any(|w| w[1] < w[0]) {
+        let negative = span.first().is_some_and(|&o| o < O::ZERO);
+        if negative || last > data.len() || span.windows(2).any(|w| w[1] < w[0]) {
             return Err(bad("offsets out of order or past the values"));
         }
         let seed = process_seed();
@@ -213,6 +215,7 @@ mod tests {
             (&[0, 1, 2], 2..1),
             (&[0, 3, 2], 0..2),
             (&[0, 1, 5], 0..2),
+            (&[-1, 0, 1], 0..2),
             (&[], 0..0),
         ] {
             assert!(
