@@ -110,12 +110,23 @@ fn short_word(bytes: &[u8]) -> u64 {
 /// Hash of a byte string, 8 bytes at a time; a partial last word is read
 /// as the string's last 8 bytes (overlapping the word before), which
 /// avoids a store-to-load stall on a copied tail.
+///
+/// A string of at most 16 bytes (most dictionary values) is two words (or
+/// one, below 8 bytes) and takes one multiply of the first against the
+/// second, each mixed with the seed: the hash's place on the critical path
+/// of every lookup is one multiply instead of three.
 #[inline]
 pub(crate) fn hash_bytes(bytes: &[u8], seed: u64) -> u64 {
     let n = bytes.len();
     let mut h = seed ^ n as u64;
     if n < 8 {
-        return fold(fold(h ^ short_word(bytes), K1), K2);
+        return fold(h ^ short_word(bytes), K1 ^ seed.rotate_left(32));
+    }
+    if n <= 16 {
+        return fold(
+            h ^ read8(bytes, 0),
+            read8(bytes, n - 8) ^ K2 ^ seed.rotate_left(32),
+        );
     }
     let (words, tail) = bytes.as_chunks::<8>();
     for w in words {
