@@ -834,8 +834,9 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     ///
     /// One pass over the indices, each checked as its entry is read. The
     /// values are sized once, for the batch times the dictionary's average
-    /// entry (and grow, should the batch pick longer entries): no pass
-    /// over the indices or the entries to find the exact size first.
+    /// entry (at most the dictionary's bytes plus 32 a value) and grow,
+    /// should the batch pick longer entries: no pass over the indices or
+    /// the entries to find the exact size first.
     ///
     /// ```
     /// use strata_encoding::ByteArrayBuffer;
@@ -853,12 +854,16 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         let values = dict.values();
         let (offsets_before, base) = (self.offsets.len(), self.values.len());
         self.start();
+        // The batch times the average entry, but never more than the
+        // dictionary's own bytes plus OVERCOPY a value: one huge entry
+        // among short ones must not size a gather of the short ones.
         let average = values.len().div_ceil(dict.len().max(1));
-        self.values.reserve(
-            average
-                .saturating_mul(indices.len())
-                .saturating_add(OVERCOPY),
+        let room = average.saturating_mul(indices.len()).min(
+            values
+                .len()
+                .saturating_add(indices.len().saturating_mul(OVERCOPY)),
         );
+        self.values.reserve(room.saturating_add(OVERCOPY));
         // Offsets go into slots sized once (a failure truncates them).
         let first_offset = self.offsets.len();
         self.offsets.resize(first_offset + indices.len(), O::ZERO);

@@ -771,6 +771,27 @@ fn gather_past_the_average_grows() {
     assert_eq!(out, before);
 }
 
+/// One huge entry among short ones raises the dictionary's average entry
+/// far above what a batch of the short ones needs: the gather's room stays
+/// within the dictionary's bytes plus a little a value, not the batch
+/// times that average.
+#[test]
+fn a_huge_entry_does_not_size_a_gather_of_short_ones() {
+    let mut dict = ByteArrayBuffer::<i32>::new();
+    dict.push(&vec![7u8; 4 << 20]).unwrap();
+    for i in 0..100u8 {
+        dict.push(&[i, i]).unwrap();
+    }
+    let indices: Vec<u32> = (0..4096u32).map(|i| 1 + i % 100).collect();
+    let mut out = ByteArrayBuffer::<i32>::new();
+    out.extend_gather(&dict, &indices).unwrap();
+    assert_eq!(out.values().len(), 4096 * 2);
+    // The average entry is about 41 KB: 4,096 of them would be 170 MB.
+    assert!(out.heap_size() < 8 << 20, "{} bytes", out.heap_size());
+    // Index 4,095 names entry 96, the 96th short one.
+    assert_eq!(out.value(4095), Some(&[95u8, 95][..]));
+}
+
 /// A gather sized by the dictionary's average entry (entries of even
 /// lengths) appends exactly the entries, reserves no more than half as
 /// much again, and rejects an index past the end anywhere in the batch,
