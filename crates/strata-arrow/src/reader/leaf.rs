@@ -578,8 +578,7 @@ fn keyed_dictionary(
         // Every index is below the dictionary's length (the record reader
         // checks each; `try_new` checks again), so one check of the largest
         // possible key covers them all.
-        let largest = values.len().saturating_sub(1);
-        if K::Native::from_usize(largest).is_none() {
+        if !keys_fit::<K>(values.len()) {
             return Err(general(format!(
                 "a dictionary of {} entries does not fit {} keys",
                 values.len(),
@@ -739,18 +738,24 @@ fn intern_bytes(
     keyed_dictionary(keys, nulls, dictionary, key)
 }
 
-/// Whether a dictionary of `len` entries can be keyed by `key` (whether
+/// Whether a dictionary of `len` entries can be keyed by `K` (whether
 /// `len - 1` fits it).
+fn keys_fit<K: ArrowDictionaryKeyType>(len: usize) -> bool {
+    use arrow_buffer::ArrowNativeType;
+    K::Native::from_usize(len.saturating_sub(1)).is_some()
+}
+
+/// [`keys_fit`] for the key type `key`.
 fn key_holds(key: &DataType, len: usize) -> bool {
-    let largest = len.saturating_sub(1);
     match key {
-        DataType::Int8 => i8::try_from(largest).is_ok(),
-        DataType::Int16 => i16::try_from(largest).is_ok(),
-        DataType::Int32 => i32::try_from(largest).is_ok(),
-        DataType::UInt8 => u8::try_from(largest).is_ok(),
-        DataType::UInt16 => u16::try_from(largest).is_ok(),
-        DataType::UInt32 => u32::try_from(largest).is_ok(),
-        DataType::Int64 | DataType::UInt64 => true,
+        DataType::Int8 => keys_fit::<Int8Type>(len),
+        DataType::Int16 => keys_fit::<Int16Type>(len),
+        DataType::Int32 => keys_fit::<Int32Type>(len),
+        DataType::Int64 => keys_fit::<Int64Type>(len),
+        DataType::UInt8 => keys_fit::<UInt8Type>(len),
+        DataType::UInt16 => keys_fit::<UInt16Type>(len),
+        DataType::UInt32 => keys_fit::<UInt32Type>(len),
+        DataType::UInt64 => keys_fit::<UInt64Type>(len),
         _ => false,
     }
 }
