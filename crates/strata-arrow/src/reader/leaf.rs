@@ -38,6 +38,7 @@ use strata_record::{
     ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, Spaced, ValueBuffer,
 };
 
+use super::views;
 use crate::error::{Result, general};
 
 /// The levels and array of one leaf for one batch.
@@ -217,6 +218,8 @@ impl LeafReader {
                     let (key, value) = (key.as_ref().clone(), value.as_ref().clone());
                     read_dictionary(t, n, &key, &value)?
                 }
+                DataType::Utf8View => read_views(t, n, true)?,
+                DataType::BinaryView => read_views(t, n, false)?,
                 _ => read_bytes(t, n, &target)?,
             },
             Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
@@ -370,11 +373,7 @@ fn dictionary_is_utf8(t: &mut Typed<ByteArray>) -> bool {
     {
         return *ok;
     }
-    let ok = std::str::from_utf8(dict.values()).is_ok_and(|s| {
-        dict.offsets()
-            .iter()
-            .all(|&o| usize::try_from(o).is_ok_and(|o| s.is_char_boundary(o)))
-    });
+    let ok = views::entries_are_utf8(dict.values(), dict.offsets());
     t.dict_utf8 = Some((Arc::clone(dict), ok));
     ok
 }
@@ -500,60 +499,47 @@ fn spread(array: ArrayRef, def: &[i16], slot_def: i16, max_def: i16) -> Result<A
     Ok(arrow_select::take::take(array.as_ref(), &indices, None)?)
 }
 
-/// Read `n` records of a byte-array column as a dictionary array.
-fn read_dictionary(
+/// Read `n` records of a byte-array column by way of the chunk's
+/// dictionary: while its pages are dictionary encoded, a batch's indices
+/// (left in `t.indices.values`) become an array through `keyed`, given the
+/// chunk's dictionary and the batch's nulls; after the chunk falls back to
+/// another encoding, its decoded values become one through `dense`. A
+/// batch that meets the fallback is the two parts concatenated.
+fn read_keyed(
     t: &mut Typed<ByteArray>,
     n: usize,
-    key: &DataType,
-    value: &DataType,
+    keyed: impl FnOnce(
+        &mut Typed<ByteArray>,
+        Option<&Arc<ByteArrayBuffer>>,
+        Option<NullBuffer>,
+    ) -> Result<ArrayRef>,
+    dense: impl Fn(&mut Typed<ByteArray>, ByteArrayBuffer, Option<NullBuffer>) -> Result<ArrayRef>,
 ) -> Result<Levels> {
     if t.fallen_back {
         let (records, values, nulls, def, rep) = read_dense(t, n)?;
-        let values = from_bytes(values, nulls, value)?;
-        return Ok((
-            records,
-            def,
-            rep,
-            intern_bytes(values, key, &mut t.interner)?,
-        ));
+        return Ok((records, def, rep, dense(t, values, nulls)?));
     }
-    let outcome = t.reader.read_records_dictionary(n, &mut t.indices)?;
-    let (records, dictionary, fell_back) = match outcome {
-        DictionaryRead::Indices {
-            records,
-            dictionary,
-        } => (records, dictionary, false),
-        DictionaryRead::Fallback {
-            records,
-            dictionary,
-        } => (records, dictionary, true),
-    };
+    let (mut records, dictionary, fell_back) =
+        match t.reader.read_records_dictionary(n, &mut t.indices)? {
+            DictionaryRead::Indices {
+                records,
+                dictionary,
+            } => (records, dictionary, false),
+            DictionaryRead::Fallback {
+                records,
+                dictionary,
+            } => (records, dictionary, true),
+        };
     let b = &mut t.indices;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let indices = b.values.take_reserved();
     let mut def = b.def_levels.take_reserved();
     let mut rep = b.rep_levels.take_reserved();
-    let values = match &dictionary {
-        Some(dict) => {
-            let addr = Arc::as_ptr(dict) as usize;
-            match &t.dict_values {
-                Some((a, v)) if *a == addr => v.clone(),
-                _ => {
-                    let v = from_bytes(dict.as_ref().clone(), None, value)?;
-                    t.dict_values = Some((addr, v.clone()));
-                    v
-                }
-            }
-        }
-        None => new_empty_array(value),
-    };
-    let mut array = keyed_dictionary(indices, nulls, values, key)?;
-    let mut records = records;
+    let mut array = keyed(t, dictionary.as_ref(), nulls)?;
     if fell_back {
         t.fallen_back = true;
         if records < n {
             let (more, tail, nulls, d2, r2) = read_dense(t, n - records)?;
-            let tail = intern_bytes(from_bytes(tail, nulls, value)?, key, &mut t.interner)?;
+            let tail = dense(t, tail, nulls)?;
             array = arrow_select::concat::concat(&[array.as_ref(), tail.as_ref()])?;
             def.extend_from_slice(&d2);
             rep.extend_from_slice(&r2);
@@ -561,6 +547,84 @@ fn read_dictionary(
         }
     }
     Ok((records, def, rep, array))
+}
+
+/// Read `n` records of a byte-array column as a dictionary array: the
+/// chunk's dictionary turned into an Arrow array once and keyed by the
+/// batch's indices; values of pages that are not dictionary encoded keyed
+/// by first occurrence ([`intern_bytes`]).
+fn read_dictionary(
+    t: &mut Typed<ByteArray>,
+    n: usize,
+    key: &DataType,
+    value: &DataType,
+) -> Result<Levels> {
+    let keyed = |t: &mut Typed<ByteArray>,
+                 dictionary: Option<&Arc<ByteArrayBuffer>>,
+                 nulls: Option<NullBuffer>| {
+        let values = match dictionary {
+            Some(dict) => {
+                let addr = Arc::as_ptr(dict) as usize;
+                match &t.dict_values {
+                    Some((a, v)) if *a == addr => v.clone(),
+                    _ => {
+                        let v = from_bytes(dict.as_ref().clone(), None, value)?;
+                        t.dict_values = Some((addr, v.clone()));
+                        v
+                    }
+                }
+            }
+            None => new_empty_array(value),
+        };
+        keyed_dictionary(t.indices.values.take_reserved(), nulls, values, key)
+    };
+    let dense = |t: &mut Typed<ByteArray>, values, nulls| {
+        intern_bytes(from_bytes(values, nulls, value)?, key, &mut t.interner)
+    };
+    read_keyed(t, n, keyed, dense)
+}
+
+/// Read `n` records of a byte-array column as `Utf8View` (`strings`) or
+/// `BinaryView` (see [`views`]): dictionary-encoded pages as indices whose
+/// entries' views are gathered from the chunk's dictionary, turned into a
+/// view array once per chunk; other pages decoded to bytes that become the
+/// array's data buffer.
+fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
+    let target = if strings {
+        DataType::Utf8View
+    } else {
+        DataType::BinaryView
+    };
+    let keyed = |t: &mut Typed<ByteArray>,
+                 dictionary: Option<&Arc<ByteArrayBuffer>>,
+                 nulls: Option<NullBuffer>| {
+        let array = match dictionary {
+            Some(dict) => {
+                // The dictionary as BinaryView once per chunk; for strings
+                // its entries' UTF-8 is checked once too
+                // (`dictionary_is_utf8`).
+                let addr = Arc::as_ptr(dict) as usize;
+                let entries = match &t.dict_values {
+                    Some((a, v)) if *a == addr => v.clone(),
+                    _ => {
+                        let (offsets, values) = dict.as_ref().clone().into_parts();
+                        let v = views::views_of(false, &offsets, values, None)?;
+                        t.dict_values = Some((addr, v.clone()));
+                        v
+                    }
+                };
+                let entries_utf8 = strings && dictionary_is_utf8(t);
+                views::gather(strings, &entries, &t.indices.values, nulls, entries_utf8)?
+            }
+            None if t.indices.values.is_empty() => new_empty_array(&target),
+            None => return Err(general("dictionary indices without a dictionary page")),
+        };
+        // The indices' allocation is kept for the next batch.
+        t.indices.values.clear();
+        Ok(array)
+    };
+    let dense = |_: &mut Typed<ByteArray>, values, nulls| from_bytes(values, nulls, &target);
+    read_keyed(t, n, keyed, dense)
 }
 
 fn keyed_dictionary(
@@ -1105,6 +1169,10 @@ fn bytes_to_array(
         return decimals(v.iter(), nulls, target);
     }
     let (offsets, values) = v.into_parts();
+    if let D::Utf8View | D::BinaryView = target {
+        // Views over the decoded bytes, which are not copied again.
+        return views::views_of(matches!(target, D::Utf8View), &offsets, values, nulls);
+    }
     let offsets = offset_buffer(offsets)?;
     let values = Buffer::from_vec(values);
     let binary = || -> Result<BinaryArray> {
@@ -1133,11 +1201,6 @@ fn bytes_to_array(
                 s.nulls().cloned(),
             )?)
         }
-        D::Utf8View => {
-            let s = string_array(offsets, values, nulls, entries_utf8)?;
-            Arc::new(StringViewArray::from(&s))
-        }
-        D::BinaryView => Arc::new(BinaryViewArray::from(&binary()?)),
         other => return Err(general(format!("BYTE_ARRAY column read as {other}"))),
     })
 }

@@ -25,6 +25,7 @@
 //! parents' structure.
 
 pub(crate) mod leaf;
+pub(crate) mod views;
 
 use std::sync::Arc;
 use strata_encoding::levels_at_least_mask;

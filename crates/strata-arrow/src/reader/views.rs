@@ -1,0 +1,311 @@
+//! `Utf8View` and `BinaryView` output, built directly.
+//!
+//! A view array holds one 16-byte view per slot: strings of up to 12
+//! bytes inline, longer ones as their length, first four bytes, and a
+//! buffer index and offset into a data buffer the array shares. Two
+//! sources feed it:
+//!
+//! - **Dictionary-encoded pages.** The chunk's dictionary becomes a view
+//!   array once per chunk (its bytes copied once into one Arrow buffer,
+//!   UTF-8 checked once for string outputs). Each batch then reads only
+//!   the dictionary indices and gathers the entries' 16-byte views by
+//!   index into a new views buffer; the data buffer is shared, never
+//!   copied. Null slots of flat optional columns hold index 0 (a view of
+//!   entry 0, under a null bit).
+//! - **Everything else** (PLAIN, the delta encodings, pages after a
+//!   dictionary fallback). The record reader decodes the batch's values
+//!   into one offsets-and-bytes buffer; that byte buffer becomes the view
+//!   array's data buffer as it is, and the views are computed from the
+//!   offsets. The string bytes are copied once, by the decoder.
+//!
+//! Invariant behind the unchecked constructors here: every view is either
+//! copied from a view array that is itself valid (with the same data
+//! buffers), or made by `make_view` from a slice of the one data buffer at
+//! the offset it is taken from; a string view's data is UTF-8 because the
+//! dictionary array was checked when it was built, or because the whole
+//! byte buffer was checked with every offset on a character boundary.
+
+use std::sync::Arc;
+
+use arrow_array::builder::make_view;
+use arrow_array::types::{BinaryViewType, ByteViewType, StringViewType};
+use arrow_array::{Array, ArrayRef, GenericByteViewArray};
+use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
+
+use crate::error::{Result, general};
+
+/// Whether `values` is UTF-8 with every offset of `offsets` on a character
+/// boundary, so each value between two offsets is UTF-8 on its own. ASCII
+/// (most text) is answered by one quick pass.
+pub(crate) fn entries_are_utf8(values: &[u8], offsets: &[i32]) -> bool {
+    if values.is_ascii() {
+        return true;
+    }
+    std::str::from_utf8(values).is_ok_and(|s| {
+        offsets
+            .iter()
+            .all(|&o| usize::try_from(o).is_ok_and(|o| s.is_char_boundary(o)))
+    })
+}
+
+/// A view array of the values between consecutive `offsets` in `values`
+/// (a batch's or a dictionary's decoded byte arrays; null slots are empty
+/// values), with `nulls`. `V` is [`StringViewType`] or [`BinaryViewType`];
+/// for strings, bytes that are not UTF-8 are an error. The byte buffer
+/// becomes the array's one data buffer without a copy.
+pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
+    offsets: &[i32],
+    values: Vec<u8>,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
+    let slots = offsets.len().saturating_sub(1);
+    if nulls.as_ref().is_some_and(|n| n.len() != slots) {
+        return Err(general(format!(
+            "{} validity bits for {slots} byte-array values",
+            nulls.as_ref().map_or(0, |n| n.len())
+        )));
+    }
+    if u32::try_from(values.len()).is_err() {
+        return Err(general(format!(
+            "{} bytes of values exceed a view buffer's 4 GiB",
+            values.len()
+        )));
+    }
+    if V::IS_UTF8 && !entries_are_utf8(&values, offsets) {
+        return Err(general("invalid UTF-8 in a string column"));
+    }
+    let mut views: Vec<u128> = Vec::with_capacity(slots);
+    for pair in offsets.windows(2) {
+        let (start, end) = (pair[0], pair[1]);
+        let bytes = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(s, e)| values.get(s..e))
+            .ok_or_else(|| general("byte array offsets out of order or past the values"))?;
+        // `start` is within `values`, whose length fits u32 (checked above).
+        views.push(make_view(bytes, 0, start as u32));
+    }
+    let buffer = Buffer::from_vec(values);
+    // SAFETY: `new_unchecked` needs what `try_new` checks: one view per
+    // slot, nulls of the same length (checked above), and each view valid
+    // for the buffers. Each view was made by `make_view` from the bytes
+    // `values[start..end]` with buffer 0 (the only buffer, which is those
+    // same bytes) and offset `start`, so a long view's range lies in the
+    // buffer and its prefix matches, and a short view is inline with zero
+    // padding. For strings the whole buffer is UTF-8 with every offset on
+    // a character boundary (`entries_are_utf8`, checked above), so each
+    // value is UTF-8.
+    #[allow(unsafe_code)]
+    let array = unsafe {
+        GenericByteViewArray::<V>::new_unchecked(
+            ScalarBuffer::from(views),
+            Arc::from([buffer]),
+            nulls,
+        )
+    };
+    Ok(Arc::new(array))
+}
+
+/// The batch of `indices` into `dictionary` (the chunk's dictionary as a
+/// `BinaryView` array, built by [`views_of_bytes`]) as a view array of
+/// type `V` with `nulls`: each slot's view copied from its entry, the data
+/// buffers shared with the dictionary. For strings, `entries_utf8` says
+/// every entry of the dictionary is UTF-8 (checked once per chunk); when
+/// it is not, the batch is checked, so that only a batch that uses a bad
+/// entry fails.
+///
+/// Every index is below the dictionary's length (the record reader checks
+/// each as it decodes them); one that is not is an error.
+pub(crate) fn gather_views<V: ByteViewType + ?Sized>(
+    dictionary: &ArrayRef,
+    indices: &[u32],
+    nulls: Option<NullBuffer>,
+    entries_utf8: bool,
+) -> Result<ArrayRef> {
+    let dictionary = dictionary
+        .as_any()
+        .downcast_ref::<GenericByteViewArray<BinaryViewType>>()
+        .ok_or_else(|| general("dictionary views of another type"))?;
+    if nulls.as_ref().is_some_and(|n| n.len() != indices.len()) {
+        return Err(general("validity and dictionary indices differ in length"));
+    }
+    let entries = dictionary.views();
+    // One vectorised pass for the largest index, then a gather that
+    // cannot miss. An empty dictionary can only be indexed by null slots
+    // (index 0): their views are empty.
+    let largest = indices.iter().fold(0u32, |m, &i| m.max(i));
+    let views: Vec<u128> = if entries.is_empty() {
+        if nulls.as_ref().map_or(0, |n| n.null_count()) != indices.len() {
+            return Err(general(
+                "dictionary-encoded values without dictionary entries",
+            ));
+        }
+        vec![0; indices.len()]
+    } else if (largest as usize) < entries.len() {
+        indices
+            .iter()
+            .map(|&i| entries.get(i as usize).copied().unwrap_or_default())
+            .collect()
+    } else {
+        return Err(general(format!(
+            "dictionary index {largest} past the dictionary's {} entries",
+            entries.len()
+        )));
+    };
+    let views = ScalarBuffer::from(views);
+    let buffers = Arc::clone(dictionary.data_buffers());
+    if V::IS_UTF8 && !entries_utf8 {
+        return Ok(Arc::new(GenericByteViewArray::<V>::try_new(
+            views, buffers, nulls,
+        )?));
+    }
+    // SAFETY: `new_unchecked` needs what `try_new` checks. There is one
+    // view per index and the nulls have as many bits (checked above).
+    // Each view is an entry of `dictionary`, a valid view array (built by
+    // `views_of_bytes`), and the result has that array's data buffers in
+    // the same order, so each view's buffer index, range and prefix are as
+    // valid as they were there; or it is 0, the empty inline view. For
+    // strings, every entry of the dictionary is UTF-8 (`entries_utf8`,
+    // checked by the caller over the dictionary's bytes and offsets).
+    #[allow(unsafe_code)]
+    let array = unsafe { GenericByteViewArray::<V>::new_unchecked(views, buffers, nulls) };
+    Ok(Arc::new(array))
+}
+
+/// [`views_of_bytes`] for `Utf8View` (`strings`) or `BinaryView`.
+pub(crate) fn views_of(
+    strings: bool,
+    offsets: &[i32],
+    values: Vec<u8>,
+    nulls: Option<NullBuffer>,
+) -> Result<ArrayRef> {
+    if strings {
+        views_of_bytes::<StringViewType>(offsets, values, nulls)
+    } else {
+        views_of_bytes::<BinaryViewType>(offsets, values, nulls)
+    }
+}
+
+/// [`gather_views`] for `Utf8View` (`strings`) or `BinaryView`.
+pub(crate) fn gather(
+    strings: bool,
+    dictionary: &ArrayRef,
+    indices: &[u32],
+    nulls: Option<NullBuffer>,
+    entries_utf8: bool,
+) -> Result<ArrayRef> {
+    if strings {
+        gather_views::<StringViewType>(dictionary, indices, nulls, entries_utf8)
+    } else {
+        gather_views::<BinaryViewType>(dictionary, indices, nulls, entries_utf8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{BinaryViewArray, StringViewArray};
+
+    fn parts(values: &[&[u8]]) -> (Vec<i32>, Vec<u8>) {
+        let mut offsets = vec![0i32];
+        let mut bytes = Vec::new();
+        for v in values {
+            bytes.extend_from_slice(v);
+            offsets.push(bytes.len() as i32);
+        }
+        (offsets, bytes)
+    }
+
+    #[test]
+    fn views_of_bytes_match_arrow_built_arrays() {
+        let values: Vec<&[u8]> = vec![
+            b"",
+            b"short",
+            b"exactly12byt",
+            b"thirteen byte",
+            b"a much longer string than twelve bytes",
+            "h\u{e9}llo w\u{f6}rld, l\u{f6}nger".as_bytes(),
+        ];
+        let (offsets, bytes) = parts(&values);
+        let got = views_of(true, &offsets, bytes.clone(), None).unwrap();
+        let strings: Vec<&str> = values
+            .iter()
+            .map(|v| std::str::from_utf8(v).unwrap())
+            .collect();
+        let want = StringViewArray::from(strings);
+        assert_eq!(got.as_ref(), &want as &dyn Array);
+        // Arrow's own validation accepts what was built unchecked.
+        got.to_data().validate_full().unwrap();
+        let got = views_of(false, &offsets, bytes, None).unwrap();
+        assert_eq!(got.as_ref(), &BinaryViewArray::from(values) as &dyn Array);
+        got.to_data().validate_full().unwrap();
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_for_strings_only() {
+        let values: Vec<&[u8]> = vec![b"fine", b"\xff\xfe not utf-8 at all"];
+        let (offsets, bytes) = parts(&values);
+        assert!(views_of(true, &offsets, bytes.clone(), None).is_err());
+        assert!(views_of(false, &offsets, bytes, None).is_ok());
+        // A UTF-8 buffer cut inside a character is not UTF-8 per value.
+        let e = "\u{e9}".as_bytes();
+        assert!(views_of(true, &[0, 1, 2], e.to_vec(), None).is_err());
+    }
+
+    #[test]
+    fn bad_offsets_are_an_error() {
+        assert!(views_of(false, &[0, 5], b"abc".to_vec(), None).is_err());
+        assert!(views_of(false, &[2, 1], b"abc".to_vec(), None).is_err());
+        assert!(views_of(false, &[-1, 1], b"abc".to_vec(), None).is_err());
+    }
+
+    #[test]
+    fn gather_copies_entry_views_and_shares_the_buffer() {
+        let values: Vec<&[u8]> = vec![b"tiny", b"an entry longer than twelve", b"x"];
+        let (offsets, bytes) = parts(&values);
+        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        let nulls = NullBuffer::from(vec![true, false, true, true, true]);
+        let got = gather(true, &dict, &[1, 0, 0, 2, 1], Some(nulls), true).unwrap();
+        let want = StringViewArray::from(vec![
+            Some("an entry longer than twelve"),
+            None,
+            Some("tiny"),
+            Some("x"),
+            Some("an entry longer than twelve"),
+        ]);
+        assert_eq!(got.as_ref(), &want as &dyn Array);
+        got.to_data().validate_full().unwrap();
+        let got = got.as_any().downcast_ref::<StringViewArray>().unwrap();
+        let dict = dict.as_any().downcast_ref::<BinaryViewArray>().unwrap();
+        assert_eq!(
+            got.data_buffers()[0].as_ptr(),
+            dict.data_buffers()[0].as_ptr()
+        );
+    }
+
+    #[test]
+    fn gather_refuses_indices_past_the_dictionary() {
+        let (offsets, bytes) = parts(&[b"a", b"b"]);
+        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        assert!(gather(false, &dict, &[0, 2], None, false).is_err());
+        // An empty dictionary takes null slots only.
+        let empty = views_of(false, &[0], Vec::new(), None).unwrap();
+        let all_null = NullBuffer::new_null(3);
+        let got = gather(false, &empty, &[0, 0, 0], Some(all_null), false).unwrap();
+        assert_eq!(got.null_count(), 3);
+        assert!(gather(false, &empty, &[0], None, false).is_err());
+    }
+
+    #[test]
+    fn a_dictionary_with_a_bad_entry_fails_only_the_batches_that_use_it() {
+        let (offsets, bytes) = parts(&[b"good", b"\xff bad entry, and long"]);
+        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        let ok = gather(true, &dict, &[0, 0], None, false).unwrap();
+        assert_eq!(
+            ok.as_ref(),
+            &StringViewArray::from(vec!["good", "good"]) as &dyn Array
+        );
+        assert!(gather(true, &dict, &[0, 1], None, false).is_err());
+        assert!(gather(false, &dict, &[0, 1], None, false).is_ok());
+    }
+}
