@@ -27,11 +27,13 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use corpus_support::{corpus_dir, corpus_files};
+use strata_arrow::ProjectionMask;
 use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use strata_encoding::ByteSink;
 use strata_format::FileMetaData;
 use strata_format::footer::{decode_metadata, write_footer};
-use strata_format::metadata::{ColumnChunk, ColumnMetaData};
+use strata_format::metadata::{ColumnChunk, ColumnMetaData, PageHeader, PageType};
+use strata_format::thrift::{decode_prefix, encode_to_vec};
 use support::{Rng, ThreadCounting, peak_growth};
 
 #[global_allocator]
@@ -358,4 +360,225 @@ fn extreme_declared_sizes_counts_and_offsets_are_checked() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
     assert_eq!(cases, names.len() * DECLARED.len() * 8);
+}
+
+/// Peak heap bound of a read of a file whose page headers lie: 100 times
+/// the file's size plus 64 MiB (docs/security.md). Page header counts are
+/// checked against what the reader holds for a page
+/// (`strata_record::MAX_PAGE_LEVELS`), so a lying count costs at most a
+/// page's worth of levels and values.
+const PAGE_ALLOCATION_FACTOR: usize = 100;
+/// ... plus this.
+const PAGE_ALLOCATION_SLACK: usize = 64 << 20;
+
+/// One count or size a data page header declares, and how to set it.
+type PageSetter = (&'static str, fn(&mut PageHeader, i32));
+
+const PAGE_DECLARED: &[PageSetter] = &[
+    ("num_values", |h, v| {
+        if let Some(d) = h.data_page_header.as_mut() {
+            d.num_values = v;
+        }
+        if let Some(d) = h.data_page_header_v2.as_mut() {
+            d.num_values = v;
+        }
+    }),
+    ("v2 num_nulls", |h, v| {
+        if let Some(d) = h.data_page_header_v2.as_mut() {
+            d.num_nulls = v;
+        }
+    }),
+    ("v2 num_rows", |h, v| {
+        if let Some(d) = h.data_page_header_v2.as_mut() {
+            d.num_rows = v;
+        }
+    }),
+    ("v2 definition_levels_byte_length", |h, v| {
+        if let Some(d) = h.data_page_header_v2.as_mut() {
+            d.definition_levels_byte_length = v;
+        }
+    }),
+    ("v2 repetition_levels_byte_length", |h, v| {
+        if let Some(d) = h.data_page_header_v2.as_mut() {
+            d.repetition_levels_byte_length = v;
+        }
+    }),
+    ("uncompressed_page_size", |h, v| {
+        h.uncompressed_page_size = v
+    }),
+    ("compressed_page_size", |h, v| h.compressed_page_size = v),
+];
+
+/// Where the first data page of chunk `column` of row group `group`
+/// starts, with its header and the header's length.
+fn first_data_page(
+    file: &[u8],
+    meta: &FileMetaData,
+    group: usize,
+    column: usize,
+) -> Option<(usize, PageHeader, usize)> {
+    let chunk = meta.row_groups.get(group)?.columns.get(column)?;
+    let m = chunk.meta_data.as_ref()?;
+    let mut pos = match m.dictionary_page_offset {
+        Some(d) if d > 0 && d < m.data_page_offset => d,
+        _ => m.data_page_offset,
+    } as usize;
+    for _ in 0..4 {
+        let (header, len) = decode_prefix::<PageHeader>(file.get(pos..)?).ok()?;
+        if matches!(header.page_type, PageType::DataPage | PageType::DataPageV2) {
+            return Some((pos, header, len));
+        }
+        pos += len + usize::try_from(header.compressed_page_size).ok()?;
+    }
+    None
+}
+
+/// `meta` with every offset past `at` moved by `delta` bytes and chunk
+/// (`group`, `column`) `delta` bytes longer; its page index and Bloom
+/// filter locations dropped (the headers are what is under test).
+fn shifted(
+    meta: &FileMetaData,
+    at: usize,
+    delta: i64,
+    group: usize,
+    column: usize,
+) -> FileMetaData {
+    let mut meta = meta.clone();
+    let at = at as i64;
+    for (g, rg) in meta.row_groups.iter_mut().enumerate() {
+        for (c, chunk) in rg.columns.iter_mut().enumerate() {
+            chunk.column_index_offset = None;
+            chunk.column_index_length = None;
+            chunk.offset_index_offset = None;
+            chunk.offset_index_length = None;
+            if let Some(m) = chunk.meta_data.as_mut() {
+                m.extras_mut().bloom_filter_offset = None;
+                if m.data_page_offset > at {
+                    m.data_page_offset += delta;
+                }
+                if let Some(d) = m.dictionary_page_offset.as_mut()
+                    && *d > at
+                {
+                    *d += delta;
+                }
+                if (g, c) == (group, column) {
+                    m.total_compressed_size += delta;
+                }
+            }
+        }
+    }
+    meta
+}
+
+/// The first data page header of each column chunk (of the first row
+/// group, up to eight chunks a file) rewritten with one count or size set
+/// to 2^31-1, 2^28 or -1: spliced in with the footer as it was (so later
+/// offsets may be off), and with the footer's offsets moved to match (so
+/// the reader reaches the page). Each mutant is read in full through the
+/// Arrow reader, projected to that column, in batches of 1,024 and of 7:
+/// it reads or fails cleanly, never panics or takes long, and never
+/// allocates past [`PAGE_ALLOCATION_FACTOR`] times its size plus
+/// [`PAGE_ALLOCATION_SLACK`].
+#[test]
+fn lying_page_header_counts_never_size_an_allocation() {
+    let Some(data) = corpus_dir("data") else {
+        return;
+    };
+    let names = [
+        "alltypes_tiny_pages.parquet",
+        "datapage_v2.snappy.parquet",
+        "nested_lists.snappy.parquet",
+        "delta_binary_packed.parquet",
+        "delta_encoding_optional_column.parquet",
+        "delta_byte_array.parquet",
+        "data_index_bloom_encoding_stats.parquet",
+    ];
+    let mut failures = Vec::new();
+    let (mut cases, mut read_ok, mut worst) = (0usize, 0usize, 0usize);
+    for name in names {
+        let original = std::fs::read(data.join(name)).unwrap();
+        let start = metadata_start(&original).unwrap();
+        let meta = decode_metadata(&original[start..original.len() - 8]).unwrap();
+        let columns = meta.row_groups[0].columns.len().min(8);
+        for column in 0..columns {
+            let (at, header, len) = first_data_page(&original, &meta, 0, column)
+                .unwrap_or_else(|| panic!("{name}: no data page in column {column}"));
+            for (field, set) in PAGE_DECLARED {
+                for value in [i32::MAX, 1 << 28, -1] {
+                    let mut bad = header.clone();
+                    set(&mut bad, value);
+                    let new_header = encode_to_vec(&bad);
+                    let mut body = original[..at].to_vec();
+                    body.extend_from_slice(&new_header);
+                    body.extend_from_slice(&original[at + len..start]);
+                    let delta = new_header.len() as i64 - len as i64;
+                    let footers = [
+                        ("footer kept", original[start..].to_vec()),
+                        ("offsets moved", {
+                            let mut sink = ByteSink::new();
+                            write_footer(&shifted(&meta, at, delta, 0, column), &mut sink).unwrap();
+                            sink.as_slice().to_vec()
+                        }),
+                    ];
+                    for (how, footer) in footers {
+                        let mut file = body.clone();
+                        file.extend_from_slice(&footer);
+                        let size = file.len().max(original.len());
+                        let file = Bytes::from(file);
+                        for batch_size in [1024, 7] {
+                            let label = format!(
+                                "{name} column {column}: {field} = {value}, {how}, \
+                                 batches of {batch_size}"
+                            );
+                            let began = Instant::now();
+                            let mut outcome = None;
+                            let peak = peak_growth(|| {
+                                outcome = Some(catch_unwind(AssertUnwindSafe(|| {
+                                    read_column(file.clone(), column, batch_size)
+                                })));
+                            });
+                            cases += 1;
+                            match outcome {
+                                Some(Ok(ok)) => read_ok += usize::from(ok),
+                                _ => failures.push(format!("{label}: panicked")),
+                            }
+                            if began.elapsed() > MAX_READ {
+                                failures.push(format!("{label}: took {:?}", began.elapsed()));
+                            }
+                            let peak = peak.max(0) as usize;
+                            worst = worst.max(peak);
+                            if peak > PAGE_ALLOCATION_FACTOR * size + PAGE_ALLOCATION_SLACK {
+                                failures
+                                    .push(format!("{label}: peak heap {peak} bytes for {size}"));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{cases} reads of lying page headers: {read_ok} read in full, {} failed cleanly, \
+         {} problems; largest peak heap {worst} bytes",
+        cases - read_ok,
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(cases >= 1000, "only {cases} cases");
+}
+
+/// Read leaf `column` of `file` in full; whether it all read.
+fn read_column(file: Bytes, column: usize, batch_size: usize) -> bool {
+    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new(file) else {
+        return false;
+    };
+    let mask = ProjectionMask::leaves(builder.parquet_schema(), [column]);
+    let Ok(reader) = builder
+        .with_projection(mask)
+        .with_batch_size(batch_size)
+        .build()
+    else {
+        return false;
+    };
+    reader.into_iter().all(|batch| batch.is_ok())
 }

@@ -38,6 +38,18 @@ pub enum RecordError {
     /// as indices alone.
     #[error("dictionary fallback in the middle of a record")]
     FallbackMidRecord,
+    /// A data page's header counts more levels than the reader holds for
+    /// one page ([`MAX_PAGE_LEVELS`](crate::MAX_PAGE_LEVELS)). The levels
+    /// of a page are decoded whole, so this bound keeps a header's count
+    /// (which a few bytes of RLE can make as large as they like) from
+    /// sizing an allocation.
+    #[error("a data page of {levels} levels exceeds the reader's limit of {limit} levels a page")]
+    PageTooLarge {
+        /// The levels the page header counts.
+        levels: u64,
+        /// [`MAX_PAGE_LEVELS`](crate::MAX_PAGE_LEVELS).
+        limit: usize,
+    },
     /// An argument outside its allowed range.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

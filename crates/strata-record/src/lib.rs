@@ -170,5 +170,5 @@ mod values;
 pub use buffers::RecordBatchBuffers;
 pub use dictionary::PlainDict;
 pub use error::{RecordError, Result};
-pub use reader::{ColumnRecordReader, DictionaryRead, ReadStats};
+pub use reader::{ColumnRecordReader, DictionaryRead, MAX_PAGE_LEVELS, ReadStats};
 pub use values::{RecordValue, Spaced, ValueBuffer};

@@ -77,6 +77,31 @@ pub enum DictionaryRead<D> {
     },
 }
 
+/// The most levels (values, nulls included) the reader accepts in one
+/// data page: 4,194,304. A page's levels, and its values for encodings
+/// other than PLAIN, are decoded whole when the page is loaded, and a
+/// page header's count is untrusted: a few bytes of RLE can claim any
+/// number of levels. This bound caps what one page can make the reader
+/// allocate (8 MiB of levels of each kind, 16 MiB of dictionary indices,
+/// 32 MiB of decoded 8-byte values) whatever its header says. Writers
+/// keep pages far smaller (arrow-rs, pyarrow and parquet-java cut pages
+/// at 20,000 rows by default); a page over it is refused with
+/// [`RecordError::PageTooLarge`].
+pub const MAX_PAGE_LEVELS: usize = 1 << 22;
+
+/// `num_values` of a data page header as a level count, refused past
+/// [`MAX_PAGE_LEVELS`].
+fn page_levels(num_values: u32) -> Result<usize> {
+    let levels = num_values as usize;
+    if levels > MAX_PAGE_LEVELS {
+        return Err(RecordError::PageTooLarge {
+            levels: u64::from(num_values),
+            limit: MAX_PAGE_LEVELS,
+        });
+    }
+    Ok(levels)
+}
+
 /// The levels of the current data page, decoded when the page is loaded.
 #[derive(Debug, Default)]
 struct PageLevels {
@@ -703,7 +728,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                     rep_level_encoding,
                     ..
                 } => {
-                    let n = num_values as usize;
+                    let n = page_levels(num_values)?;
                     let mut offset = 0usize;
                     let mut elided = false;
                     if self.max_rep > 0 {
@@ -744,7 +769,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                     rep_levels_byte_len,
                     ..
                 } => {
-                    let n = num_values as usize;
+                    let n = page_levels(num_values)?;
                     let rep_len = rep_levels_byte_len as usize;
                     let def_end = rep_len + def_levels_byte_len as usize;
                     if def_end > buf.len() {
