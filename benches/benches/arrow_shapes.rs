@@ -1,4 +1,4 @@
-//! The Arrow API on the shapes issue 6 lists beside the mixed table,
+//! The Arrow API on table shapes other than `arrow.rs`'s mixed table,
 //! strata-arrow against arrow-rs `parquet::arrow` on identical data:
 //!
 //! - `arrow_int64_plain_read`: one required INT64 column, PLAIN, no

@@ -52,8 +52,8 @@ fn golden_bool_fields_with_gap_in_ids() {
 fn golden_long_form_field_header() {
     // LogicalType::VECTOR is union member 19: delta 19 > 15, so the long
     // form: type byte STRUCT (12) = 0x0C, then the id as zigzag varint
-    // zigzag(19) = 38 = 0x26, then the empty struct's stop 0x00, then the
-    // union's stop 0x00.
+    // zigzag(19) = 38 = 0x26, then 0x00 ending the empty struct, then
+    // 0x00 ending the union.
     let golden = [0x0C, 0x26, 0x00, 0x00];
     assert_eq!(encode_to_vec(&LogicalType::Vector), golden);
     assert_eq!(decode::<LogicalType>(&golden).unwrap(), LogicalType::Vector);

@@ -386,7 +386,7 @@ fn dictionary_is_utf8(t: &mut Typed<ByteArray>) -> bool {
 /// UTF-8 validation of the batch is then skipped; the offsets are still
 /// checked.
 /// Validating every gathered batch again cost about a tenth of reading a
-/// dictionary-encoded string column (profile in docs/performance.md).
+/// dictionary-encoded string column (profile in docs/log/).
 ///
 /// Otherwise a batch whose bytes are all ASCII (most text) skips Arrow's
 /// validation too: ASCII is UTF-8 and every position in it is a character
@@ -681,7 +681,7 @@ fn keyed_dictionary(
 /// a valid index and arrow's own key-by-key validation is skipped: it stops at each
 /// key to test it and its validity bit, and took a third of the time of
 /// reading a dictionary-encoded column as a dictionary (profile in
-/// docs/performance.md). Otherwise `try_new` decides (all-null batches
+/// docs/log/). Otherwise `try_new` decides (all-null batches
 /// over an empty dictionary are valid) and gives its error.
 fn checked_dictionary<K: ArrowDictionaryKeyType>(
     keys: PrimitiveArray<K>,

@@ -23,7 +23,7 @@
 //! replaced), a lookup touches one cache line and takes no branch per slot:
 //! inserting 224k distinct `i32`s went from 9.5 ms to 2.3 ms, and interning
 //! a batch of mostly distinct strings from 19 ms to 15 ms per million
-//! (`docs/performance.md`). A lookup that finds its value costs a few more
+//! (`docs/log/`). A lookup that finds its value costs a few more
 //! instructions than before (the control word comes first).
 //!
 //! The hash is a folded 64×64→128-bit multiply over 8-byte words: fast and
