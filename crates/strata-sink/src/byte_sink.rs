@@ -7,13 +7,11 @@
 //! arrow-go's batched PLAIN `BYTE_ARRAY` encoder), and [`RegionWriter`] keeps
 //! the cursor arithmetic in one place.
 
-use arrow_buffer::Buffer;
-
 /// An append-only, growable byte buffer.
 ///
 /// `clear` keeps the allocation so a sink can be reused page after page, and
-/// the finished bytes move into a `Vec<u8>` or an Arrow [`Buffer`] without a
-/// copy.
+/// the finished bytes move into a `Vec<u8>` without a copy (which an Arrow
+/// `Buffer` can take over as it is, with `Buffer::from_vec`).
 ///
 /// ```
 /// use strata_sink::ByteSink;
@@ -212,12 +210,6 @@ impl ByteSink {
     pub fn into_vec(self) -> Vec<u8> {
         self.buf
     }
-
-    /// The bytes as an Arrow [`Buffer`], without copying.
-    #[inline]
-    pub fn into_buffer(self) -> Buffer {
-        Buffer::from_vec(self.buf)
-    }
 }
 
 impl From<Vec<u8>> for ByteSink {
@@ -358,11 +350,9 @@ mod tests {
         let mut s = ByteSink::new();
         s.extend_from_slice(b"hello world");
         let ptr = s.as_slice().as_ptr();
-        let v = s.clone().into_vec();
+        let v = s.into_vec();
+        assert_eq!(v.as_ptr(), ptr);
         assert_eq!(v, b"hello world");
-        let buffer = s.into_buffer();
-        assert_eq!(buffer.as_ptr(), ptr);
-        assert_eq!(buffer.as_slice(), b"hello world");
     }
 
     #[test]
