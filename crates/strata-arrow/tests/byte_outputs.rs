@@ -241,3 +241,55 @@ fn the_settings_write_what_they_say() {
         );
     }
 }
+
+/// A binary column holding bytes that are not UTF-8, short (inline in a
+/// view) or long, written with every setting: read as any string type it
+/// is an error, read as any binary type it equals the input.
+#[test]
+fn bytes_that_are_not_utf8_fail_string_outputs_only() {
+    use arrow_array::BinaryArray;
+    for bad in [&b"\xff"[..], &b"a long value that ends badly \xc3"[..]] {
+        let values: Vec<Option<Vec<u8>>> = (0..ROWS)
+            .map(|i| match i % 5 {
+                2 => None,
+                _ if i == ROWS / 2 => Some(bad.to_vec()),
+                _ => Some(value(i).into_bytes()),
+            })
+            .collect();
+        let column: ArrayRef =
+            Arc::new(BinaryArray::from_iter(values.iter().map(|v| v.as_deref())));
+        let input = RecordBatch::try_from_iter([("s", column.clone())]).unwrap();
+        for (setting, props) in settings() {
+            let data = write(&input, props);
+            for output in outputs() {
+                let schema = Arc::new(Schema::new(vec![Field::new("s", output.clone(), true)]));
+                let options = ArrowReaderOptions::new().with_schema(schema.clone());
+                let read: Result<Vec<RecordBatch>, _> =
+                    ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+                        .unwrap()
+                        .with_batch_size(64)
+                        .build()
+                        .unwrap()
+                        .collect();
+                let strings = matches!(
+                    output,
+                    DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+                ) || matches!(&output, DataType::Dictionary(_, v) if **v == DataType::Utf8);
+                match read {
+                    Ok(batches) => {
+                        assert!(!strings, "{setting}, {output}: read as strings");
+                        let got: Vec<_> = batches
+                            .iter()
+                            .flat_map(|b| bytes_of(b.column(0).as_ref()))
+                            .collect();
+                        assert!(got == values, "{setting}, {output}");
+                    }
+                    Err(e) => {
+                        assert!(strings, "{setting}, {output}: {e}");
+                        assert!(e.to_string().to_lowercase().contains("utf"), "{e}");
+                    }
+                }
+            }
+        }
+    }
+}

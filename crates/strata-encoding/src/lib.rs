@@ -29,6 +29,10 @@
 //! | DELTA_LENGTH_BYTE_ARRAY | BYTE_ARRAY | [`DeltaLengthByteArrayEncoder`] / [`DeltaLengthByteArrayDecoder`] |
 //! | DELTA_BYTE_ARRAY | BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY | [`DeltaByteArrayEncoder`], [`DeltaByteArrayFixedLenEncoder`] and their decoders |
 //!
+//! Byte arrays can also be decoded as 16-byte views ([`byte_view`], the
+//! layout of Arrow's `Utf8View`): [`plain_views`] turns a PLAIN values
+//! section into views that point into the page instead of copying it.
+//!
 //! Dictionary encoding splits a column chunk in two: the encoder builds the
 //! dictionary across all data pages ([`DictEncoder::write_dict_page`] writes
 //! it once), and the decoder decodes it once per chunk
@@ -130,6 +134,7 @@ mod rle_boolean;
 mod traits;
 mod types;
 mod validity;
+mod view;
 
 pub use byte_stream_split::{
     ByteStreamSplitDecoder, ByteStreamSplitEncoder, ByteStreamSplitFixedLenDecoder,
@@ -161,3 +166,4 @@ pub use types::{
     ByteArray, ByteArrayBatch, ByteArrayBuffer, DecodeTarget, FixedLenBatch, FixedLenByteArray,
     FixedLenByteArrayBuffer, FixedWidthValue, Int96, OffsetSize, ValueBatch, ValueType,
 };
+pub use view::{MAX_INLINE_VIEW_LEN, byte_view, plain_views};

@@ -166,9 +166,11 @@ mod dictionary;
 mod error;
 mod reader;
 mod values;
+mod views;
 
 pub use buffers::RecordBatchBuffers;
 pub use dictionary::PlainDict;
 pub use error::{RecordError, Result};
 pub use reader::{ColumnRecordReader, DictionaryRead, MAX_PAGE_LEVELS, ReadStats};
 pub use values::{RecordValue, Spaced, ValueBuffer};
+pub use views::ViewBuffers;

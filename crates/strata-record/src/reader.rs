@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_encoding::{LevelDecoder, count_levels, def_levels_to_validity};
+use strata_encoding::{LevelDecoder, count_levels, def_levels_to_validity, plain_views};
 use strata_file::page::Page;
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
@@ -12,6 +12,7 @@ use strata_format::metadata::{Encoding, PageType};
 use crate::buffers::RecordBatchBuffers;
 use crate::error::{RecordError, Result};
 use crate::values::{RecordValue, Spaced, ValueBuffer};
+use crate::views::ViewBuffers;
 
 /// Counters of what a reader did, for tests and benchmarks: which decode
 /// path each piece of a batch took, and how pages were handled.
@@ -267,6 +268,58 @@ impl<T: RecordValue> PageValues<T> {
         Ok(())
     }
 
+    /// Append the views of `present` byte arrays (spread over `spaced`
+    /// slots, null slots an empty view, if given): pointing into the page
+    /// for PLAIN, into bytes copied to `buffers` for values another
+    /// encoding decoded.
+    fn read_views(
+        &mut self,
+        present: usize,
+        out: &mut Vec<u128>,
+        buffers: &mut ViewBuffers,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        if present == 0 && spaced.is_none() {
+            return Ok(());
+        }
+        self.check(present)?;
+        let mark = match spaced {
+            Some(s) => Some(out.mark_spaced(s.slots)?),
+            None => None,
+        };
+        match &mut self.source {
+            Source::PlainInPlace { data, at, left } => {
+                let index = buffers.page_index(data)?;
+                let end = plain_views(data, *at, present, index, out)?;
+                buffers.note_ascii(data.get(*at..end).unwrap_or_default());
+                *at = end;
+                *left -= present;
+            }
+            Source::Store { pos } => {
+                T::store_views(&self.store, *pos, present, out, buffers)?;
+                *pos += present;
+            }
+            Source::Indices { .. } => {
+                return Err(RecordError::Unsupported(
+                    "a dictionary-encoded page read as views (read the chunk's dictionary \
+                     pages as indices)"
+                        .into(),
+                ));
+            }
+            Source::Plain { .. } => {
+                return Err(RecordError::Unsupported(format!(
+                    "{} values read as views",
+                    T::NAME
+                )));
+            }
+            Source::Empty => return Err(corrupt("values without a data page")),
+        }
+        if let (Some(mark), Some(s)) = (mark, spaced) {
+            out.spread_tail(mark, s)?;
+        }
+        Ok(())
+    }
+
     /// Skip `n` values without decoding them.
     fn skip(&mut self, n: usize) -> Result<()> {
         if n == 0 {
@@ -292,6 +345,7 @@ enum Sink<'o, T: RecordValue> {
     Skip,
     Values(&'o mut RecordBatchBuffers<T::Values>),
     Indices(&'o mut RecordBatchBuffers<Vec<u32>>),
+    Views(&'o mut RecordBatchBuffers<Vec<u128>>, &'o mut ViewBuffers),
 }
 
 /// Decode `n` levels of a v1 page at the start of `data`; returns the
@@ -488,6 +542,34 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         })
     }
 
+    /// Read up to `max_records` records of a byte-array column as 16-byte
+    /// views ([`strata_encoding::byte_view`], the layout of Arrow's
+    /// `Utf8View`/`BinaryView`) into `out` (cleared first), their data in
+    /// `buffers` (cleared first; take them with [`ViewBuffers::take`]):
+    /// views of PLAIN values point into the pages themselves, so no value
+    /// byte is copied; values of other encodings are copied once into one
+    /// buffer. Null slots of flat optional columns hold an empty view.
+    ///
+    /// Dictionary-encoded pages are not read this way (it is an error):
+    /// read them with
+    /// [`read_records_dictionary`](Self::read_records_dictionary) and
+    /// gather the views of the dictionary's entries, and call this after
+    /// its [`DictionaryRead::Fallback`].
+    pub fn read_records_views(
+        &mut self,
+        max_records: usize,
+        out: &mut RecordBatchBuffers<Vec<u128>>,
+        buffers: &mut ViewBuffers,
+    ) -> Result<usize> {
+        out.clear();
+        buffers.clear();
+        let spaced_before = self.stats.spaced_decodes;
+        let (records, _) = self.consume(max_records, &mut Sink::Views(out, buffers))?;
+        out.num_records = records;
+        self.count_batch(spaced_before);
+        Ok(records)
+    }
+
     /// Skip up to `n` records and return how many were skipped (fewer only
     /// at the end of the chunk). Values are not decoded where the encoding
     /// allows (PLAIN fixed width advances a position; dictionary pages skip
@@ -640,6 +722,12 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 let values = &mut self.values;
                 read_run(out, &run, &mut self.stats, |n, v, s| {
                     values.read_indices(n, v, s)
+                })?;
+            }
+            Sink::Views(out, buffers) => {
+                let values = &mut self.values;
+                read_run(out, &run, &mut self.stats, |n, v, s| {
+                    values.read_views(n, v, buffers, s)
                 })?;
             }
         }

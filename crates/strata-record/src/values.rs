@@ -11,15 +11,16 @@ use strata_encoding::{
     ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
     DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
     DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
-    FixedLenByteArray, FixedLenByteArrayBuffer, Int96, PlainBooleanDecoder, PlainByteArrayDecoder,
-    PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder, ValueType,
-    decode_dictionary_indices, indices_below,
+    FixedLenByteArray, FixedLenByteArrayBuffer, Int96, MAX_INLINE_VIEW_LEN, PlainBooleanDecoder,
+    PlainByteArrayDecoder, PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder,
+    ValueType, byte_view, decode_dictionary_indices, indices_below,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
 
 use crate::dictionary::PlainDict;
 use crate::error::{RecordError, Result};
+use crate::views::ViewBuffers;
 
 mod sealed {
     /// Keeps [`RecordValue`](super::RecordValue) closed.
@@ -266,6 +267,23 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
 
     /// Append `dict[i]` for every index to `out`.
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
+
+    /// Append the views of values `start..start + present` of `store` to
+    /// `out`, their bytes copied to `buffers` (values of up to 12 bytes
+    /// inline). Only byte arrays have views.
+    fn store_views(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Vec<u128>,
+        buffers: &mut ViewBuffers,
+    ) -> Result<()> {
+        let _ = (store, start, present, out, buffers);
+        Err(RecordError::Unsupported(format!(
+            "{} values read as views",
+            Self::NAME
+        )))
+    }
 }
 
 /// The error of [`RecordValue::read_plain_from`] and
@@ -809,6 +827,32 @@ impl RecordValue for ByteArray {
             (Some(mark), Some(s)) => out.spread_tail(mark, s),
             _ => Ok(()),
         }
+    }
+
+    fn store_views(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Vec<u128>,
+        buffers: &mut ViewBuffers,
+    ) -> Result<()> {
+        let end = start
+            .checked_add(present)
+            .filter(|&end| end <= store.len())
+            .ok_or_else(|| short(present, store.len().saturating_sub(start)))?;
+        out.reserve(present);
+        for i in start..end {
+            let value = store.value(i).unwrap_or_default();
+            buffers.note_ascii(value);
+            let view = if value.len() <= MAX_INLINE_VIEW_LEN {
+                byte_view(value, 0, 0)
+            } else {
+                let (index, offset) = buffers.copy(value)?;
+                byte_view(value, index, offset)
+            };
+            out.push(view);
+        }
+        Ok(())
     }
 
     fn decode_dictionary(_ctx: (), data: &Bytes, num_values: usize) -> Result<Arc<Self::Dict>> {

@@ -36,6 +36,7 @@ use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit};
 use strata_record::{
     ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, Spaced, ValueBuffer,
+    ViewBuffers,
 };
 
 use super::views;
@@ -75,6 +76,10 @@ struct Typed<T: RecordValue> {
     /// encoded when the target is a dictionary (see [`intern_bytes`]):
     /// created on first use, its hash table reused batch after batch.
     interner: Option<Box<FirstOccurrences>>,
+    /// A batch of byte arrays read as views, and the buffers they point
+    /// into (see [`read_views`]).
+    views: RecordBatchBuffers<Vec<u128>>,
+    view_buffers: ViewBuffers,
 }
 
 impl<T: RecordValue> Typed<T> {
@@ -98,6 +103,8 @@ impl<T: RecordValue> Typed<T> {
             dict_utf8: None,
             spread,
             interner: None,
+            views: RecordBatchBuffers::default(),
+            view_buffers: ViewBuffers::default(),
         })
     }
 }
@@ -503,7 +510,7 @@ fn spread(array: ArrayRef, def: &[i16], slot_def: i16, max_def: i16) -> Result<A
 /// dictionary: while its pages are dictionary encoded, a batch's indices
 /// (left in `t.indices.values`) become an array through `keyed`, given the
 /// chunk's dictionary and the batch's nulls; after the chunk falls back to
-/// another encoding, its decoded values become one through `dense`. A
+/// another encoding, `dense` reads up to the records it is given. A
 /// batch that meets the fallback is the two parts concatenated.
 fn read_keyed(
     t: &mut Typed<ByteArray>,
@@ -513,11 +520,10 @@ fn read_keyed(
         Option<&Arc<ByteArrayBuffer>>,
         Option<NullBuffer>,
     ) -> Result<ArrayRef>,
-    dense: impl Fn(&mut Typed<ByteArray>, ByteArrayBuffer, Option<NullBuffer>) -> Result<ArrayRef>,
+    dense: impl Fn(&mut Typed<ByteArray>, usize) -> Result<Levels>,
 ) -> Result<Levels> {
     if t.fallen_back {
-        let (records, values, nulls, def, rep) = read_dense(t, n)?;
-        return Ok((records, def, rep, dense(t, values, nulls)?));
+        return dense(t, n);
     }
     let (mut records, dictionary, fell_back) =
         match t.reader.read_records_dictionary(n, &mut t.indices)? {
@@ -538,8 +544,7 @@ fn read_keyed(
     if fell_back {
         t.fallen_back = true;
         if records < n {
-            let (more, tail, nulls, d2, r2) = read_dense(t, n - records)?;
-            let tail = dense(t, tail, nulls)?;
+            let (more, d2, r2, tail) = dense(t, n - records)?;
             array = arrow_select::concat::concat(&[array.as_ref(), tail.as_ref()])?;
             def.extend_from_slice(&d2);
             rep.extend_from_slice(&r2);
@@ -578,8 +583,15 @@ fn read_dictionary(
         };
         keyed_dictionary(t.indices.values.take_reserved(), nulls, values, key)
     };
-    let dense = |t: &mut Typed<ByteArray>, values, nulls| {
-        intern_bytes(from_bytes(values, nulls, value)?, key, &mut t.interner)
+    let dense = |t: &mut Typed<ByteArray>, n| {
+        let (records, values, nulls, def, rep) = read_dense(t, n)?;
+        let values = from_bytes(values, nulls, value)?;
+        Ok((
+            records,
+            def,
+            rep,
+            intern_bytes(values, key, &mut t.interner)?,
+        ))
     };
     read_keyed(t, n, keyed, dense)
 }
@@ -587,8 +599,7 @@ fn read_dictionary(
 /// Read `n` records of a byte-array column as `Utf8View` (`strings`) or
 /// `BinaryView` (see [`views`]): dictionary-encoded pages as indices whose
 /// entries' views are gathered from the chunk's dictionary, turned into a
-/// view array once per chunk; other pages decoded to bytes that become the
-/// array's data buffer.
+/// view array once per chunk; other pages through [`read_page_views`].
 fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
     let target = if strings {
         DataType::Utf8View
@@ -623,8 +634,26 @@ fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Level
         t.indices.values.clear();
         Ok(array)
     };
-    let dense = |_: &mut Typed<ByteArray>, values, nulls| from_bytes(values, nulls, &target);
-    read_keyed(t, n, keyed, dense)
+    read_keyed(t, n, keyed, |t, n| read_page_views(t, n, strings))
+}
+
+/// Read `n` records of a byte-array column whose pages are not dictionary
+/// encoded as views: PLAIN values point into their pages, other values
+/// into one buffer they are copied to (`ColumnRecordReader::read_records_views`).
+/// A string batch whose bytes are not all ASCII is checked by Arrow.
+fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
+    let records = t
+        .reader
+        .read_records_views(n, &mut t.views, &mut t.view_buffers)?;
+    let b = &mut t.views;
+    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
+    let def = b.def_levels.take_reserved();
+    let rep = b.rep_levels.take_reserved();
+    let views = b.values.take_reserved();
+    let ascii = t.view_buffers.all_ascii();
+    let buffers = t.view_buffers.take();
+    let array = views::views_over(strings, views, buffers, nulls, ascii)?;
+    Ok((records, def, rep, array))
 }
 
 fn keyed_dictionary(

@@ -12,25 +12,34 @@
 //!   index into a new views buffer; the data buffer is shared, never
 //!   copied. Null slots of flat optional columns hold index 0 (a view of
 //!   entry 0, under a null bit).
-//! - **Everything else** (PLAIN, the delta encodings, pages after a
-//!   dictionary fallback). The record reader decodes the batch's values
-//!   into one offsets-and-bytes buffer; that byte buffer becomes the view
-//!   array's data buffer as it is, and the views are computed from the
-//!   offsets. The string bytes are copied once, by the decoder.
+//! - **Pages that are not dictionary encoded** (a chunk without a
+//!   dictionary, or the pages after its fallback). The record reader's
+//!   `read_records_views` makes the views: those of PLAIN values point
+//!   into the decompressed page itself, held as an Arrow buffer, so no
+//!   string byte is copied; values of the delta encodings are copied
+//!   once into one buffer for the batch ([`views_over`]). A string batch
+//!   whose bytes are all ASCII needs no further check; any other is
+//!   checked by Arrow.
+//!
+//! Byte arrays that are already decoded into offsets and bytes (the
+//! values of a dictionary, or a `Dictionary<_, Utf8View>`'s values) become
+//! views over that byte buffer without another copy ([`views_of_bytes`]).
 //!
 //! Invariant behind the unchecked constructors here: every view is either
 //! copied from a view array that is itself valid (with the same data
-//! buffers), or made by `make_view` from a slice of the one data buffer at
-//! the offset it is taken from; a string view's data is UTF-8 because the
-//! dictionary array was checked when it was built, or because the whole
-//! byte buffer was checked with every offset on a character boundary.
+//! buffers), or made by `strata_encoding::byte_view` from a slice of the
+//! data buffer it names at the offset it names; a string view's data is
+//! UTF-8 because the dictionary's entries or the batch's bytes were
+//! checked (all ASCII, or UTF-8 with every value boundary on a character
+//! boundary), or Arrow checks it.
 
 use std::sync::Arc;
 
-use arrow_array::builder::make_view;
 use arrow_array::types::{BinaryViewType, ByteViewType, StringViewType};
 use arrow_array::{Array, ArrayRef, GenericByteViewArray};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
+
+use strata_encoding::byte_view;
 
 use crate::error::{Result, general};
 
@@ -82,13 +91,14 @@ pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
             .zip(usize::try_from(end).ok())
             .and_then(|(s, e)| values.get(s..e))
             .ok_or_else(|| general("byte array offsets out of order or past the values"))?;
-        // `start` is within `values`, whose length fits u32 (checked above).
-        views.push(make_view(bytes, 0, start as u32));
+        // `start` and the length are within `values`, whose length fits
+        // u32 (checked above).
+        views.push(byte_view(bytes, 0, start as u32));
     }
     let buffer = Buffer::from_vec(values);
     // SAFETY: `new_unchecked` needs what `try_new` checks: one view per
     // slot, nulls of the same length (checked above), and each view valid
-    // for the buffers. Each view was made by `make_view` from the bytes
+    // for the buffers. Each view was made by `byte_view` from the bytes
     // `values[start..end]` with buffer 0 (the only buffer, which is those
     // same bytes) and offset `start`, so a long view's range lies in the
     // buffer and its prefix matches, and a short view is inline with zero
@@ -114,8 +124,9 @@ pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
 /// it is not, the batch is checked, so that only a batch that uses a bad
 /// entry fails.
 ///
-/// Every index is below the dictionary's length (the record reader checks
-/// each as it decodes them); one that is not is an error.
+/// Every index must be below the dictionary's length: the record reader
+/// checks each as it decodes them. (One that is not would read as the last
+/// entry; the read stays in bounds either way.)
 pub(crate) fn gather_views<V: ByteViewType + ?Sized>(
     dictionary: &ArrayRef,
     indices: &[u32],
@@ -129,28 +140,30 @@ pub(crate) fn gather_views<V: ByteViewType + ?Sized>(
     if nulls.as_ref().is_some_and(|n| n.len() != indices.len()) {
         return Err(general("validity and dictionary indices differ in length"));
     }
-    let entries = dictionary.views();
-    // One vectorised pass for the largest index, then a gather that
-    // cannot miss. An empty dictionary can only be indexed by null slots
-    // (index 0): their views are empty.
-    let largest = indices.iter().fold(0u32, |m, &i| m.max(i));
-    let views: Vec<u128> = if entries.is_empty() {
-        if nulls.as_ref().map_or(0, |n| n.null_count()) != indices.len() {
+    // A plain slice, so the loop below keeps its pointer and length in
+    // registers (through the `ScalarBuffer` they were reloaded for every
+    // value, since the stores might alias them).
+    let entries: &[u128] = dictionary.views();
+    // The record reader checked every index against the dictionary's
+    // length as it decoded them (`indices_below`), so clamping to the last
+    // entry changes none of them; it only lets the compiler drop the
+    // bounds check, so the loop is a load and a store a value with no
+    // branch (a separate pass for the largest index cost a tenth of the
+    // read). An empty dictionary can only be indexed by null slots (index
+    // 0): their views are empty.
+    let views: Vec<u128> = match entries.len().checked_sub(1) {
+        Some(last) => indices
+            .iter()
+            .map(|&i| entries[(i as usize).min(last)])
+            .collect(),
+        None if nulls.as_ref().map_or(0, |n| n.null_count()) == indices.len() => {
+            vec![0; indices.len()]
+        }
+        None => {
             return Err(general(
                 "dictionary-encoded values without dictionary entries",
             ));
         }
-        vec![0; indices.len()]
-    } else if (largest as usize) < entries.len() {
-        indices
-            .iter()
-            .map(|&i| entries.get(i as usize).copied().unwrap_or_default())
-            .collect()
-    } else {
-        return Err(general(format!(
-            "dictionary index {largest} past the dictionary's {} entries",
-            entries.len()
-        )));
     };
     let views = ScalarBuffer::from(views);
     let buffers = Arc::clone(dictionary.data_buffers());
@@ -170,6 +183,56 @@ pub(crate) fn gather_views<V: ByteViewType + ?Sized>(
     #[allow(unsafe_code)]
     let array = unsafe { GenericByteViewArray::<V>::new_unchecked(views, buffers, nulls) };
     Ok(Arc::new(array))
+}
+
+/// A view array of `views` over `buffers` (from
+/// `ColumnRecordReader::read_records_views`: each view made by
+/// `strata_encoding::byte_view` from a slice of the buffer it names, at
+/// the offset it names, or an empty view in a null slot), with `nulls`.
+/// For strings, `ascii` says every byte the views point at is ASCII;
+/// otherwise Arrow checks the values' UTF-8.
+pub(crate) fn views_over(
+    strings: bool,
+    views: Vec<u128>,
+    buffers: Vec<bytes::Bytes>,
+    nulls: Option<NullBuffer>,
+    ascii: bool,
+) -> Result<ArrayRef> {
+    fn make<V: ByteViewType + ?Sized>(
+        views: Vec<u128>,
+        buffers: Vec<bytes::Bytes>,
+        nulls: Option<NullBuffer>,
+        ascii: bool,
+    ) -> Result<ArrayRef> {
+        if nulls.as_ref().is_some_and(|n| n.len() != views.len()) {
+            return Err(general("validity and views differ in length"));
+        }
+        let buffers: Arc<[Buffer]> = buffers.into_iter().map(Buffer::from).collect();
+        let views = ScalarBuffer::from(views);
+        if V::IS_UTF8 && !ascii {
+            return Ok(Arc::new(GenericByteViewArray::<V>::try_new(
+                views, buffers, nulls,
+            )?));
+        }
+        // SAFETY: `new_unchecked` needs what `try_new` checks. The nulls
+        // have one bit per view (checked above). The record reader made
+        // each view with `byte_view` from a slice of the bytes it then put
+        // at the view's buffer index, at the view's offset (a page's
+        // values section for PLAIN, the copy buffer otherwise), or it is
+        // 0, the empty inline view of a null slot: so each long view's
+        // range lies in its buffer and its prefix matches, and inline
+        // views are zero padded. For strings, every byte of every range
+        // the views point into is ASCII (`ascii`), hence each value is
+        // UTF-8.
+        #[allow(unsafe_code)]
+        let array = unsafe { GenericByteViewArray::<V>::new_unchecked(views, buffers, nulls) };
+        Ok(Arc::new(array))
+    }
+    if strings {
+        make::<StringViewType>(views, buffers, nulls, ascii)
+    } else {
+        make::<BinaryViewType>(views, buffers, nulls, ascii)
+    }
 }
 
 /// [`views_of_bytes`] for `Utf8View` (`strings`) or `BinaryView`.
@@ -242,6 +305,21 @@ mod tests {
     }
 
     #[test]
+    fn byte_view_matches_arrows_make_view() {
+        let data: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(37)).collect();
+        for len in 0..=40 {
+            for offset in [0usize, 1, 7, 20] {
+                let bytes = &data[offset..offset + len];
+                assert_eq!(
+                    byte_view(bytes, 0, offset as u32),
+                    arrow_array::builder::make_view(bytes, 0, offset as u32),
+                    "length {len} at {offset}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn invalid_utf8_is_an_error_for_strings_only() {
         let values: Vec<&[u8]> = vec![b"fine", b"\xff\xfe not utf-8 at all"];
         let (offsets, bytes) = parts(&values);
@@ -284,10 +362,13 @@ mod tests {
     }
 
     #[test]
-    fn gather_refuses_indices_past_the_dictionary() {
+    fn gather_stays_in_bounds() {
         let (offsets, bytes) = parts(&[b"a", b"b"]);
         let dict = views_of(false, &offsets, bytes, None).unwrap();
-        assert!(gather(false, &dict, &[0, 2], None, false).is_err());
+        // The record reader never hands over an index past the
+        // dictionary; one that came anyway reads in bounds.
+        let got = gather(false, &dict, &[0, 2], None, false).unwrap();
+        assert_eq!(got.len(), 2);
         // An empty dictionary takes null slots only.
         let empty = views_of(false, &[0], Vec::new(), None).unwrap();
         let all_null = NullBuffer::new_null(3);
