@@ -10,10 +10,14 @@
 //! `arrow_optional_no_nulls` is the seed-004 workload through the Arrow
 //! API: a dictionary-encoded string column with no nulls, declared optional
 //! or required, 1k or 100k distinct values, read in batches of 8,192 or
-//! 65,536 as Utf8 or as Dictionary(Int32, Utf8). The optional column should
-//! cost no more than the required one; `-- --interleaved-optional` times
-//! the two for strata with the reads taking turns (see
-//! `interleaved_optional`), which `cargo xtask bench` runs for its report.
+//! 65,536 as Utf8, Dictionary(Int32, Utf8), Utf8View or BinaryView. The
+//! optional column should cost no more than the required one;
+//! `-- --interleaved-optional` times the two for strata, as Utf8 and as
+//! Dictionary, with the reads taking turns (see `interleaved_optional`),
+//! which `cargo xtask bench` runs for its report.
+//!
+//! `arrow_plain_strings`: the same strings (100k distinct, required)
+//! written PLAIN without a dictionary, read as each of those four types.
 //!
 //! `-- --interleaved-sides [REPS]` runs every case above with strata and
 //! arrow-rs taking turns instead of under criterion (`common::pair`), one
@@ -222,25 +226,43 @@ fn string_values(rows: usize, distinct: usize) -> ArrayRef {
     Arc::new(StringArray::from(values))
 }
 
-/// `array` as the one string column of a batch, declared `nullable` or not.
-fn string_column(array: &ArrayRef, nullable: bool) -> RecordBatch {
+/// `array` as the one string column of a batch, declared `nullable` or
+/// not; with `binary`, as a Binary column of the same bytes (a file whose
+/// column is not annotated as strings, which arrow-rs reads as
+/// BinaryView).
+fn string_column(array: &ArrayRef, nullable: bool, binary: bool) -> RecordBatch {
+    let array = if binary {
+        let strings = array.as_string::<i32>();
+        Arc::new(arrow_array::BinaryArray::from_iter(
+            strings.iter().map(|v| v.map(str::as_bytes)),
+        )) as ArrayRef
+    } else {
+        Arc::clone(array)
+    };
     let schema = Arc::new(arrow_schema::Schema::new(vec![arrow_schema::Field::new(
         "s",
-        arrow_schema::DataType::Utf8,
+        array.data_type().clone(),
         nullable,
     )]));
-    RecordBatch::try_new(schema, vec![Arc::clone(array)]).unwrap()
+    RecordBatch::try_new(schema, vec![array]).unwrap()
 }
 
 /// The one column of `batch` as plain strings: a dictionary's keys
-/// looked up in its values.
+/// looked up in its values, views copied out.
 fn as_strings(batch: &RecordBatch) -> ArrayRef {
     let column = batch.column(0);
     match column.data_type() {
-        arrow_schema::DataType::Dictionary(..) => {
+        DataType::Dictionary(..) => {
             let dict = column.as_dictionary::<Int32Type>();
             arrow_select::take::take(dict.values(), dict.keys(), None).unwrap()
         }
+        DataType::Utf8View => Arc::new(StringArray::from_iter(column.as_string_view().iter())),
+        DataType::BinaryView => Arc::new(StringArray::from_iter(
+            column
+                .as_binary_view()
+                .iter()
+                .map(|v| v.map(|b| std::str::from_utf8(b).unwrap())),
+        )),
         _ => Arc::clone(column),
     }
 }
@@ -286,36 +308,72 @@ fn strata_read_as(file: &Bytes, schema: &SchemaRef, batch: usize) -> usize {
 /// The `arrow_optional_no_nulls` file of `values`, written by arrow-rs
 /// (dictionary encoded, uncompressed), the column declared `nullable` or
 /// not.
-fn optional_file(values: &ArrayRef, nullable: bool) -> Bytes {
-    let batch = string_column(values, nullable);
+fn optional_file(values: &ArrayRef, nullable: bool, binary: bool) -> Bytes {
+    let batch = string_column(values, nullable, binary);
     Bytes::from(arrow_rs_write(
         std::slice::from_ref(&batch),
         PqCompression::UNCOMPRESSED,
     ))
 }
 
-/// The one-column schema of `arrow_optional_no_nulls`: Utf8 or
-/// Dictionary(Int32, Utf8), nullable or not.
-fn optional_schema(as_dict: bool, nullable: bool) -> SchemaRef {
-    let dt = if as_dict {
-        DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8))
-    } else {
-        DataType::Utf8
-    };
-    Arc::new(Schema::new(vec![Field::new("s", dt, nullable)]))
+/// A file built when first needed.
+type LazyFile<'a> = LazyCell<Bytes, Box<dyn FnOnce() -> Bytes + 'a>>;
+
+/// The output types a string column is read as, by their case names:
+/// Utf8, Dictionary(Int32, Utf8), Utf8View and BinaryView.
+fn string_outputs() -> [(&'static str, DataType); 4] {
+    [
+        ("utf8", DataType::Utf8),
+        (
+            "dict",
+            DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+        ),
+        ("utf8view", DataType::Utf8View),
+        ("binaryview", DataType::BinaryView),
+    ]
+}
+
+/// The one-column schema of `arrow_optional_no_nulls`: the column as
+/// `dt`, nullable or not.
+fn optional_schema(dt: &DataType, nullable: bool) -> SchemaRef {
+    Arc::new(Schema::new(vec![Field::new("s", dt.clone(), nullable)]))
+}
+
+/// arrow-rs reads `file` as `schema` in batches of `batch_size`; returns
+/// the rows read.
+fn arrow_rs_read_as(file: &Bytes, schema: &SchemaRef, batch_size: usize) -> usize {
+    use parquet::arrow::arrow_reader::ArrowReaderOptions as PqOptions;
+    PqBuilder::try_new_with_options(
+        Bytes::clone(file),
+        PqOptions::new().with_schema(schema.clone()),
+    )
+    .unwrap()
+    .with_batch_size(batch_size)
+    .build()
+    .unwrap()
+    .map(|b| black_box(b.unwrap()).num_rows())
+    .sum()
 }
 
 fn optional_no_nulls(c: &mut Criterion) {
-    use parquet::arrow::arrow_reader::ArrowReaderOptions as PqOptions;
     for distinct in [1_000usize, 100_000] {
         // The same values for the required and the optional column, built
         // when the first benchmark that needs them runs (untimed).
         let values = LazyCell::new(|| string_values(N, distinct));
         for nullable in [false, true] {
             // arrow-rs writes the file both read (dictionary encoded).
-            let file = LazyCell::new(|| optional_file(&values, nullable));
-            for as_dict in [false, true] {
-                let schema = optional_schema(as_dict, nullable);
+            let file: LazyFile<'_> =
+                LazyCell::new(Box::new(|| optional_file(&values, nullable, false)));
+            // BinaryView is read from the same bytes stored as binary.
+            let binary_file: LazyFile<'_> =
+                LazyCell::new(Box::new(|| optional_file(&values, nullable, true)));
+            for (output, dt) in string_outputs() {
+                let file = if matches!(dt, DataType::BinaryView) {
+                    &binary_file
+                } else {
+                    &file
+                };
+                let schema = optional_schema(&dt, nullable);
                 // Both readers return the input values as `schema` asks, once
                 // per file and schema, before the first benchmark (untimed).
                 let checked = LazyCell::new(|| {
@@ -323,19 +381,18 @@ fn optional_no_nulls(c: &mut Criterion) {
                         schema: Some(schema.clone()),
                         ..common::ReadSpec::batches_of(8192)
                     };
-                    check_read_as(&values, &file, &spec);
+                    check_read_as(&values, file, &spec);
                 });
                 for batch_size in [8192usize, 65_536] {
                     let case = format!(
-                        "{}/{}k/{}/{batch_size}",
+                        "{}/{}k/{output}/{batch_size}",
                         if nullable { "optional" } else { "required" },
                         distinct / 1000,
-                        if as_dict { "dict" } else { "utf8" }
                     );
                     let mut group = c.benchmark_group("arrow_optional_no_nulls");
                     group.sample_size(10);
                     group.throughput(Throughput::Elements(N as u64));
-                    let (f, s) = (&file, &schema);
+                    let (f, s) = (file, &schema);
                     common::pair(
                         &mut group,
                         "arrow_optional_no_nulls",
@@ -346,16 +403,7 @@ fn optional_no_nulls(c: &mut Criterion) {
                         },
                         || {
                             LazyCell::force(&checked);
-                            let r = PqBuilder::try_new_with_options(
-                                Bytes::clone(f),
-                                PqOptions::new().with_schema(s.clone()),
-                            )
-                            .unwrap()
-                            .with_batch_size(batch_size)
-                            .build()
-                            .unwrap();
-                            let rows: usize = r.map(|b| black_box(b.unwrap()).num_rows()).sum();
-                            assert_eq!(rows, N);
+                            assert_eq!(arrow_rs_read_as(f, s, batch_size), N);
                         },
                     );
                     group.finish();
@@ -363,6 +411,64 @@ fn optional_no_nulls(c: &mut Criterion) {
             }
         }
     }
+}
+
+/// `arrow_plain_strings`: a required string column of 100k distinct
+/// values written PLAIN (no dictionary, uncompressed) by arrow-rs, read
+/// as each string output type in batches of 8,192.
+fn plain_strings(c: &mut Criterion) {
+    let values = LazyCell::new(|| string_values(N, 100_000));
+    let file: LazyFile<'_> = LazyCell::new(Box::new(|| plain_file(&values, false)));
+    let binary_file: LazyFile<'_> = LazyCell::new(Box::new(|| plain_file(&values, true)));
+    for (output, dt) in string_outputs() {
+        let file = if matches!(dt, DataType::BinaryView) {
+            &binary_file
+        } else {
+            &file
+        };
+        let schema = optional_schema(&dt, false);
+        let checked = LazyCell::new(|| {
+            let spec = common::ReadSpec {
+                schema: Some(schema.clone()),
+                ..common::ReadSpec::batches_of(8192)
+            };
+            check_read_as(&values, file, &spec);
+        });
+        let mut group = c.benchmark_group("arrow_plain_strings");
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(N as u64));
+        let (f, s) = (file, &schema);
+        common::pair(
+            &mut group,
+            "arrow_plain_strings",
+            &format!("100k/{output}/8192"),
+            || {
+                LazyCell::force(&checked);
+                assert_eq!(strata_read_as(f, s, 8192), N)
+            },
+            || {
+                LazyCell::force(&checked);
+                assert_eq!(arrow_rs_read_as(f, s, 8192), N);
+            },
+        );
+        group.finish();
+    }
+}
+
+/// `values` as one required column, strings or (`binary`) binary, written
+/// PLAIN without a dictionary, uncompressed, by arrow-rs.
+fn plain_file(values: &ArrayRef, binary: bool) -> Bytes {
+    let batch = string_column(values, false, binary);
+    let props = PqWriterProperties::builder()
+        .set_compression(PqCompression::UNCOMPRESSED)
+        .set_dictionary_enabled(false)
+        .build();
+    let mut out = Vec::new();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    Bytes::from(out)
 }
 
 /// `cargo bench --bench arrow -- --interleaved-optional [REPS]`: strata's
@@ -376,9 +482,10 @@ fn optional_no_nulls(c: &mut Criterion) {
 fn interleaved_optional(reps: usize) {
     for distinct in [1_000usize, 100_000] {
         let values = string_values(N, distinct);
-        let files = [false, true].map(|nullable| optional_file(&values, nullable));
-        for as_dict in [false, true] {
-            let schemas = [false, true].map(|nullable| optional_schema(as_dict, nullable));
+        let files = [false, true].map(|nullable| optional_file(&values, nullable, false));
+        // Utf8 and Dictionary(Int32, Utf8).
+        for (output, dt) in string_outputs().into_iter().take(2) {
+            let schemas = [false, true].map(|nullable| optional_schema(&dt, nullable));
             // As before every benchmark: both readers return the values.
             for (file, schema) in files.iter().zip(&schemas) {
                 let spec = common::ReadSpec {
@@ -397,11 +504,10 @@ fn interleaved_optional(reps: usize) {
                 );
                 let [(req_min, req_median), (opt_min, opt_median)] = [stats[0], stats[1]];
                 println!(
-                    "optional_interleaved case={}k/{}/{batch} reps={reps} \
+                    "optional_interleaved case={}k/{output}/{batch} reps={reps} \
                      required_min_ns={} required_median_ns={} \
                      optional_min_ns={} optional_median_ns={}",
                     distinct / 1000,
-                    if as_dict { "dict" } else { "utf8" },
                     req_min.as_nanos(),
                     req_median.as_nanos(),
                     opt_min.as_nanos(),
@@ -412,7 +518,12 @@ fn interleaved_optional(reps: usize) {
     }
 }
 
-criterion_group!(benches, mixed_table_write_read, optional_no_nulls);
+criterion_group!(
+    benches,
+    mixed_table_write_read,
+    optional_no_nulls,
+    plain_strings
+);
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -428,6 +539,7 @@ fn main() {
         let mut c = Criterion::default();
         mixed_table_write_read(&mut c);
         optional_no_nulls(&mut c);
+        plain_strings(&mut c);
         return;
     }
     benches();
