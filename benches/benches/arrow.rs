@@ -33,10 +33,7 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
-    TimestampMicrosecondArray,
-};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use bytes::Bytes;
 use criterion::{Criterion, Throughput, criterion_group};
@@ -44,7 +41,6 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder as PqBuilder;
 use parquet::basic::{Compression as PqCompression, ZstdLevel as PqZstdLevel};
 use parquet::file::properties::WriterProperties as PqWriterProperties;
 use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
-use strata_benches::data::XorShift;
 use strata_file::codec::{Compression, ZstdLevel};
 use strata_file::properties::WriterProperties;
 
@@ -52,45 +48,6 @@ use strata_file::properties::WriterProperties;
 const ROWS: usize = 1 << 20;
 /// Rows per batch written and read.
 const BATCH: usize = 8192;
-
-fn mixed_table() -> Vec<RecordBatch> {
-    let mut rng = XorShift::new(42);
-    let mut batches = Vec::new();
-    let mut row = 0i64;
-    while (row as usize) < ROWS {
-        let n = BATCH.min(ROWS - row as usize);
-        let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(row..row + n as i64));
-        let small: ArrayRef = Arc::new(Int32Array::from_iter_values(
-            (0..n).map(|_| (rng.next_u64() % 1000) as i32),
-        ));
-        let price: ArrayRef = Arc::new(Float64Array::from_iter_values(
-            (0..n).map(|_| (rng.next_u64() % 1_000_000) as f64 / 100.0),
-        ));
-        let names: ArrayRef = Arc::new(StringArray::from_iter((0..n).map(|_| {
-            let r = rng.next_u64();
-            (!r.is_multiple_of(10)).then(|| format!("customer-{}", (r >> 8) % 50_000))
-        })));
-        let flags: ArrayRef = Arc::new(BooleanArray::from_iter(
-            (0..n).map(|_| Some(rng.next_u64().is_multiple_of(3))),
-        ));
-        let ts: ArrayRef = Arc::new(TimestampMicrosecondArray::from_iter_values(
-            (0..n as i64).map(|i| 1_700_000_000_000_000 + (row + i) * 1_000_003),
-        ));
-        batches.push(
-            RecordBatch::try_from_iter([
-                ("id", ids),
-                ("small", small),
-                ("price", price),
-                ("name", names),
-                ("flag", flags),
-                ("ts", ts),
-            ])
-            .unwrap(),
-        );
-        row += n as i64;
-    }
-    batches
-}
 
 fn codecs() -> Vec<(&'static str, Compression, PqCompression)> {
     vec![
@@ -168,7 +125,7 @@ fn mixed_table_write_read(c: &mut Criterion) {
     // Inputs are built, and checked, before the first benchmark that needs
     // them (untimed), so a filter that excludes those skips the work.
     let table = LazyCell::new(|| {
-        let batches = mixed_table();
+        let batches = common::mixed_table();
         let expect = common::concat(&batches);
         (batches, expect)
     });
@@ -215,15 +172,6 @@ fn mixed_table_write_read(c: &mut Criterion) {
         );
         group.finish();
     }
-}
-
-/// `rows` strings drawn from `distinct` values, no nulls.
-fn string_values(rows: usize, distinct: usize) -> ArrayRef {
-    let mut rng = XorShift::new(7);
-    let values: Vec<String> = (0..rows)
-        .map(|_| format!("value-{:08}", rng.next_u64() as usize % distinct))
-        .collect();
-    Arc::new(StringArray::from(values))
 }
 
 /// `array` as the one string column of a batch, declared `nullable` or
@@ -359,7 +307,7 @@ fn optional_no_nulls(c: &mut Criterion) {
     for distinct in [1_000usize, 100_000] {
         // The same values for the required and the optional column, built
         // when the first benchmark that needs them runs (untimed).
-        let values = LazyCell::new(|| string_values(N, distinct));
+        let values = LazyCell::new(|| common::string_values(N, distinct));
         for nullable in [false, true] {
             // arrow-rs writes the file both read (dictionary encoded).
             let file: LazyFile<'_> =
@@ -417,7 +365,7 @@ fn optional_no_nulls(c: &mut Criterion) {
 /// values written PLAIN (no dictionary, uncompressed) by arrow-rs, read
 /// as each string output type in batches of 8,192.
 fn plain_strings(c: &mut Criterion) {
-    let values = LazyCell::new(|| string_values(N, 100_000));
+    let values = LazyCell::new(|| common::string_values(N, 100_000));
     let file: LazyFile<'_> = LazyCell::new(Box::new(|| plain_file(&values, false)));
     let binary_file: LazyFile<'_> = LazyCell::new(Box::new(|| plain_file(&values, true)));
     for (output, dt) in string_outputs() {
@@ -481,7 +429,7 @@ fn plain_file(values: &ArrayRef, binary: bool) -> Bytes {
 /// required_median_ns=... optional_min_ns=... optional_median_ns=...`.
 fn interleaved_optional(reps: usize) {
     for distinct in [1_000usize, 100_000] {
-        let values = string_values(N, distinct);
+        let values = common::string_values(N, distinct);
         let files = [false, true].map(|nullable| optional_file(&values, nullable, false));
         // Utf8 and Dictionary(Int32, Utf8).
         for (output, dt) in string_outputs().into_iter().take(2) {

@@ -136,12 +136,13 @@ fn bench(args: &[String]) -> Result<(), String> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     let results = collect_results(&target_dir.join("criterion"), started)?;
-    let peaks = if wants_peaks {
+    let (peaks, read_peaks) = if wants_peaks {
         let peaks = peak_heap(&root, profile)?;
+        let reads = read_peaks(&root, profile)?;
         lap(&mut phases, "peak heap");
-        peaks
+        (peaks, reads)
     } else {
-        Peaks::new()
+        (Peaks::new(), Vec::new())
     };
     let wants_interleaved = filter.is_empty()
         || filter
@@ -169,6 +170,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_sides(&sides));
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_peaks(&peaks));
+    report.push_str(&render_read_peaks(&read_peaks));
     report.push_str(&render_phases(&phases));
     println!("{report}");
     let dir = target_dir.join("bench-report");
@@ -514,6 +516,81 @@ fn peak_heap(root: &Path, profile: &str) -> Result<Peaks, String> {
         }
     }
     Ok(peaks)
+}
+
+/// Peak heap of one Arrow read case or mixed-table write, per
+/// implementation: (what, case, strata bytes, arrow-rs bytes).
+struct ReadPeak {
+    what: String,
+    case: String,
+    strata: f64,
+    arrow_rs: f64,
+}
+
+/// Runs `peak_heap reads` (every read case and the mixed-table writer,
+/// both implementations, in one process: the counting allocator counts
+/// the bytes asked for, so measurements one after another do not disturb
+/// each other) and pairs its lines up.
+fn read_peaks(root: &Path, profile: &str) -> Result<Vec<ReadPeak>, String> {
+    let text = run_bench(root, profile, "peak_heap", &["reads"], "peak_")?;
+    let mut rows: Vec<ReadPeak> = Vec::new();
+    for (prefix, what, key) in [
+        ("peak_read", "read", "case"),
+        ("peak_write_mixed", "write mixed", "codec"),
+    ] {
+        let lines = parse_lines(&text, prefix, |f| {
+            Ok((
+                f.text("impl")?.to_string(),
+                f.text(key)?.to_string(),
+                f.number("peak")?,
+            ))
+        })?;
+        for (imp, case, peak) in lines {
+            let at = match rows.iter().position(|r| r.what == what && r.case == case) {
+                Some(at) => at,
+                None => {
+                    rows.push(ReadPeak {
+                        what: what.to_string(),
+                        case: case.clone(),
+                        strata: f64::NAN,
+                        arrow_rs: f64::NAN,
+                    });
+                    rows.len() - 1
+                }
+            };
+            match imp.as_str() {
+                "strata" => rows[at].strata = peak,
+                _ => rows[at].arrow_rs = peak,
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn render_read_peaks(rows: &[ReadPeak]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "## Peak heap of Arrow reads and of the mixed-table writer\n\n\
+         Bytes live at most while reading a file whole (each batch dropped before the next; the \
+         file already in memory), or from `try_new` to `close` of the 1M-row mixed table, a \
+         counting allocator in one process. Files written by arrow-rs, read by both. \
+         ratio = strata / arrow-rs (target: at most 1).\n\n\
+         | what | case | strata peak | arrow-rs peak | ratio |\n|---|---|---:|---:|---:|\n",
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {:.2} |\n",
+            r.what,
+            r.case,
+            fmt_bytes(r.strata),
+            fmt_bytes(r.arrow_rs),
+            r.strata / r.arrow_rs
+        ));
+    }
+    out.push('\n');
+    out
 }
 
 fn fmt_bytes(b: f64) -> String {

@@ -6,7 +6,10 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use arrow_array::{
+    ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
+    TimestampMicrosecondArray,
+};
 use arrow_schema::{DataType, Field, SchemaRef};
 use bytes::Bytes;
 use criterion::BenchmarkGroup;
@@ -14,6 +17,7 @@ use criterion::measurement::WallTime;
 use parquet::arrow::ArrowWriter as PqArrowWriter;
 use parquet::file::properties::WriterProperties as PqWriterProperties;
 use strata_arrow::ArrowWriter;
+use strata_benches::data::XorShift;
 use strata_file::properties::WriterProperties;
 
 /// Repetitions of the side-by-side mode (`--interleaved-sides REPS`), set
@@ -312,4 +316,59 @@ fn assert_same(got: &RecordBatch, expect: &RecordBatch, what: &str) {
         );
         assert_eq!(&g, e, "{what}");
     }
+}
+
+/// Rows in the mixed table.
+pub const MIXED_ROWS: usize = 1 << 20;
+/// Rows per batch of the mixed table.
+pub const MIXED_BATCH: usize = 8192;
+
+/// The mixed table of the `arrow` bench: 1M rows (int64 ids, int32, f64,
+/// Utf8 with 10% nulls, bool, microsecond timestamps) in batches of 8,192.
+pub fn mixed_table() -> Vec<RecordBatch> {
+    let mut rng = XorShift::new(42);
+    let mut batches = Vec::new();
+    let mut row = 0i64;
+    while (row as usize) < MIXED_ROWS {
+        let n = MIXED_BATCH.min(MIXED_ROWS - row as usize);
+        let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(row..row + n as i64));
+        let small: ArrayRef = Arc::new(Int32Array::from_iter_values(
+            (0..n).map(|_| (rng.next_u64() % 1000) as i32),
+        ));
+        let price: ArrayRef = Arc::new(Float64Array::from_iter_values(
+            (0..n).map(|_| (rng.next_u64() % 1_000_000) as f64 / 100.0),
+        ));
+        let names: ArrayRef = Arc::new(StringArray::from_iter((0..n).map(|_| {
+            let r = rng.next_u64();
+            (!r.is_multiple_of(10)).then(|| format!("customer-{}", (r >> 8) % 50_000))
+        })));
+        let flags: ArrayRef = Arc::new(BooleanArray::from_iter(
+            (0..n).map(|_| Some(rng.next_u64().is_multiple_of(3))),
+        ));
+        let ts: ArrayRef = Arc::new(TimestampMicrosecondArray::from_iter_values(
+            (0..n as i64).map(|i| 1_700_000_000_000_000 + (row + i) * 1_000_003),
+        ));
+        batches.push(
+            RecordBatch::try_from_iter([
+                ("id", ids),
+                ("small", small),
+                ("price", price),
+                ("name", names),
+                ("flag", flags),
+                ("ts", ts),
+            ])
+            .unwrap(),
+        );
+        row += n as i64;
+    }
+    batches
+}
+
+/// `rows` strings drawn from `distinct` values, no nulls.
+pub fn string_values(rows: usize, distinct: usize) -> ArrayRef {
+    let mut rng = XorShift::new(7);
+    let values: Vec<String> = (0..rows)
+        .map(|_| format!("value-{:08}", rng.next_u64() as usize % distinct))
+        .collect();
+    Arc::new(StringArray::from(values))
 }

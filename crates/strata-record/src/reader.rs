@@ -52,6 +52,34 @@ impl ReadStats {
     }
 }
 
+/// What the last batch took, to size the next batch's buffers when it
+/// starts (buffers are sized by the batch, never by a page header).
+#[derive(Debug, Clone, Copy, Default)]
+struct BatchRoom {
+    def_levels: usize,
+    rep_levels: usize,
+    validity: usize,
+    values: (usize, usize),
+}
+
+impl BatchRoom {
+    fn of<V: ValueBuffer>(out: &RecordBatchBuffers<V>) -> Self {
+        Self {
+            def_levels: out.def_levels.len(),
+            rep_levels: out.rep_levels.len(),
+            validity: out.validity.len(),
+            values: out.values.room(),
+        }
+    }
+
+    fn reserve_in<V: ValueBuffer>(&self, out: &mut RecordBatchBuffers<V>) {
+        out.def_levels.reserve(self.def_levels);
+        out.rep_levels.reserve(self.rep_levels);
+        out.validity.reserve(self.validity);
+        out.values.reserve_room(self.values);
+    }
+}
+
 /// The outcome of
 /// [`read_records_dictionary`](ColumnRecordReader::read_records_dictionary).
 #[derive(Debug, Clone)]
@@ -412,6 +440,9 @@ pub struct ColumnRecordReader<T: RecordValue> {
     /// Copy the definition levels of a flat optional column into the
     /// output (its validity bitmap carries the same facts).
     flat_def_levels: bool,
+    /// The last batch's size, which the next batch's buffers are given
+    /// when it starts.
+    last_room: BatchRoom,
 }
 
 impl<T: RecordValue> ColumnRecordReader<T> {
@@ -453,6 +484,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             },
             stats: ReadStats::default(),
             flat_def_levels: true,
+            last_room: BatchRoom::default(),
         })
     }
 
@@ -504,9 +536,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     ) -> Result<usize> {
         out.clear();
         T::reset_values(self.values.ctx, &mut out.values);
+        self.last_room.reserve_in(out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
         out.num_records = records;
+        self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         Ok(records)
     }
@@ -524,9 +558,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         out: &mut RecordBatchBuffers<Vec<u32>>,
     ) -> Result<DictionaryRead<T::Dict>> {
         out.clear();
+        self.last_room.reserve_in(out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, fallback) = self.consume(max_records, &mut Sink::Indices(out))?;
         out.num_records = records;
+        self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         let dictionary = self.values.dict.clone();
         Ok(if fallback {
@@ -563,9 +599,11 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     ) -> Result<usize> {
         out.clear();
         buffers.clear();
+        self.last_room.reserve_in(out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Views(out, buffers))?;
         out.num_records = records;
+        self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         Ok(records)
     }

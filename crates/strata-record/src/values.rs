@@ -58,12 +58,17 @@ pub trait ValueBuffer: Default + Debug {
     }
     /// Remove every value, keeping the allocation.
     fn clear(&mut self);
-    /// Hand over the values (to become an Arrow buffer without a copy) and
-    /// leave an empty buffer with room for as many values, so the next
-    /// batch allocates once instead of growing step by step.
-    fn take_reserved(&mut self) -> Self {
-        std::mem::take(self)
+    /// The room this batch's values took: (values, bytes of variable-width
+    /// data, the decoders' slack included). The reader sizes the next
+    /// batch's buffer by it ([`reserve_room`](Self::reserve_room)).
+    fn room(&self) -> (usize, usize) {
+        (self.len(), 0)
     }
+    /// Make room for a batch that takes `room` (see [`room`](Self::room)),
+    /// so it is written without growing step by step. Called when a batch
+    /// starts, not when the last one is handed over: a caller that drops
+    /// each batch before reading the next never holds two.
+    fn reserve_room(&mut self, room: (usize, usize));
     /// Prepare to append the present values of `slots` slots and return
     /// the mark that [`spread_tail`](Self::spread_tail) takes.
     fn mark_spaced(&mut self, slots: usize) -> Result<usize>;
@@ -94,9 +99,8 @@ impl<T: Debug + Copy + Default> ValueBuffer for Vec<T> {
             tail, 0, present, s.slots, s.validity, s.offset,
         )?)
     }
-    fn take_reserved(&mut self) -> Self {
-        let capacity = self.capacity();
-        std::mem::replace(self, Vec::with_capacity(capacity))
+    fn reserve_room(&mut self, room: (usize, usize)) {
+        self.reserve(room.0.saturating_sub(Vec::len(self)));
     }
 }
 
@@ -117,13 +121,17 @@ impl ValueBuffer for ByteArrayBuffer {
     fn clear(&mut self) {
         ByteArrayBuffer::clear(self);
     }
-    fn take_reserved(&mut self) -> Self {
-        // The room the last batch had, not just what it used: decoders
-        // reserve a little slack past the bytes they write, and growing
-        // an empty buffer past its capacity reallocates, which copies the
-        // whole old allocation.
-        let fresh = ByteArrayBuffer::with_capacity(self.len(), self.bytes_capacity());
-        std::mem::replace(self, fresh)
+    fn room(&self) -> (usize, usize) {
+        // The room the batch had, not just what it used: decoders reserve
+        // a little slack past the bytes they write, and growing a buffer
+        // past its capacity reallocates, which copies the whole old
+        // allocation.
+        (self.len(), self.bytes_capacity())
+    }
+    fn reserve_room(&mut self, room: (usize, usize)) {
+        if self.is_empty() && self.bytes_capacity() < room.1 {
+            *self = ByteArrayBuffer::with_capacity(room.0, room.1);
+        }
     }
     fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
         Ok(DecodeTarget::begin_spaced(self, slots)?)
@@ -137,6 +145,9 @@ impl ValueBuffer for ByteArrayBuffer {
 impl ValueBuffer for FixedLenByteArrayBuffer {
     fn len(&self) -> usize {
         FixedLenByteArrayBuffer::len(self)
+    }
+    fn reserve_room(&mut self, _room: (usize, usize)) {
+        // Fixed-length values grow by whole runs; nothing to size ahead.
     }
     fn clear(&mut self) {
         FixedLenByteArrayBuffer::clear(self);

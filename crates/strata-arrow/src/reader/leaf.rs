@@ -294,10 +294,10 @@ fn read_dense<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
     Ok((
         records,
-        b.values.take_reserved(),
+        std::mem::take(&mut b.values),
         nulls,
-        b.def_levels.take_reserved(),
-        b.rep_levels.take_reserved(),
+        std::mem::take(&mut b.def_levels),
+        std::mem::take(&mut b.rep_levels),
     ))
 }
 
@@ -460,7 +460,7 @@ fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<N
         validity.clear();
         return None;
     }
-    let bits = BooleanBuffer::new(Buffer::from_vec(validity.take_reserved()), 0, len);
+    let bits = BooleanBuffer::new(Buffer::from_vec(std::mem::take(validity)), 0, len);
     Some(NullBuffer::new(bits))
 }
 
@@ -538,8 +538,8 @@ fn read_keyed(
         };
     let b = &mut t.indices;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let mut def = b.def_levels.take_reserved();
-    let mut rep = b.rep_levels.take_reserved();
+    let mut def = std::mem::take(&mut b.def_levels);
+    let mut rep = std::mem::take(&mut b.rep_levels);
     let mut array = keyed(t, dictionary.as_ref(), nulls)?;
     if fell_back {
         t.fallen_back = true;
@@ -581,7 +581,7 @@ fn read_dictionary(
             }
             None => new_empty_array(value),
         };
-        keyed_dictionary(t.indices.values.take_reserved(), nulls, values, key)
+        keyed_dictionary(std::mem::take(&mut t.indices.values), nulls, values, key)
     };
     let dense = |t: &mut Typed<ByteArray>, n| {
         let (records, values, nulls, def, rep) = read_dense(t, n)?;
@@ -618,8 +618,7 @@ fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Level
                 let entries = match &t.dict_values {
                     Some((a, v)) if *a == addr => v.clone(),
                     _ => {
-                        let (offsets, values) = dict.as_ref().clone().into_parts();
-                        let v = views::views_of(false, &offsets, values, None)?;
+                        let v = views::dictionary_views(dict)?;
                         t.dict_values = Some((addr, v.clone()));
                         v
                     }
@@ -647,9 +646,9 @@ fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<
         .read_records_views(n, &mut t.views, &mut t.view_buffers)?;
     let b = &mut t.views;
     let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
-    let def = b.def_levels.take_reserved();
-    let rep = b.rep_levels.take_reserved();
-    let views = b.values.take_reserved();
+    let def = std::mem::take(&mut b.def_levels);
+    let rep = std::mem::take(&mut b.rep_levels);
+    let views = std::mem::take(&mut b.values);
     let ascii = t.view_buffers.all_ascii();
     let buffers = t.view_buffers.take();
     let array = views::views_over(strings, views, buffers, nulls, ascii)?;
@@ -1200,6 +1199,7 @@ fn bytes_to_array(
     let (offsets, values) = v.into_parts();
     if let D::Utf8View | D::BinaryView = target {
         // Views over the decoded bytes, which are not copied again.
+        let values = Buffer::from_vec(values);
         return views::views_of(matches!(target, D::Utf8View), &offsets, values, nulls);
     }
     let offsets = offset_buffer(offsets)?;

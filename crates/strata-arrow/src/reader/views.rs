@@ -39,7 +39,7 @@ use arrow_array::types::{BinaryViewType, ByteViewType, StringViewType};
 use arrow_array::{Array, ArrayRef, GenericByteViewArray};
 use arrow_buffer::{Buffer, NullBuffer, ScalarBuffer};
 
-use strata_encoding::byte_view;
+use strata_encoding::{ByteArrayBuffer, byte_view};
 
 use crate::error::{Result, general};
 
@@ -64,7 +64,7 @@ pub(crate) fn entries_are_utf8(values: &[u8], offsets: &[i32]) -> bool {
 /// becomes the array's one data buffer without a copy.
 pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
     offsets: &[i32],
-    values: Vec<u8>,
+    values: Buffer,
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef> {
     let slots = offsets.len().saturating_sub(1);
@@ -80,7 +80,7 @@ pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
             values.len()
         )));
     }
-    if V::IS_UTF8 && !entries_are_utf8(&values, offsets) {
+    if V::IS_UTF8 && !entries_are_utf8(values.as_slice(), offsets) {
         return Err(general("invalid UTF-8 in a string column"));
     }
     let mut views: Vec<u128> = Vec::with_capacity(slots);
@@ -89,13 +89,13 @@ pub(crate) fn views_of_bytes<V: ByteViewType + ?Sized>(
         let bytes = usize::try_from(start)
             .ok()
             .zip(usize::try_from(end).ok())
-            .and_then(|(s, e)| values.get(s..e))
+            .and_then(|(s, e)| values.as_slice().get(s..e))
             .ok_or_else(|| general("byte array offsets out of order or past the values"))?;
         // `start` and the length are within `values`, whose length fits
         // u32 (checked above).
         views.push(byte_view(bytes, 0, start as u32));
     }
-    let buffer = Buffer::from_vec(values);
+    let buffer = values;
     // SAFETY: `new_unchecked` needs what `try_new` checks: one view per
     // slot, nulls of the same length (checked above), and each view valid
     // for the buffers. Each view was made by `byte_view` from the bytes
@@ -235,11 +235,28 @@ pub(crate) fn views_over(
     }
 }
 
+/// The chunk's dictionary as a `BinaryView` array whose data buffer is the
+/// dictionary's own bytes, shared with the record reader (an Arrow buffer
+/// that holds the dictionary's `Arc`), not a copy.
+pub(crate) fn dictionary_views(dictionary: &Arc<ByteArrayBuffer>) -> Result<ArrayRef> {
+    /// The bytes of a shared dictionary, as the owner of an Arrow buffer.
+    struct DictionaryBytes(Arc<ByteArrayBuffer>);
+    impl AsRef<[u8]> for DictionaryBytes {
+        fn as_ref(&self) -> &[u8] {
+            self.0.values()
+        }
+    }
+    let bytes = Buffer::from(bytes::Bytes::from_owner(DictionaryBytes(Arc::clone(
+        dictionary,
+    ))));
+    views_of_bytes::<BinaryViewType>(dictionary.offsets(), bytes, None)
+}
+
 /// [`views_of_bytes`] for `Utf8View` (`strings`) or `BinaryView`.
 pub(crate) fn views_of(
     strings: bool,
     offsets: &[i32],
-    values: Vec<u8>,
+    values: Buffer,
     nulls: Option<NullBuffer>,
 ) -> Result<ArrayRef> {
     if strings {
@@ -290,7 +307,7 @@ mod tests {
             "h\u{e9}llo w\u{f6}rld, l\u{f6}nger".as_bytes(),
         ];
         let (offsets, bytes) = parts(&values);
-        let got = views_of(true, &offsets, bytes.clone(), None).unwrap();
+        let got = views_of(true, &offsets, Buffer::from_vec(bytes.clone()), None).unwrap();
         let strings: Vec<&str> = values
             .iter()
             .map(|v| std::str::from_utf8(v).unwrap())
@@ -299,7 +316,7 @@ mod tests {
         assert_eq!(got.as_ref(), &want as &dyn Array);
         // Arrow's own validation accepts what was built unchecked.
         got.to_data().validate_full().unwrap();
-        let got = views_of(false, &offsets, bytes, None).unwrap();
+        let got = views_of(false, &offsets, Buffer::from_vec(bytes), None).unwrap();
         assert_eq!(got.as_ref(), &BinaryViewArray::from(values) as &dyn Array);
         got.to_data().validate_full().unwrap();
     }
@@ -323,25 +340,25 @@ mod tests {
     fn invalid_utf8_is_an_error_for_strings_only() {
         let values: Vec<&[u8]> = vec![b"fine", b"\xff\xfe not utf-8 at all"];
         let (offsets, bytes) = parts(&values);
-        assert!(views_of(true, &offsets, bytes.clone(), None).is_err());
-        assert!(views_of(false, &offsets, bytes, None).is_ok());
+        assert!(views_of(true, &offsets, Buffer::from_vec(bytes.clone()), None).is_err());
+        assert!(views_of(false, &offsets, Buffer::from_vec(bytes), None).is_ok());
         // A UTF-8 buffer cut inside a character is not UTF-8 per value.
         let e = "\u{e9}".as_bytes();
-        assert!(views_of(true, &[0, 1, 2], e.to_vec(), None).is_err());
+        assert!(views_of(true, &[0, 1, 2], Buffer::from_vec(e.to_vec()), None).is_err());
     }
 
     #[test]
     fn bad_offsets_are_an_error() {
-        assert!(views_of(false, &[0, 5], b"abc".to_vec(), None).is_err());
-        assert!(views_of(false, &[2, 1], b"abc".to_vec(), None).is_err());
-        assert!(views_of(false, &[-1, 1], b"abc".to_vec(), None).is_err());
+        assert!(views_of(false, &[0, 5], Buffer::from_vec(b"abc".to_vec()), None).is_err());
+        assert!(views_of(false, &[2, 1], Buffer::from_vec(b"abc".to_vec()), None).is_err());
+        assert!(views_of(false, &[-1, 1], Buffer::from_vec(b"abc".to_vec()), None).is_err());
     }
 
     #[test]
     fn gather_copies_entry_views_and_shares_the_buffer() {
         let values: Vec<&[u8]> = vec![b"tiny", b"an entry longer than twelve", b"x"];
         let (offsets, bytes) = parts(&values);
-        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        let dict = views_of(false, &offsets, Buffer::from_vec(bytes), None).unwrap();
         let nulls = NullBuffer::from(vec![true, false, true, true, true]);
         let got = gather(true, &dict, &[1, 0, 0, 2, 1], Some(nulls), true).unwrap();
         let want = StringViewArray::from(vec![
@@ -362,15 +379,35 @@ mod tests {
     }
 
     #[test]
+    fn dictionary_views_share_the_dictionarys_bytes() {
+        let mut dict = ByteArrayBuffer::new();
+        for v in [&b"short"[..], b"an entry longer than twelve bytes", b""] {
+            dict.push(v).unwrap();
+        }
+        let dict = Arc::new(dict);
+        let views = dictionary_views(&dict).unwrap();
+        let array = views.as_any().downcast_ref::<BinaryViewArray>().unwrap();
+        assert_eq!(array.data_buffers()[0].as_ptr(), dict.values().as_ptr());
+        let want: Vec<&[u8]> = vec![b"short", b"an entry longer than twelve bytes", b""];
+        assert_eq!(array, &BinaryViewArray::from(want));
+        // The array keeps the dictionary alive after the reader lets go.
+        let weak = Arc::downgrade(&dict);
+        drop(dict);
+        assert!(weak.upgrade().is_some());
+        drop(views);
+        assert!(weak.upgrade().is_none());
+    }
+
+    #[test]
     fn gather_stays_in_bounds() {
         let (offsets, bytes) = parts(&[b"a", b"b"]);
-        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        let dict = views_of(false, &offsets, Buffer::from_vec(bytes), None).unwrap();
         // The record reader never hands over an index past the
         // dictionary; one that came anyway reads in bounds.
         let got = gather(false, &dict, &[0, 2], None, false).unwrap();
         assert_eq!(got.len(), 2);
         // An empty dictionary takes null slots only.
-        let empty = views_of(false, &[0], Vec::new(), None).unwrap();
+        let empty = views_of(false, &[0], Buffer::from_vec(Vec::<u8>::new()), None).unwrap();
         let all_null = NullBuffer::new_null(3);
         let got = gather(false, &empty, &[0, 0, 0], Some(all_null), false).unwrap();
         assert_eq!(got.null_count(), 3);
@@ -380,7 +417,7 @@ mod tests {
     #[test]
     fn a_dictionary_with_a_bad_entry_fails_only_the_batches_that_use_it() {
         let (offsets, bytes) = parts(&[b"good", b"\xff bad entry, and long"]);
-        let dict = views_of(false, &offsets, bytes, None).unwrap();
+        let dict = views_of(false, &offsets, Buffer::from_vec(bytes), None).unwrap();
         let ok = gather(true, &dict, &[0, 0], None, false).unwrap();
         assert_eq!(
             ok.as_ref(),
