@@ -817,6 +817,10 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     /// Load the next data page (decoding a dictionary page on the way).
     /// Returns `false` at the end of the chunk.
     fn load_next_page(&mut self) -> Result<bool> {
+        // Let go of the last page first: the page reader decompresses the
+        // next one over its buffer when nothing else holds it, so a chunk
+        // read batch by batch keeps one page buffer, not two.
+        self.values.source = Source::Empty;
         loop {
             let Some(page) = self.pages.next().transpose()? else {
                 self.levels.len = 0;
