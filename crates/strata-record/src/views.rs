@@ -23,12 +23,21 @@ pub struct ViewBuffers {
     /// place and over each value read from elsewhere. `None` until
     /// something is read.
     all_ascii: Option<bool>,
+    /// Whether to check for ASCII at all (only string outputs need it).
+    skip_ascii: bool,
 }
 
 impl ViewBuffers {
     /// Empty buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether the values read are checked for ASCII
+    /// ([`all_ascii`](Self::all_ascii)); on unless turned off here. A
+    /// reader of binary values, which need no UTF-8, saves the pass.
+    pub fn check_ascii(&mut self, on: bool) {
+        self.skip_ascii = !on;
     }
 
     /// Forget the last batch's buffers (keeping the copy buffer's
@@ -78,13 +87,18 @@ impl ViewBuffers {
     /// Note whether `bytes`, which hold values of this batch's views (in
     /// a buffer or inline), are all ASCII. Every value must be noted.
     pub(crate) fn note_ascii(&mut self, bytes: &[u8]) {
+        if self.skip_ascii {
+            self.all_ascii = Some(false);
+            return;
+        }
         let ascii = bytes.is_ascii();
         self.all_ascii = Some(self.all_ascii.unwrap_or(true) & ascii);
     }
 
     /// Whether every byte the batch's views point at is ASCII (checked over
     /// whole ranges, length prefixes included, so `false` may be said of
-    /// values that are ASCII themselves). A batch of ASCII values is valid
+    /// values that are ASCII themselves; always `false` once something was
+    /// read with the check turned off). A batch of ASCII values is valid
     /// UTF-8 value by value.
     pub fn all_ascii(&self) -> bool {
         self.all_ascii.unwrap_or(true)
@@ -133,5 +147,8 @@ mod tests {
         assert_eq!(&buffers[2][..], b"page two");
         assert!(b.take().is_empty());
         assert!(b.all_ascii());
+        b.check_ascii(false);
+        b.note_ascii(b"plain ascii");
+        assert!(!b.all_ascii());
     }
 }

@@ -641,6 +641,7 @@ fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Level
 /// into one buffer they are copied to (`ColumnRecordReader::read_records_views`).
 /// A string batch whose bytes are not all ASCII is checked by Arrow.
 fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
+    t.view_buffers.check_ascii(strings);
     let records = t
         .reader
         .read_records_views(n, &mut t.views, &mut t.view_buffers)?;
