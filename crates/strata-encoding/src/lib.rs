@@ -148,7 +148,7 @@ pub use delta_byte_array::{
 pub use delta_length_byte_array::{DeltaLengthByteArrayDecoder, DeltaLengthByteArrayEncoder};
 pub use dictionary::{
     DictDecoder, DictEncoder, DictKey, DictValue, FirstOccurrences, decode_dictionary_indices,
-    indices_below,
+    decode_dictionary_indices_from, indices_below,
 };
 pub use encoding::Encoding;
 pub use error::{EncodingError, Result};

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_encoding::{LevelDecoder, count_levels, def_levels_to_validity, plain_views};
+use strata_encoding::{
+    LevelDecoder, count_levels, decode_dictionary_indices_from, def_levels_to_validity, plain_views,
+};
 use strata_file::page::Page;
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
@@ -153,14 +155,29 @@ enum Source {
     Empty,
     /// PLAIN fixed width: read straight from the page at value `pos`.
     Plain { data: Bytes, pos: usize },
-    /// Dictionary encoded: the page's indices are in `PageValues::indices`.
-    Indices { pos: usize },
+    /// Dictionary encoded: the page's values section `data` holds `len`
+    /// indices, the next at `pos`. They are decoded as they are read, a
+    /// window of at least [`INDEX_WINDOW`] at a time into
+    /// `PageValues::indices`, whose first index is the page's index
+    /// `window`: never the whole page at once.
+    Indices {
+        data: Bytes,
+        pos: usize,
+        len: usize,
+        window: usize,
+    },
     /// Any other encoding: the page's values are in `PageValues::store`.
     Store { pos: usize },
     /// PLAIN variable width (byte arrays): read straight from the page, the
     /// next value at byte `at`, `left` values after it.
     PlainInPlace { data: Bytes, at: usize, left: usize },
 }
+
+/// The fewest dictionary indices decoded at a time. Each window is
+/// decoded from the start of the page's indices, passing over the runs
+/// before it, so a page costs (its runs) x (its indices / this) steps
+/// however small the batches; 16 KiB of indices.
+const INDEX_WINDOW: usize = 4096;
 
 /// The current page's values and the chunk's dictionary.
 #[derive(Debug)]
@@ -183,7 +200,7 @@ impl<T: RecordValue> PageValues<T> {
             Source::Plain { data, pos } => {
                 T::plain_width(self.ctx).map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
             }
-            Source::Indices { pos } => self.indices.len().saturating_sub(*pos),
+            Source::Indices { pos, len, .. } => len.saturating_sub(*pos),
             Source::Store { pos } => {
                 crate::values::ValueBuffer::len(&self.store).saturating_sub(*pos)
             }
@@ -199,6 +216,41 @@ impl<T: RecordValue> PageValues<T> {
             )));
         }
         Ok(())
+    }
+
+    /// Make `self.indices[at..at + n]` the next `n` indices of a
+    /// dictionary-encoded page and return `at`, decoding a new window when
+    /// they are not all in the current one.
+    fn index_window(&mut self, n: usize) -> Result<usize> {
+        let Source::Indices {
+            data,
+            pos,
+            len,
+            window,
+        } = &mut self.source
+        else {
+            return Err(corrupt("indices requested from a non-dictionary page"));
+        };
+        let have = *pos >= *window && *pos + n <= *window + self.indices.len();
+        if !have {
+            let dict = self
+                .dict
+                .as_deref()
+                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+            let count = n.max(INDEX_WINDOW).min(len.saturating_sub(*pos));
+            if count < n {
+                return Err(corrupt("dictionary indices past the page"));
+            }
+            self.indices.resize(count, 0);
+            let decoded =
+                decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, &mut self.indices);
+            if let Err(e) = decoded {
+                self.indices.clear();
+                return Err(e.into());
+            }
+            *window = *pos;
+        }
+        Ok(*pos - *window)
     }
 
     /// Append `present` values (spread over `spaced` slots if given).
@@ -222,15 +274,13 @@ impl<T: RecordValue> PageValues<T> {
                 T::read_plain(self.ctx, bytes, present, out, spaced)?;
                 *pos += present;
             }
-            Source::Indices { pos } => {
-                let indices = self
-                    .indices
-                    .get(*pos..*pos + present)
-                    .ok_or_else(|| corrupt("dictionary indices past the page"))?;
+            Source::Indices { .. } => {
+                let at = self.index_window(present)?;
                 let dict = self
                     .dict
                     .as_deref()
                     .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                let indices = self.indices.get(at..at + present).unwrap_or_default();
                 match spaced {
                     None => T::gather(dict, indices, out)?,
                     Some(s) => {
@@ -241,7 +291,9 @@ impl<T: RecordValue> PageValues<T> {
                         out.spread_tail(mark, s)?;
                     }
                 }
-                *pos += present;
+                if let Source::Indices { pos, .. } = &mut self.source {
+                    *pos += present;
+                }
             }
             Source::Store { pos } => {
                 T::read_store(&self.store, *pos, present, out, spaced)?;
@@ -265,13 +317,8 @@ impl<T: RecordValue> PageValues<T> {
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
         self.check(present)?;
-        let Source::Indices { pos } = &mut self.source else {
-            return Err(corrupt("indices requested from a non-dictionary page"));
-        };
-        let indices = self
-            .indices
-            .get(*pos..*pos + present)
-            .ok_or_else(|| corrupt("dictionary indices past the page"))?;
+        let at = self.index_window(present)?;
+        let indices = self.indices.get(at..at + present).unwrap_or_default();
         match spaced {
             None => out.extend_from_slice(indices),
             Some(s) => {
@@ -292,7 +339,9 @@ impl<T: RecordValue> PageValues<T> {
                 }
             }
         }
-        *pos += present;
+        if let Source::Indices { pos, .. } = &mut self.source {
+            *pos += present;
+        }
         Ok(())
     }
 
@@ -356,7 +405,7 @@ impl<T: RecordValue> PageValues<T> {
         self.check(n)?;
         match &mut self.source {
             Source::Empty => return Err(corrupt("values without a data page")),
-            Source::Plain { pos, .. } | Source::Indices { pos } | Source::Store { pos } => {
+            Source::Plain { pos, .. } | Source::Indices { pos, .. } | Source::Store { pos } => {
                 *pos += n
             }
             Source::PlainInPlace { data, at, left } => {
@@ -954,12 +1003,16 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         self.values.source = Source::Empty;
         match encoding {
             Encoding::PlainDictionary | Encoding::RleDictionary => {
-                let dict =
-                    self.values.dict.as_ref().ok_or_else(|| {
-                        corrupt("dictionary-encoded page without a dictionary page")
-                    })?;
-                T::decode_indices(dict, &values, present, &mut self.values.indices)?;
-                self.values.source = Source::Indices { pos: 0 };
+                if self.values.dict.is_none() {
+                    return Err(corrupt("dictionary-encoded page without a dictionary page"));
+                }
+                self.values.indices.clear();
+                self.values.source = Source::Indices {
+                    data: values,
+                    pos: 0,
+                    len: present,
+                    window: 0,
+                };
             }
             Encoding::Plain if T::PLAIN_IN_PLACE || T::plain_width(self.values.ctx).is_some() => {
                 // Fixed-width values are read by position; variable-width

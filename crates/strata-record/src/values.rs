@@ -13,7 +13,7 @@ use strata_encoding::{
     DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
     FixedLenByteArray, FixedLenByteArrayBuffer, Int96, MAX_INLINE_VIEW_LEN, PlainBooleanDecoder,
     PlainByteArrayDecoder, PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder,
-    ValueType, byte_view, decode_dictionary_indices, indices_below,
+    ValueType, byte_view, indices_below,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
@@ -267,14 +267,9 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
         num_values: usize,
     ) -> Result<Arc<Self::Dict>>;
 
-    /// Decode the `present` indices of a dictionary-encoded values section
-    /// into `out` (replacing its contents), each checked against `dict`.
-    fn decode_indices(
-        dict: &Arc<Self::Dict>,
-        data: &[u8],
-        present: usize,
-        out: &mut Vec<u32>,
-    ) -> Result<()>;
+    /// The number of entries of a decoded dictionary (what indices are
+    /// checked against).
+    fn dict_len(dict: &Self::Dict) -> Result<usize>;
 
     /// Append `dict[i]` for every index to `out`.
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
@@ -408,17 +403,6 @@ where
     emit_append(&mut dec, store, present, None)
 }
 
-/// Make `out` `n` slots long for a decode that overwrites every one: the
-/// buffer is reused page after page, so only slots past its current length
-/// are zeroed first (none when the page is no longer than the last).
-fn overwrite_slots(out: &mut Vec<u32>, n: usize) {
-    if out.len() >= n {
-        out.truncate(n);
-    } else {
-        out.resize(n, 0);
-    }
-}
-
 /// Decode a dictionary page of `num_values` PLAIN values with `dec`.
 fn dictionary_with<T: strata_encoding::DictValue>(
     mut dec: DictDecoder<'_, T>,
@@ -429,25 +413,6 @@ fn dictionary_with<T: strata_encoding::DictValue>(
     dec.dict()
         .cloned()
         .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
-}
-
-/// Decode the `present` indices of a dictionary-encoded values section
-/// with `dec` into `out`, checked against `dict`.
-fn indices_with<'s, T: strata_encoding::DictValue>(
-    mut dec: DictDecoder<'s, T>,
-    dict: &Arc<T::Dict>,
-    data: &'s [u8],
-    present: usize,
-    out: &mut Vec<u32>,
-) -> Result<()> {
-    dec.set_shared_dict(Arc::clone(dict));
-    dec.set_data(data, present)?;
-    overwrite_slots(out, present);
-    let got = dec.decode_indices(out)?;
-    if got != present {
-        return Err(short(present, got));
-    }
-    Ok(())
 }
 
 /// A decoder over values already decoded into a slice (a page store or a
@@ -507,15 +472,8 @@ macro_rules! dict_numeric {
             Ok(Arc::new(PlainDict::new(Bytes::clone(data), num_values)?))
         }
 
-        fn decode_indices(
-            dict: &Arc<Self::Dict>,
-            data: &[u8],
-            present: usize,
-            out: &mut Vec<u32>,
-        ) -> Result<()> {
-            overwrite_slots(out, present);
-            decode_dictionary_indices(data, dict.len(), out)?;
-            Ok(())
+        fn dict_len(dict: &Self::Dict) -> Result<usize> {
+            Ok(dict.len())
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
@@ -731,12 +689,7 @@ impl RecordValue for bool {
         ))
     }
 
-    fn decode_indices(
-        _dict: &Arc<Self::Dict>,
-        _data: &[u8],
-        _present: usize,
-        _out: &mut Vec<u32>,
-    ) -> Result<()> {
+    fn dict_len(_dict: &()) -> Result<usize> {
         Err(RecordError::Unsupported(
             "dictionary encoding for a BOOLEAN column".into(),
         ))
@@ -870,13 +823,8 @@ impl RecordValue for ByteArray {
         dictionary_with(DictDecoder::<ByteArray>::new(), data, num_values)
     }
 
-    fn decode_indices(
-        dict: &Arc<Self::Dict>,
-        data: &[u8],
-        present: usize,
-        out: &mut Vec<u32>,
-    ) -> Result<()> {
-        indices_with(DictDecoder::<ByteArray>::new(), dict, data, present, out)
+    fn dict_len(dict: &ByteArrayBuffer) -> Result<usize> {
+        Ok(dict.len())
     }
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
@@ -989,14 +937,8 @@ impl RecordValue for FixedLenByteArray {
         )
     }
 
-    fn decode_indices(
-        dict: &Arc<Self::Dict>,
-        data: &[u8],
-        present: usize,
-        out: &mut Vec<u32>,
-    ) -> Result<()> {
-        let dec = DictDecoder::<FixedLenByteArray>::new(dict.width())?;
-        indices_with(dec, dict, data, present, out)
+    fn dict_len(dict: &FixedLenByteArrayBuffer) -> Result<usize> {
+        Ok(dict.len())
     }
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {

@@ -190,9 +190,36 @@ fn index_reader(page: &[u8], num_values: usize) -> Result<Option<(RleDecoder<'_>
 /// assert!(decode_dictionary_indices(&page, 1, &mut out).is_err());
 /// ```
 pub fn decode_dictionary_indices(page: &[u8], dict_len: usize, out: &mut [u32]) -> Result<()> {
-    let Some((mut rle, _)) = index_reader(page, out.len())? else {
+    decode_dictionary_indices_from(page, dict_len, 0, out)
+}
+
+/// [`decode_dictionary_indices`] for the indices after the first `skip`:
+/// indices `skip..skip + out.len()` of the page, so a reader can decode a
+/// page's indices a batch at a time without keeping a decoder (the
+/// skipped runs are passed over, not decoded).
+///
+/// ```
+/// use strata_encoding::decode_dictionary_indices_from;
+///
+/// let page = [1, 6, 1, 0b11, 0b10];
+/// let mut out = [0u32; 3];
+/// decode_dictionary_indices_from(&page, 2, 2, &mut out).unwrap();
+/// assert_eq!(out, [1, 0, 1]);
+/// // The page holds 11 indices (its bit-packed group is padded to 8).
+/// assert!(decode_dictionary_indices_from(&page, 2, 9, &mut out).is_err());
+/// ```
+pub fn decode_dictionary_indices_from(
+    page: &[u8],
+    dict_len: usize,
+    skip: usize,
+    out: &mut [u32],
+) -> Result<()> {
+    let Some((mut rle, _)) = index_reader(page, skip.saturating_add(out.len()))? else {
         return Ok(());
     };
+    if skip > 0 && rle.skip(skip)? < skip {
+        return Err(EncodingError::Truncated("dictionary indices"));
+    }
     if rle.get_batch(out)? < out.len() {
         return Err(EncodingError::Truncated("dictionary indices"));
     }

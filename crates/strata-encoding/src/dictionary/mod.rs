@@ -37,7 +37,7 @@ mod first;
 mod hash;
 mod store;
 
-pub use decoder::{DictDecoder, decode_dictionary_indices};
+pub use decoder::{DictDecoder, decode_dictionary_indices, decode_dictionary_indices_from};
 pub use encoder::DictEncoder;
 pub use first::FirstOccurrences;
 pub use store::{DictKey, indices_below};
