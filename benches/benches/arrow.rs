@@ -7,7 +7,7 @@
 //! and strata reads arrow-rs's file back to the input batch. Both readers
 //! time the same bytes: the file arrow-rs wrote with the same settings.
 //!
-//! `arrow_optional_no_nulls` is the seed-004 workload through the Arrow
+//! `arrow_optional_no_nulls` is the optional-column report's workload (`../shared/seeds/004_*.txt`) through the Arrow
 //! API: a dictionary-encoded string column with no nulls, declared optional
 //! or required, 1k or 100k distinct values, read in batches of 8,192 or
 //! 65,536 as Utf8, Dictionary(Int32, Utf8), Utf8View or BinaryView. The

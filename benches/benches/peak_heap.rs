@@ -1,4 +1,4 @@
-//! Seed 003: peak heap of a PARQUET_2_0 Arrow writer over 100, 1,000 or
+//! The many-column writer report (`../shared/seeds/003_*.txt`): peak heap of a PARQUET_2_0 Arrow writer over 100, 1,000 or
 //! 10,000 nullable Utf8 columns, strata against arrow-rs.
 //!
 //! A counting global allocator tracks the bytes live and their peak, so

@@ -1,6 +1,6 @@
 //! The record layer, strata-record against arrow-rs `parquet` on the same
 //! file: a dictionary-encoded string column read back a batch of records
-//! at a time (the seed-004 workload, apache/arrow-go#1445 and #1443).
+//! at a time (the optional-column report's workload, `../shared/seeds/004_*.txt`; apache/arrow-go#1445 and #1443).
 //!
 //! 2,000,000 rows of 24-byte strings drawn from 1,000 and from 100,000
 //! distinct values, in one dictionary-encoded column chunk of an in-memory
@@ -74,7 +74,7 @@ struct Input {
 
 impl Input {
     fn new(distinct: usize, seed: u64) -> Self {
-        let values = strata_benches::data::seed004_strings(ROWS, distinct, seed);
+        let values = strata_benches::data::optional_report_strings(ROWS, distinct, seed);
         let offsets = (0..=ROWS).map(|i| (i * WIDTH) as i32).collect();
         Self { offsets, values }
     }

@@ -1,4 +1,4 @@
-//! The seed-004 record read, optional column without nulls against the
+//! The optional-column report's record read (`../shared/seeds/004_*.txt`), optional column without nulls against the
 //! required one, measured interleaved: `optional_probe [distinct] [batch]
 //! [reps] [keep|drop]` (defaults 100000, 8192, 30, keep). `drop` reads the
 //! optional column with `set_flat_def_levels(false)`: validity bitmap and
@@ -13,7 +13,7 @@
 #![forbid(unsafe_code)]
 
 use bytes::Bytes;
-use strata_benches::data::{one_string_column_file, read_string_column, seed004_strings};
+use strata_benches::data::{one_string_column_file, optional_report_strings, read_string_column};
 use strata_benches::probe::interleaved;
 use strata_record::RecordBatchBuffers;
 
@@ -27,7 +27,7 @@ fn main() {
     };
     let (distinct, batch, reps) = (arg(1, 100_000), arg(2, 8192), arg(3, 30));
     let keep_levels = std::env::args().nth(4).is_none_or(|s| s != "drop");
-    let values = seed004_strings(ROWS, distinct, 0x5eed);
+    let values = optional_report_strings(ROWS, distinct, 0x5eed);
     let offsets: Vec<i32> = (0..=ROWS).map(|i| (i * 24) as i32).collect();
     let files: Vec<Bytes> = [false, true]
         .map(|optional| Bytes::from(one_string_column_file(&offsets, &values, optional, 8 << 20)))

@@ -383,9 +383,9 @@ pub fn dict_indices_page(count: usize, dict_len: usize, seed: u64) -> (Vec<u8>, 
     (page, indices)
 }
 
-/// The seed-004 record-reader column: `rows` strings of 24 bytes
+/// The optional-column report's record-reader column (`../shared/seeds/004_*.txt`): `rows` strings of 24 bytes
 /// (`value-` and 18 digits) drawn from `distinct` values, back to back.
-pub fn seed004_strings(rows: usize, distinct: usize, seed: u64) -> Vec<u8> {
+pub fn optional_report_strings(rows: usize, distinct: usize, seed: u64) -> Vec<u8> {
     let mut rng = XorShift::new(seed);
     let mut values = Vec::with_capacity(rows * 24);
     for _ in 0..rows {

@@ -5,8 +5,10 @@
 //!   (strata, arrow-rs, memcpy floor, ratio). The table is also written to
 //!   `target/bench-report/report.md`, with an SVG chart of the ratios
 //!   (`target/bench-report/ratios.svg`, drawn with plotters). Then, unless
-//!   a filter excludes it, the seed-003 peak-heap measurement: one process
-//!   per implementation and column count (`benches/benches/peak_heap.rs`).
+//!   a filter excludes it, the many-column writer's peak-heap measurement: one process
+//!   per implementation and column count (`benches/benches/peak_heap.rs`),
+//!   then one process for the peak heap of the Arrow reads and of the
+//!   mixed-table writer (`peak_heap -- reads`).
 //! - `cargo xtask corpus [DIR]`: read every Parquet file of the
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
@@ -481,7 +483,7 @@ fn line_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
         .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
 }
 
-/// Column counts of the seed-003 peak-heap measurement.
+/// Column counts of the many-column writer's peak-heap measurement.
 const PEAK_COLUMNS: [usize; 3] = [100, 1_000, 10_000];
 
 /// columns -> implementation -> (bytes live after `try_new`, peak bytes).
@@ -606,7 +608,7 @@ fn render_peaks(peaks: &Peaks) -> String {
         return String::new();
     }
     let mut out = String::from(
-        "## peak_heap\n\nSeed 003: peak heap of an Arrow writer (PARQUET_2_0, default properties) \
+        "## peak_heap\n\nThe many-column writer: peak heap of an Arrow writer (PARQUET_2_0, default properties) \
          over nullable Utf8 columns, from `try_new` to `close` of a 4-row batch; one process per \
          measurement. ratio = strata peak / arrow-rs peak.\n\n\
          | columns | strata peak | arrow-rs peak | ratio | strata after try_new | arrow-rs after try_new |\n\
