@@ -302,44 +302,48 @@ fn bytes_that_are_not_utf8_fail_string_outputs_only() {
 fn long_dictionary_pages_read_in_windows() {
     use strata_arrow::arrow_reader::{RowSelection, RowSelector};
     const LONG: usize = 50_000;
-    let values: ArrayRef = Arc::new(StringArray::from_iter(
-        (0..LONG).map(|i| (i % 7 != 3).then(|| value(i % 500))),
-    ));
-    let input = RecordBatch::try_from_iter([("s", values.clone())]).unwrap();
-    let props = WriterProperties::builder()
-        .set_data_page_size_limit(1 << 20)
-        .set_data_page_row_count_limit(LONG)
-        .build();
-    let data = write(&input, props);
-    let want = bytes_of(values.as_ref());
-    for output in outputs() {
-        let schema = Arc::new(Schema::new(vec![Field::new("s", output.clone(), true)]));
-        for batch_size in [7, 1000, 4097, 65_536] {
-            let got: Vec<_> = read(&data, &schema, batch_size)
-                .iter()
-                .flat_map(|b| bytes_of(b.column(0).as_ref()))
-                .collect();
-            assert!(got == want, "{output} in batches of {batch_size}");
+    // With nulls (spread runs) and without (dense runs, which a batch of
+    // a window or more decodes straight into its indices).
+    for nulls in [true, false] {
+        let values: ArrayRef = Arc::new(StringArray::from_iter(
+            (0..LONG).map(|i| (!nulls || i % 7 != 3).then(|| value(i % 500))),
+        ));
+        let input = RecordBatch::try_from_iter([("s", values.clone())]).unwrap();
+        let props = WriterProperties::builder()
+            .set_data_page_size_limit(1 << 20)
+            .set_data_page_row_count_limit(LONG)
+            .build();
+        let data = write(&input, props);
+        let want = bytes_of(values.as_ref());
+        for output in outputs() {
+            let schema = Arc::new(Schema::new(vec![Field::new("s", output.clone(), nulls)]));
+            for batch_size in [7, 1000, 4097, 65_536] {
+                let got: Vec<_> = read(&data, &schema, batch_size)
+                    .iter()
+                    .flat_map(|b| bytes_of(b.column(0).as_ref()))
+                    .collect();
+                assert!(got == want, "{output} in batches of {batch_size}");
+            }
+            // Skip into the middle of the page, read across window edges.
+            let selectors = vec![
+                RowSelector::skip(4_000),
+                RowSelector::select(300),
+                RowSelector::skip(9_000),
+                RowSelector::select(20_000),
+            ];
+            let options = ArrowReaderOptions::new().with_schema(schema.clone());
+            let got: Vec<_> =
+                ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
+                    .unwrap()
+                    .with_batch_size(999)
+                    .with_row_selection(RowSelection::from(selectors))
+                    .build()
+                    .unwrap()
+                    .flat_map(|b| bytes_of(b.unwrap().column(0).as_ref()))
+                    .collect();
+            let mut expect = want[4_000..4_300].to_vec();
+            expect.extend_from_slice(&want[13_300..33_300]);
+            assert!(got == expect, "{output} with a selection, nulls {nulls}");
         }
-        // Skip into the middle of the page, read across window edges.
-        let selectors = vec![
-            RowSelector::skip(4_000),
-            RowSelector::select(300),
-            RowSelector::skip(9_000),
-            RowSelector::select(20_000),
-        ];
-        let options = ArrowReaderOptions::new().with_schema(schema.clone());
-        let got: Vec<_> =
-            ParquetRecordBatchReaderBuilder::try_new_with_options(data.clone(), options)
-                .unwrap()
-                .with_batch_size(999)
-                .with_row_selection(RowSelection::from(selectors))
-                .build()
-                .unwrap()
-                .flat_map(|b| bytes_of(b.unwrap().column(0).as_ref()))
-                .collect();
-        let mut expect = want[4_000..4_300].to_vec();
-        expect.extend_from_slice(&want[13_300..33_300]);
-        assert!(got == expect, "{output} with a selection");
     }
 }

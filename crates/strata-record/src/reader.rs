@@ -275,24 +275,34 @@ impl<T: RecordValue> PageValues<T> {
                 *pos += present;
             }
             Source::Indices { .. } => {
-                let at = self.index_window(present)?;
-                let dict = self
-                    .dict
-                    .as_deref()
-                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-                let indices = self.indices.get(at..at + present).unwrap_or_default();
-                match spaced {
-                    None => T::gather(dict, indices, out)?,
-                    Some(s) => {
-                        // Gather the present values densely onto the end
-                        // of `out`, then move them to their slots.
-                        let mark = out.mark_spaced(s.slots)?;
-                        T::gather(dict, indices, out)?;
-                        out.spread_tail(mark, s)?;
+                // Gather the present values densely onto the end of `out`
+                // (then move them to their slots when some are null), a
+                // window of indices at a time, so the indices decoded at
+                // once stay at `INDEX_WINDOW` however large the batch.
+                let mark = match spaced {
+                    Some(s) => Some(out.mark_spaced(s.slots)?),
+                    None => None,
+                };
+                let mut done = 0;
+                while done < present {
+                    let k = (present - done).min(INDEX_WINDOW);
+                    let at = self.index_window(k)?;
+                    let dict = self
+                        .dict
+                        .as_deref()
+                        .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                    let indices = self
+                        .indices
+                        .get(at..at + k)
+                        .ok_or_else(|| corrupt("dictionary indices past their window"))?;
+                    T::gather(dict, indices, out)?;
+                    if let Source::Indices { pos, .. } = &mut self.source {
+                        *pos += k;
                     }
+                    done += k;
                 }
-                if let Source::Indices { pos, .. } = &mut self.source {
-                    *pos += present;
+                if let (Some(mark), Some(s)) = (mark, spaced) {
+                    out.spread_tail(mark, s)?;
                 }
             }
             Source::Store { pos } => {
@@ -317,8 +327,32 @@ impl<T: RecordValue> PageValues<T> {
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
         self.check(present)?;
+        if spaced.is_none() && present >= INDEX_WINDOW {
+            // Straight into the batch's indices, no window (only for runs
+            // at least a window long, so a page is still passed over at
+            // most once per window's worth of indices).
+            let Source::Indices { data, pos, .. } = &mut self.source else {
+                return Err(corrupt("indices requested from a non-dictionary page"));
+            };
+            let dict = self
+                .dict
+                .as_deref()
+                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+            let start = out.len();
+            out.resize(start + present, 0);
+            let tail = out.get_mut(start..).unwrap_or_default();
+            if let Err(e) = decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, tail) {
+                out.truncate(start);
+                return Err(e.into());
+            }
+            *pos += present;
+            return Ok(());
+        }
         let at = self.index_window(present)?;
-        let indices = self.indices.get(at..at + present).unwrap_or_default();
+        let indices = self
+            .indices
+            .get(at..at + present)
+            .ok_or_else(|| corrupt("dictionary indices past their window"))?;
         match spaced {
             None => out.extend_from_slice(indices),
             Some(s) => {
