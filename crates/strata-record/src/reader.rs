@@ -110,11 +110,12 @@ pub enum DictionaryRead<D> {
 
 /// The most levels (values, nulls included) the reader accepts in one
 /// data page: 4,194,304. A page's levels, and its values for encodings
-/// other than PLAIN, are decoded whole when the page is loaded, and a
-/// page header's count is untrusted: a few bytes of RLE can claim any
-/// number of levels. This bound caps what one page can make the reader
-/// allocate (8 MiB of levels of each kind, 16 MiB of dictionary indices,
-/// 32 MiB of decoded 8-byte values) whatever its header says. Writers
+/// other than PLAIN and dictionary encoding, are decoded whole when the
+/// page is loaded, and a page header's count is untrusted: a few bytes of
+/// RLE can claim any number of levels. This bound caps what one page can
+/// make the reader allocate (8 MiB of levels of each kind, 32 MiB of
+/// decoded 8-byte values) whatever its header says; dictionary indices
+/// are decoded a window at a time or into the batch's own buffer. Writers
 /// keep pages far smaller (arrow-rs, pyarrow and parquet-java cut pages
 /// at 20,000 rows by default); a page over it is refused with
 /// [`RecordError::PageTooLarge`].
