@@ -12,13 +12,13 @@ use std::marker::PhantomData;
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::fixed_len::{check_batch_width, check_width};
 use crate::traits::{Decoder, Encoder};
 use crate::types::{
     FixedLenBatch, FixedLenByteArray, FixedLenByteArrayBuffer, FixedWidthValue, sealed,
 };
+use strata_format::metadata::Encoding;
 
 /// The fixed-width types BYTE_STREAM_SPLIT supports: `f32`, `f64`, `i32`,
 /// `i64`. Sealed.

@@ -27,10 +27,10 @@ use strata_sink::ByteSink;
 use strata_sink::varint::{decode_uleb128, uleb128_len, zigzag_decode, zigzag_encode};
 
 use crate::bit_pack::{bits_needed, pack32, unpack32};
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::traits::{Decoder, Encoder};
 use crate::types::{FixedWidthValue, sealed};
+use strata_format::metadata::Encoding;
 
 /// Default values per block.
 pub(crate) const DEFAULT_BLOCK_SIZE: usize = 128;

@@ -17,7 +17,6 @@ use crate::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEnco
 use crate::delta_length_byte_array::{
     DeltaLengthByteArrayEncoder, LENGTH_CHUNK, LengthPrefixedStream,
 };
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::fixed_len::{check_batch_width, check_width};
 use crate::traits::{Decoder, Encoder};
@@ -25,6 +24,7 @@ use crate::types::{
     ByteArray, ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, FixedLenByteArray,
     FixedLenByteArrayBuffer, OffsetSize,
 };
+use strata_format::metadata::Encoding;
 
 /// Length of the common prefix of `a` and `b`.
 #[inline]

@@ -11,10 +11,10 @@ use std::marker::PhantomData;
 use strata_sink::ByteSink;
 
 use crate::delta_binary_packed::{DeltaBinaryPackedDecoder, DeltaBinaryPackedEncoder};
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::traits::{Decoder, Encoder};
 use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize};
+use strata_format::metadata::Encoding;
 
 /// Lengths decoded per step (a stack buffer).
 pub(crate) const LENGTH_CHUNK: usize = 256;

@@ -23,10 +23,10 @@ use strata_sink::ByteSink;
 use strata_sink::rle::{RleDecoder, RleEncoder};
 
 use crate::bit_pack::bits_needed;
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::rle_boolean::{rle_upper_bound, split_length_prefixed, write_length_prefixed};
 use crate::validity::check_bitmap;
+use strata_format::metadata::Encoding;
 
 /// Levels converted per step when decoding (a stack buffer, no heap).
 const CHUNK: usize = 256;

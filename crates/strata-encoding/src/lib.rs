@@ -126,7 +126,6 @@ mod delta_binary_packed;
 mod delta_byte_array;
 mod delta_length_byte_array;
 mod dictionary;
-mod encoding;
 mod error;
 mod levels;
 mod plain;
@@ -150,7 +149,6 @@ pub use dictionary::{
     DictDecoder, DictEncoder, DictKey, DictValue, FirstOccurrences, decode_dictionary_indices,
     decode_dictionary_indices_from, indices_below,
 };
-pub use encoding::Encoding;
 pub use error::{EncodingError, Result};
 pub use levels::{
     LevelDecoder, LevelEncoder, count_levels, def_levels_to_validity, levels_at_least_mask,
@@ -160,6 +158,9 @@ pub use plain::{
     PlainDecoder, PlainEncoder, PlainFixedLenByteArrayDecoder, PlainFixedLenByteArrayEncoder,
 };
 pub use rle_boolean::{RleBooleanDecoder, RleBooleanEncoder};
+/// The format layer's encoding enum: the one `Encoding` of every strata
+/// crate.
+pub use strata_format::metadata::Encoding;
 pub use strata_sink::ByteSink;
 pub use traits::{Decoder, Encoder};
 pub use types::{

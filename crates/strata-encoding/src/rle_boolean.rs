@@ -6,9 +6,9 @@
 use strata_sink::ByteSink;
 use strata_sink::rle::{RleDecoder, RleEncoder};
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::traits::{Decoder, Encoder};
+use strata_format::metadata::Encoding;
 
 /// Values converted per step when decoding (a stack buffer, no heap).
 const CHUNK: usize = 256;

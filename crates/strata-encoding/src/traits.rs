@@ -2,10 +2,10 @@
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::types::{DecodeTarget, ValueBatch, ValueType};
 use crate::validity::{SetRuns, check_bitmap, count_set};
+use strata_format::metadata::Encoding;
 
 /// Encodes values of type `T` into the values section of data pages.
 ///

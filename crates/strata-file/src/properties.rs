@@ -112,77 +112,10 @@ pub enum EnabledStatistics {
     Page,
 }
 
-/// A Parquet encoding, spelled as arrow-rs's `parquet::basic::Encoding`
-/// (`Encoding::PLAIN`, `Encoding::RLE_DICTIONARY`, ...).
-///
-/// Converts to the metadata enum of `strata-format` and the encoding enum
-/// of `strata-encoding`.
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Encoding {
-    /// Values back to back.
-    PLAIN,
-    /// Deprecated dictionary encoding (format 1.0 name).
-    PLAIN_DICTIONARY,
-    /// RLE / bit-packed hybrid (booleans, levels).
-    RLE,
-    /// Deprecated bit-packed levels.
-    #[deprecated = "deprecated by the format; strata does not write it"]
-    BIT_PACKED,
-    /// Delta encoding of integers.
-    DELTA_BINARY_PACKED,
-    /// Delta-encoded lengths, then the bytes.
-    DELTA_LENGTH_BYTE_ARRAY,
-    /// Prefix (incremental) encoding of byte arrays.
-    DELTA_BYTE_ARRAY,
-    /// Dictionary indices as RLE / bit-packed hybrid.
-    RLE_DICTIONARY,
-    /// Bytes of fixed-width values split into streams.
-    BYTE_STREAM_SPLIT,
-}
-
-impl Encoding {
-    /// The value-encoding enum of `strata-encoding`.
-    #[allow(deprecated)]
-    pub fn to_value_encoding(self) -> strata_encoding::Encoding {
-        use strata_encoding::Encoding as E;
-        match self {
-            Self::PLAIN => E::Plain,
-            Self::PLAIN_DICTIONARY => E::PlainDictionary,
-            Self::RLE => E::Rle,
-            Self::BIT_PACKED => E::BitPacked,
-            Self::DELTA_BINARY_PACKED => E::DeltaBinaryPacked,
-            Self::DELTA_LENGTH_BYTE_ARRAY => E::DeltaLengthByteArray,
-            Self::DELTA_BYTE_ARRAY => E::DeltaByteArray,
-            Self::RLE_DICTIONARY => E::RleDictionary,
-            Self::BYTE_STREAM_SPLIT => E::ByteStreamSplit,
-        }
-    }
-}
-
-impl From<Encoding> for strata_format::metadata::Encoding {
-    #[allow(deprecated)]
-    fn from(e: Encoding) -> Self {
-        use strata_format::metadata::Encoding as E;
-        match e {
-            Encoding::PLAIN => E::Plain,
-            Encoding::PLAIN_DICTIONARY => E::PlainDictionary,
-            Encoding::RLE => E::Rle,
-            Encoding::BIT_PACKED => E::BitPacked,
-            Encoding::DELTA_BINARY_PACKED => E::DeltaBinaryPacked,
-            Encoding::DELTA_LENGTH_BYTE_ARRAY => E::DeltaLengthByteArray,
-            Encoding::DELTA_BYTE_ARRAY => E::DeltaByteArray,
-            Encoding::RLE_DICTIONARY => E::RleDictionary,
-            Encoding::BYTE_STREAM_SPLIT => E::ByteStreamSplit,
-        }
-    }
-}
-
-impl From<Encoding> for strata_encoding::Encoding {
-    fn from(e: Encoding) -> Self {
-        e.to_value_encoding()
-    }
-}
+/// The format layer's encoding enum, the one `Encoding` of every strata
+/// crate; it answers to arrow-rs's spellings too (`Encoding::PLAIN`,
+/// `Encoding::RLE_DICTIONARY`, ...).
+pub use strata_format::metadata::Encoding;
 
 /// Bloom filter sizing of a column.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -56,30 +56,29 @@ enum Enc {
 }
 
 fn encodings_for(ty: Type) -> Vec<Enc> {
-    use Encoding::*;
-    let mut v = vec![Enc::Only(Some(PLAIN)), Enc::Only(None)];
+    let mut v = vec![Enc::Only(Some(Encoding::PLAIN)), Enc::Only(None)];
     if ty != Type::Boolean {
         v.push(Enc::Dict);
         v.push(Enc::DictFallback(None));
     }
     match ty {
-        Type::Boolean => v.push(Enc::Only(Some(RLE))),
+        Type::Boolean => v.push(Enc::Only(Some(Encoding::RLE))),
         Type::Int32 | Type::Int64 => {
-            v.push(Enc::Only(Some(DELTA_BINARY_PACKED)));
-            v.push(Enc::Only(Some(BYTE_STREAM_SPLIT)));
+            v.push(Enc::Only(Some(Encoding::DELTA_BINARY_PACKED)));
+            v.push(Enc::Only(Some(Encoding::BYTE_STREAM_SPLIT)));
         }
         Type::Float | Type::Double => {
-            v.push(Enc::Only(Some(BYTE_STREAM_SPLIT)));
-            v.push(Enc::DictFallback(Some(BYTE_STREAM_SPLIT)));
+            v.push(Enc::Only(Some(Encoding::BYTE_STREAM_SPLIT)));
+            v.push(Enc::DictFallback(Some(Encoding::BYTE_STREAM_SPLIT)));
         }
         Type::ByteArray => {
-            v.push(Enc::Only(Some(DELTA_LENGTH_BYTE_ARRAY)));
-            v.push(Enc::Only(Some(DELTA_BYTE_ARRAY)));
-            v.push(Enc::DictFallback(Some(DELTA_LENGTH_BYTE_ARRAY)));
+            v.push(Enc::Only(Some(Encoding::DELTA_LENGTH_BYTE_ARRAY)));
+            v.push(Enc::Only(Some(Encoding::DELTA_BYTE_ARRAY)));
+            v.push(Enc::DictFallback(Some(Encoding::DELTA_LENGTH_BYTE_ARRAY)));
         }
         Type::FixedLenByteArray => {
-            v.push(Enc::Only(Some(DELTA_BYTE_ARRAY)));
-            v.push(Enc::Only(Some(BYTE_STREAM_SPLIT)));
+            v.push(Enc::Only(Some(Encoding::DELTA_BYTE_ARRAY)));
+            v.push(Enc::Only(Some(Encoding::BYTE_STREAM_SPLIT)));
         }
         Type::Int96 => {}
     }

@@ -51,6 +51,14 @@ pub enum FormatError {
         /// The value found.
         value: i64,
     },
+    /// A name that spells none of an enum's values.
+    #[error("unknown {what} name {name:?}")]
+    UnknownName {
+        /// What the name was meant to be.
+        what: &'static str,
+        /// The name given.
+        name: String,
+    },
     /// The file does not start or end with the `PAR1` magic.
     #[error("not a Parquet file: expected magic \"PAR1\", found {found:?}")]
     BadMagic {

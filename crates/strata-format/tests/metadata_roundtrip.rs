@@ -597,7 +597,7 @@ fn encoding_lists_decode_as_sets() {
     assert_eq!(set, expected);
     assert_eq!(
         format!("{set:?}"),
-        "{Plain, Rle, RleDictionary, Unknown(-5), Unknown(2000)}"
+        "{PLAIN, RLE, RLE_DICTIONARY, UNKNOWN(-5), UNKNOWN(2000)}"
     );
     // A list of another element type is an error, not a panic.
     let strings = encode_to_vec(&vec![String::from("PLAIN")]);

@@ -6,11 +6,11 @@ use strata_sink::rle::RleDecoder;
 
 use super::DictValue;
 use super::store::{DictKey, DictStore, check_indices};
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::fixed_len::check_width;
 use crate::traits::Decoder;
 use crate::types::{ByteArray, FixedLenByteArray, OffsetSize};
+use strata_format::metadata::Encoding;
 
 /// Largest index bit width the format allows.
 const MAX_INDEX_BIT_WIDTH: u8 = 32;

@@ -6,13 +6,13 @@ use strata_sink::rle::RleEncoder;
 use super::hash::HashTable;
 use super::store::{DictKey, DictStore};
 use super::{DictValue, index_bit_width};
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::fixed_len::check_width;
 use crate::traits::Encoder;
 use crate::types::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, OffsetSize, ValueBatch,
 };
+use strata_format::metadata::Encoding;
 
 /// Dictionary encoder (RLE_DICTIONARY) for every physical type but BOOLEAN.
 ///

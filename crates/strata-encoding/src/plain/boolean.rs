@@ -3,9 +3,9 @@
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::traits::{Decoder, Encoder};
+use strata_format::metadata::Encoding;
 
 /// PLAIN encoder for `bool`: bit-packed, LSB first.
 ///

@@ -5,11 +5,11 @@ use std::marker::PhantomData;
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
 use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr};
+use strata_format::metadata::Encoding;
 
 /// PLAIN encoder for byte arrays.
 ///

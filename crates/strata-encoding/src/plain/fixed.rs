@@ -4,11 +4,11 @@ use std::marker::PhantomData;
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
 use crate::types::FixedWidthValue;
+use strata_format::metadata::Encoding;
 
 /// PLAIN encoder for `i32`, `i64`, [`Int96`](crate::Int96), `f32` and `f64`:
 /// each value as `T::WIDTH` little-endian bytes.

@@ -2,11 +2,11 @@
 
 use strata_sink::ByteSink;
 
-use crate::encoding::Encoding;
 use crate::error::{EncodingError, Result};
 use crate::plain::move_into;
 use crate::traits::{Decoder, Encoder};
 use crate::types::{FixedLenBatch, FixedLenByteArray, FixedLenByteArrayBuffer};
+use strata_format::metadata::Encoding;
 
 pub(crate) fn check_width(width: usize) -> Result<()> {
     if width == 0 {

@@ -660,7 +660,7 @@ impl<T: ColumnValue> ChunkState<T> {
             }
             (None, Some(e)) => {
                 e.flush_into(&mut self.body)?;
-                FormatEncoding::from_i32(e.encoding().id())
+                e.encoding()
             }
             (None, None) => return Err(invalid("column writer has no encoder")),
         };
@@ -876,7 +876,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         let path = &descr.path;
         let version = props.writer_version();
         let encoding = match props.encoding(path) {
-            Some(e) => e.to_value_encoding(),
+            Some(e) => e,
             None => T::fallback_encoding(version),
         };
         if matches!(

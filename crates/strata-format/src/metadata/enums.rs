@@ -22,7 +22,7 @@ macro_rules! open_enum {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
             $( $(#[$vmeta])* $variant, )+
             /// A value this version of strata does not know, kept as read.
@@ -209,6 +209,7 @@ open_enum! {
     /// Legacy type annotation (`ConvertedType`), superseded by
     /// [`LogicalType`](super::LogicalType) but still written for
     /// compatibility.
+    #[derive(Debug)]
     pub enum ConvertedType {
         /// UTF-8 string in a `BYTE_ARRAY`.
         Utf8 = 0,
@@ -283,8 +284,115 @@ open_enum! {
     }
 }
 
+/// arrow-rs's spellings (`parquet::basic::Encoding::PLAIN`, ...), so code
+/// written against arrow-rs names the same encodings on this one enum:
+/// `Encoding::PLAIN == Encoding::Plain`. They work in patterns too.
+///
+/// ```
+/// use strata_format::metadata::Encoding;
+///
+/// assert_eq!(Encoding::RLE_DICTIONARY, Encoding::RleDictionary);
+/// assert_eq!(Encoding::DELTA_BINARY_PACKED.to_string(), "DELTA_BINARY_PACKED");
+/// assert_eq!("byte_stream_split".parse::<Encoding>().ok(), Some(Encoding::ByteStreamSplit));
+/// assert_eq!(Encoding::from_i32(1), Encoding::Unknown(1)); // id 1 was never assigned
+/// ```
+#[allow(non_upper_case_globals)]
+impl Encoding {
+    /// `PLAIN`.
+    pub const PLAIN: Self = Self::Plain;
+    /// `PLAIN_DICTIONARY`.
+    pub const PLAIN_DICTIONARY: Self = Self::PlainDictionary;
+    /// `RLE`.
+    pub const RLE: Self = Self::Rle;
+    /// `BIT_PACKED`.
+    #[deprecated = "deprecated by the format; strata does not write it"]
+    pub const BIT_PACKED: Self = Self::BitPacked;
+    /// `DELTA_BINARY_PACKED`.
+    pub const DELTA_BINARY_PACKED: Self = Self::DeltaBinaryPacked;
+    /// `DELTA_LENGTH_BYTE_ARRAY`.
+    pub const DELTA_LENGTH_BYTE_ARRAY: Self = Self::DeltaLengthByteArray;
+    /// `DELTA_BYTE_ARRAY`.
+    pub const DELTA_BYTE_ARRAY: Self = Self::DeltaByteArray;
+    /// `RLE_DICTIONARY`.
+    pub const RLE_DICTIONARY: Self = Self::RleDictionary;
+    /// `BYTE_STREAM_SPLIT`.
+    pub const BYTE_STREAM_SPLIT: Self = Self::ByteStreamSplit;
+
+    /// Every encoding the format names, in id order.
+    pub const KNOWN: [Self; 10] = [
+        Self::Plain,
+        Self::PlainDictionary,
+        Self::Rle,
+        Self::BitPacked,
+        Self::DeltaBinaryPacked,
+        Self::DeltaLengthByteArray,
+        Self::DeltaByteArray,
+        Self::RleDictionary,
+        Self::ByteStreamSplit,
+        Self::Alp,
+    ];
+
+    /// The name the format specification uses (`"DELTA_BINARY_PACKED"`);
+    /// `None` for an [`Unknown`](Self::Unknown) id.
+    pub const fn spec_name(self) -> Option<&'static str> {
+        Some(match self {
+            Self::Plain => "PLAIN",
+            Self::PlainDictionary => "PLAIN_DICTIONARY",
+            Self::Rle => "RLE",
+            Self::BitPacked => "BIT_PACKED",
+            Self::DeltaBinaryPacked => "DELTA_BINARY_PACKED",
+            Self::DeltaLengthByteArray => "DELTA_LENGTH_BYTE_ARRAY",
+            Self::DeltaByteArray => "DELTA_BYTE_ARRAY",
+            Self::RleDictionary => "RLE_DICTIONARY",
+            Self::ByteStreamSplit => "BYTE_STREAM_SPLIT",
+            Self::Alp => "ALP",
+            Self::Unknown(_) => return None,
+        })
+    }
+
+    /// Whether data pages of this encoding hold dictionary indices
+    /// (`RLE_DICTIONARY`, or its deprecated spelling `PLAIN_DICTIONARY`).
+    pub const fn is_dictionary(self) -> bool {
+        matches!(self, Self::RleDictionary | Self::PlainDictionary)
+    }
+}
+
+/// The specification's name (`DELTA_BINARY_PACKED`), as arrow-rs prints
+/// it; `UNKNOWN(id)` for an id the format does not name.
+impl std::fmt::Debug for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+/// The specification's name, as [`Debug`](std::fmt::Debug) prints it.
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.spec_name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "UNKNOWN({})", self.to_i32()),
+        }
+    }
+}
+
+/// Parses a specification name, in any case (`"plain"`, `"RLE_DICTIONARY"`).
+impl std::str::FromStr for Encoding {
+    type Err = FormatError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Self::KNOWN
+            .into_iter()
+            .find(|e| e.spec_name().is_some_and(|n| n.eq_ignore_ascii_case(s)))
+            .ok_or_else(|| FormatError::UnknownName {
+                what: "encoding",
+                name: s.to_owned(),
+            })
+    }
+}
+
 open_enum! {
     /// Compression codec of a column chunk's pages (`CompressionCodec`).
+    #[derive(Debug)]
     pub enum CompressionCodec {
         /// No compression.
         Uncompressed = 0,
@@ -307,6 +415,7 @@ open_enum! {
 
 open_enum! {
     /// Kind of page (`PageType`).
+    #[derive(Debug)]
     pub enum PageType {
         /// Version 1 data page.
         DataPage = 0,
@@ -321,6 +430,7 @@ open_enum! {
 
 open_enum! {
     /// Ordering of the page bounds in a column index (`BoundaryOrder`).
+    #[derive(Debug)]
     pub enum BoundaryOrder {
         /// No particular order.
         Unordered = 0,
@@ -333,6 +443,7 @@ open_enum! {
 
 open_enum! {
     /// Edge interpolation of the `GEOGRAPHY` logical type.
+    #[derive(Debug)]
     pub enum EdgeInterpolationAlgorithm {
         /// Spherical edges.
         Spherical = 0,
