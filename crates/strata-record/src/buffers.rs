@@ -36,6 +36,12 @@ pub struct RecordBatchBuffers<V> {
     pub num_levels: usize,
     /// Records in the batch.
     pub num_records: usize,
+    /// Every value of the batch was gathered from the chunk's dictionary
+    /// (set by [`read_records`](crate::ColumnRecordReader::read_records);
+    /// `false` once a value came from a page that is not dictionary
+    /// encoded). A string column whose dictionary was checked to be UTF-8
+    /// needs no second check of such a batch.
+    pub from_dictionary: bool,
 }
 
 impl<V: ValueBuffer> RecordBatchBuffers<V> {
@@ -53,6 +59,7 @@ impl<V: ValueBuffer> RecordBatchBuffers<V> {
         self.null_count = 0;
         self.num_levels = 0;
         self.num_records = 0;
+        self.from_dictionary = false;
     }
 }
 

@@ -37,10 +37,6 @@ pub struct ReadStats {
     /// Data pages of a flat optional column whose definition levels were
     /// one run of the maximum, known without decoding them.
     pub pages_without_nulls: u64,
-    /// Value runs read (as values, not indices) from data pages that are
-    /// not dictionary encoded. While it stays the same, every value read
-    /// was gathered from the chunk's dictionary.
-    pub non_dictionary_runs: u64,
 }
 
 impl ReadStats {
@@ -619,6 +615,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         out: &mut RecordBatchBuffers<T::Values>,
     ) -> Result<usize> {
         out.clear();
+        out.from_dictionary = true;
         T::reset_values(self.values.ctx, &mut out.values);
         self.last_room.reserve_in(out);
         let spaced_before = self.stats.spaced_decodes;
@@ -835,7 +832,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             Sink::Skip => self.values.skip(run.present())?,
             Sink::Values(out) => {
                 if !matches!(self.values.source, Source::Indices { .. }) {
-                    self.stats.non_dictionary_runs += 1;
+                    out.from_dictionary = false;
                 }
                 let values = &mut self.values;
                 read_run(out, &run, &mut self.stats, |n, v, s| values.read(n, v, s))?;

@@ -447,6 +447,7 @@ fn dictionary_mode_shares_one_arc() {
                             null_count: out.null_count,
                             num_levels: out.num_levels,
                             num_records: out.num_records,
+                            from_dictionary: true,
                         };
                         collect(&as_values, shape, width, records, &mut got);
                     }

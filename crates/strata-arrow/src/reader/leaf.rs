@@ -10,8 +10,9 @@
 //!   values Vec<T> / offsets + bytes       ──▶ Arrow buffers, no copy
 //!                                             (taken out of the buffers)
 //!   ──▶ converted to the target Arrow type (widening, units, decimals)
-//!   ──▶ repeated leaves with null slots: dense values spread to one slot
-//!       per level with def >= slot level (a `take` with null indices)
+//!   ──▶ repeated leaves with null slots: dense values (or dictionary
+//!       keys, or views) spread to one slot per level with def >= slot
+//!       level, before they become an array (`spread_batch`)
 //! dictionary target ── read_records_dictionary(n) ──▶ u32 indices + the
 //!   chunk's dictionary Arc, turned into an Arrow array once per chunk
 //! ```
@@ -126,10 +127,6 @@ enum Column {
 pub(crate) struct LeafReader {
     column: Column,
     target: DataType,
-    max_def: i16,
-    max_rep: i16,
-    /// Levels at or above this definition level hold a slot in the array.
-    slot_def: i16,
     /// Unit of stored INT64 timestamps / times (from the logical type).
     stored_unit: Option<ArrowTimeUnit>,
 }
@@ -159,8 +156,6 @@ impl LeafReader {
         top_level: bool,
     ) -> Result<Self> {
         use strata_format::metadata::Type as P;
-        let max_def = descr.max_def_level;
-        let max_rep = descr.max_rep_level;
         let stored_unit = unit_of(&descr);
         let column = match descr.physical_type {
             P::Boolean => Column::Bool(Typed::new(pages, descr, top_level, slot_def)?),
@@ -175,9 +170,6 @@ impl LeafReader {
         Ok(Self {
             column,
             target,
-            max_def,
-            max_rep,
-            slot_def,
             stored_unit,
         })
     }
@@ -235,11 +227,6 @@ impl LeafReader {
             Some(key) => fixed_width_dictionary(&array, &key)?,
             None => array,
         };
-        let array = if self.max_rep > 0 {
-            spread(array, &def, self.slot_def, self.max_def)?
-        } else {
-            array
-        };
         Ok((records, LeafBatch { def, rep, array }))
     }
 }
@@ -276,22 +263,9 @@ fn plain<T: RecordValue>(
 type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
 
 fn read_values<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
-    let (records, values, nulls, def, rep) = read_dense(t, n)?;
-    match t.spread {
-        Some((slot_def, max_def)) => {
-            let (values, nulls) = spread_values(values, &def, slot_def, max_def)?;
-            Ok((records, values, nulls, def, rep))
-        }
-        None => Ok((records, values, nulls, def, rep)),
-    }
-}
-
-/// [`read_values`] without spreading a repeated leaf's values: one per
-/// present value.
-fn read_dense<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
     let records = t.reader.read_records(n, &mut t.buffers)?;
+    let nulls = spread_batch(&mut t.buffers, t.spread)?;
     let b = &mut t.buffers;
-    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
     Ok((
         records,
         std::mem::take(&mut b.values),
@@ -301,15 +275,32 @@ fn read_dense<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<
     ))
 }
 
+/// The nulls of a batch read into `b`, its values spread first when the
+/// leaf is repeated (`spread` holds its slot level and maximum definition
+/// level, see [`spread_values`]). Every output (values, dictionary keys,
+/// views) of every leaf goes through here, so a repeated leaf's slots are
+/// made in one place.
+fn spread_batch<V: ValueBuffer>(
+    b: &mut RecordBatchBuffers<V>,
+    spread: Option<(i16, i16)>,
+) -> Result<Option<NullBuffer>> {
+    match spread {
+        Some((slot_def, max_def)) => spread_values(&mut b.values, &b.def_levels, slot_def, max_def),
+        None => Ok(take_nulls(&mut b.validity, b.null_count, b.num_levels)),
+    }
+}
+
 /// Spread the dense values of a repeated leaf to one slot per level whose
 /// definition level reaches `slot_def`, null (an empty value) where it is
-/// below `max_def`: byte arrays move offsets only, no value bytes.
+/// below `max_def`, with the record layer's one spread routine
+/// ([`ValueBuffer::spread_tail`]): byte arrays move offsets only, no value
+/// bytes.
 fn spread_values<V: ValueBuffer>(
-    mut values: V,
+    values: &mut V,
     def: &[i16],
     slot_def: i16,
     max_def: i16,
-) -> Result<(V, Option<NullBuffer>)> {
+) -> Result<Option<NullBuffer>> {
     // Levels in chunks of 64, each chunk's slot bits collected in a
     // register and appended once (as in `list_offsets`).
     let mut bitmap = super::BitmapWords::with_capacity(def.len());
@@ -334,7 +325,7 @@ fn spread_values<V: ValueBuffer>(
         )));
     }
     if slots == present {
-        return Ok((values, None));
+        return Ok(None);
     }
     let spaced = Spaced {
         validity: validity.as_slice(),
@@ -345,7 +336,7 @@ fn spread_values<V: ValueBuffer>(
     values.mark_spaced(slots)?;
     values.spread_tail(0, spaced)?;
     let bits = BooleanBuffer::new(validity, 0, slots);
-    Ok((values, Some(NullBuffer::new(bits))))
+    Ok(Some(NullBuffer::new(bits)))
 }
 
 /// Read `n` records of a byte-array column as `target` (not a dictionary
@@ -353,9 +344,8 @@ fn spread_values<V: ValueBuffer>(
 /// entries are all UTF-8 is turned into strings without validating it
 /// again (see [`string_array`]).
 fn read_bytes(t: &mut Typed<ByteArray>, n: usize, target: &DataType) -> Result<Levels> {
-    let before = t.reader.stats().non_dictionary_runs;
     let (records, values, nulls, def, rep) = read_values(t, n)?;
-    let gathered = t.reader.stats().non_dictionary_runs == before;
+    let gathered = t.buffers.from_dictionary;
     let strings = matches!(
         target,
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
@@ -464,48 +454,6 @@ fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<N
     Some(NullBuffer::new(bits))
 }
 
-/// Spread the dense values of a repeated leaf to one slot per level whose
-/// definition level reaches `slot_def`, null where it is below `max_def`.
-fn spread(array: ArrayRef, def: &[i16], slot_def: i16, max_def: i16) -> Result<ArrayRef> {
-    // Chunked sums vectorise; `filter().count()` does not.
-    let slots: usize = def
-        .chunks(256)
-        .map(|c| c.iter().map(|&d| u32::from(d >= slot_def)).sum::<u32>() as usize)
-        .sum();
-    if slots == array.len() {
-        return Ok(array);
-    }
-    // A `take` whose indices are the present values in order, null at the
-    // slots below `max_def`: indices and validity built in one pass.
-    let mut indices: Vec<u32> = Vec::with_capacity(slots);
-    let mut validity = vec![0u8; slots.div_ceil(8)];
-    let mut next = 0u32;
-    for &d in def.iter().filter(|&&d| d >= slot_def) {
-        let present = d == max_def;
-        let slot = indices.len();
-        if let Some(byte) = validity.get_mut(slot / 8) {
-            *byte |= u8::from(present) << (slot % 8);
-        }
-        indices.push(next);
-        next += u32::from(present);
-    }
-    if next as usize != array.len() {
-        return Err(general(format!(
-            "{} values for {next} present slots",
-            array.len()
-        )));
-    }
-    // Null slots point at the next present value (or past the end when
-    // none follows): clamp them so every index is in range.
-    let last = next.saturating_sub(1);
-    for i in &mut indices {
-        *i = (*i).min(last);
-    }
-    let nulls = NullBuffer::new(BooleanBuffer::new(Buffer::from_vec(validity), 0, slots));
-    let indices = UInt32Array::new(ScalarBuffer::from(indices), Some(nulls));
-    Ok(arrow_select::take::take(array.as_ref(), &indices, None)?)
-}
-
 /// Read `n` records of a byte-array column by way of the chunk's
 /// dictionary: while its pages are dictionary encoded, a batch's indices
 /// (left in `t.indices.values`) become an array through `keyed`, given the
@@ -536,8 +484,8 @@ fn read_keyed(
                 dictionary,
             } => (records, dictionary, true),
         };
+    let nulls = spread_batch(&mut t.indices, t.spread)?;
     let b = &mut t.indices;
-    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
     let mut def = std::mem::take(&mut b.def_levels);
     let mut rep = std::mem::take(&mut b.rep_levels);
     let mut array = keyed(t, dictionary.as_ref(), nulls)?;
@@ -584,7 +532,7 @@ fn read_dictionary(
         keyed_dictionary(std::mem::take(&mut t.indices.values), nulls, values, key)
     };
     let dense = |t: &mut Typed<ByteArray>, n| {
-        let (records, values, nulls, def, rep) = read_dense(t, n)?;
+        let (records, values, nulls, def, rep) = read_values(t, n)?;
         let values = from_bytes(values, nulls, value)?;
         Ok((
             records,
@@ -645,8 +593,8 @@ fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<
     let records = t
         .reader
         .read_records_views(n, &mut t.views, &mut t.view_buffers)?;
+    let nulls = spread_batch(&mut t.views, t.spread)?;
     let b = &mut t.views;
-    let nulls = take_nulls(&mut b.validity, b.null_count, b.num_levels);
     let def = std::mem::take(&mut b.def_levels);
     let rep = std::mem::take(&mut b.rep_levels);
     let views = std::mem::take(&mut b.values);
