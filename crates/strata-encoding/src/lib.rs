@@ -60,6 +60,13 @@
 //! page &[u8] ──set_data──▶ decoder (cursor) ──decode──▶ &mut [T] / ByteArrayBuffer
 //! ```
 //!
+//! A reader of whole column chunks goes through [`chunk::ChunkDecoder`],
+//! the one seam between page bytes and values: built once per chunk, it
+//! owns the dictionary, picks the decoder of each page's encoding and
+//! reads or skips `n` values as values, dictionary indices or views,
+//! densely or spread over null slots (see the [`chunk`] module's design
+//! notes).
+//!
 //! ## Invariants
 //!
 //! - **No preallocation.** A new encoder or decoder holds no heap memory;
@@ -122,6 +129,7 @@
 
 mod bit_pack;
 mod byte_stream_split;
+pub mod chunk;
 mod delta_binary_packed;
 mod delta_byte_array;
 mod delta_length_byte_array;

@@ -1,6 +1,6 @@
 //! [`RecordBatchBuffers`]: the output of one batch, reused across batches.
 
-use crate::values::ValueBuffer;
+use strata_encoding::chunk::ValueBuffer;
 
 /// The levels, validity and values of one batch of records.
 ///

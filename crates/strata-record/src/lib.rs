@@ -42,12 +42,12 @@
 //! ## Types
 //!
 //! `ColumnRecordReader<T>` reads a column of the physical type of its
-//! [`RecordValue`] `T`:
+//! [`ChunkValue`](strata_encoding::chunk::ChunkValue) `T`:
 //!
 //! | Physical type | `T` | `Values` (one batch) | dictionary |
 //! |---|---|---|---|
 //! | BOOLEAN | `bool` | `Vec<bool>` | none |
-//! | INT32, INT64 | `i32`, `i64` | `Vec<i32>`, `Vec<i64>` | [`PlainDict<T>`] |
+//! | INT32, INT64 | `i32`, `i64` | `Vec<i32>`, `Vec<i64>` | [`PlainDict<T>`](strata_encoding::chunk::PlainDict) |
 //! | INT96 | [`Int96`](strata_encoding::Int96) | `Vec<Int96>` | `PlainDict<Int96>` |
 //! | FLOAT, DOUBLE | `f32`, `f64` | `Vec<f32>`, `Vec<f64>` | `PlainDict<T>` |
 //! | BYTE_ARRAY | [`ByteArray`](strata_encoding::ByteArray) | [`ByteArrayBuffer`](strata_encoding::ByteArrayBuffer) | `ByteArrayBuffer` |
@@ -162,15 +162,9 @@
 #![forbid(unsafe_code)]
 
 mod buffers;
-mod dictionary;
 mod error;
 mod reader;
-mod values;
-mod views;
 
 pub use buffers::RecordBatchBuffers;
-pub use dictionary::PlainDict;
 pub use error::{RecordError, Result};
 pub use reader::{ColumnRecordReader, DictionaryRead, MAX_PAGE_LEVELS, ReadStats};
-pub use values::{RecordValue, Spaced, ValueBuffer};
-pub use views::ViewBuffers;

@@ -3,9 +3,8 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_encoding::{
-    LevelDecoder, count_levels, decode_dictionary_indices_from, def_levels_to_validity, plain_views,
-};
+use strata_encoding::chunk::{ChunkDecoder, ChunkValue, Spaced, ValueBuffer, ViewBuffers};
+use strata_encoding::{EncodingError, LevelDecoder, count_levels, def_levels_to_validity};
 use strata_file::page::Page;
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
@@ -13,8 +12,6 @@ use strata_format::metadata::{Encoding, PageType};
 
 use crate::buffers::RecordBatchBuffers;
 use crate::error::{RecordError, Result};
-use crate::values::{RecordValue, Spaced, ValueBuffer};
-use crate::views::ViewBuffers;
 
 /// Counters of what a reader did, for tests and benchmarks: which decode
 /// path each piece of a batch took, and how pages were handled.
@@ -145,311 +142,12 @@ struct PageLevels {
     defs_elided: bool,
 }
 
-/// Where the current page's values come from.
-#[derive(Debug)]
-enum Source {
-    /// No page loaded.
-    Empty,
-    /// PLAIN fixed width: read straight from the page at value `pos`.
-    Plain { data: Bytes, pos: usize },
-    /// Dictionary encoded: the page's values section `data` holds `len`
-    /// indices, the next at `pos`. They are decoded as they are read, a
-    /// window of at least [`INDEX_WINDOW`] at a time into
-    /// `PageValues::indices`, whose first index is the page's index
-    /// `window`: never the whole page at once.
-    Indices {
-        data: Bytes,
-        pos: usize,
-        len: usize,
-        window: usize,
-    },
-    /// Any other encoding: the page's values are in `PageValues::store`.
-    Store { pos: usize },
-    /// PLAIN variable width (byte arrays): read straight from the page, the
-    /// next value at byte `at`, `left` values after it.
-    PlainInPlace { data: Bytes, at: usize, left: usize },
-}
-
-/// The fewest dictionary indices decoded at a time. Each window is
-/// decoded from the start of the page's indices, passing over the runs
-/// before it, so a page costs (its runs) x (its indices / this) steps
-/// however small the batches; 16 KiB of indices.
-const INDEX_WINDOW: usize = 4096;
-
-/// The current page's values and the chunk's dictionary.
-#[derive(Debug)]
-struct PageValues<T: RecordValue> {
-    ctx: T::Context,
-    source: Source,
-    dict: Option<Arc<T::Dict>>,
-    indices: Vec<u32>,
-    store: T::Values,
-}
-
 fn corrupt(message: impl Into<String>) -> RecordError {
     RecordError::Corrupt(message.into())
 }
 
-impl<T: RecordValue> PageValues<T> {
-    fn available(&self) -> usize {
-        match &self.source {
-            Source::Empty => 0,
-            Source::Plain { data, pos } => {
-                T::plain_width(self.ctx).map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
-            }
-            Source::Indices { pos, len, .. } => len.saturating_sub(*pos),
-            Source::Store { pos } => {
-                crate::values::ValueBuffer::len(&self.store).saturating_sub(*pos)
-            }
-            Source::PlainInPlace { left, .. } => *left,
-        }
-    }
-
-    fn check(&self, n: usize) -> Result<()> {
-        let available = self.available();
-        if n > available {
-            return Err(corrupt(format!(
-                "levels need {n} values, the page has {available} left"
-            )));
-        }
-        Ok(())
-    }
-
-    /// Make `self.indices[at..at + n]` the next `n` indices of a
-    /// dictionary-encoded page and return `at`, decoding a new window when
-    /// they are not all in the current one.
-    fn index_window(&mut self, n: usize) -> Result<usize> {
-        let Source::Indices {
-            data,
-            pos,
-            len,
-            window,
-        } = &mut self.source
-        else {
-            return Err(corrupt("indices requested from a non-dictionary page"));
-        };
-        let have = *pos >= *window && *pos + n <= *window + self.indices.len();
-        if !have {
-            let dict = self
-                .dict
-                .as_deref()
-                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-            let count = n.max(INDEX_WINDOW).min(len.saturating_sub(*pos));
-            if count < n {
-                return Err(corrupt("dictionary indices past the page"));
-            }
-            self.indices.resize(count, 0);
-            let decoded =
-                decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, &mut self.indices);
-            if let Err(e) = decoded {
-                self.indices.clear();
-                return Err(e.into());
-            }
-            *window = *pos;
-        }
-        Ok(*pos - *window)
-    }
-
-    /// Append `present` values (spread over `spaced` slots if given).
-    fn read(
-        &mut self,
-        present: usize,
-        out: &mut T::Values,
-        spaced: Option<Spaced<'_>>,
-    ) -> Result<()> {
-        if present == 0 && spaced.is_none() {
-            return Ok(());
-        }
-        self.check(present)?;
-        match &mut self.source {
-            Source::Empty => return Err(corrupt("values without a data page")),
-            Source::Plain { data, pos } => {
-                let w = T::plain_width(self.ctx).unwrap_or(1);
-                let bytes = data
-                    .get(*pos * w..(*pos + present) * w)
-                    .ok_or_else(|| corrupt("PLAIN values past the page"))?;
-                T::read_plain(self.ctx, bytes, present, out, spaced)?;
-                *pos += present;
-            }
-            Source::Indices { .. } => {
-                // Gather the present values densely onto the end of `out`
-                // (then move them to their slots when some are null), a
-                // window of indices at a time, so the indices decoded at
-                // once stay at `INDEX_WINDOW` however large the batch.
-                let mark = match spaced {
-                    Some(s) => Some(out.mark_spaced(s.slots)?),
-                    None => None,
-                };
-                let mut done = 0;
-                while done < present {
-                    let k = (present - done).min(INDEX_WINDOW);
-                    let at = self.index_window(k)?;
-                    let dict = self
-                        .dict
-                        .as_deref()
-                        .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-                    let indices = self
-                        .indices
-                        .get(at..at + k)
-                        .ok_or_else(|| corrupt("dictionary indices past their window"))?;
-                    T::gather(dict, indices, out)?;
-                    if let Source::Indices { pos, .. } = &mut self.source {
-                        *pos += k;
-                    }
-                    done += k;
-                }
-                if let (Some(mark), Some(s)) = (mark, spaced) {
-                    out.spread_tail(mark, s)?;
-                }
-            }
-            Source::Store { pos } => {
-                T::read_store(&self.store, *pos, present, out, spaced)?;
-                *pos += present;
-            }
-            Source::PlainInPlace { data, at, left } => {
-                let bytes = data.get(*at..).unwrap_or_default();
-                *at += T::read_plain_from(bytes, present, out, spaced)?;
-                *left -= present;
-            }
-        }
-        Ok(())
-    }
-
-    /// Append `present` dictionary indices (spread over `spaced` slots,
-    /// null slots 0, if given).
-    fn read_indices(
-        &mut self,
-        present: usize,
-        out: &mut Vec<u32>,
-        spaced: Option<Spaced<'_>>,
-    ) -> Result<()> {
-        self.check(present)?;
-        if spaced.is_none() && present >= INDEX_WINDOW {
-            // Straight into the batch's indices, no window (only for runs
-            // at least a window long, so a page is still passed over at
-            // most once per window's worth of indices).
-            let Source::Indices { data, pos, .. } = &mut self.source else {
-                return Err(corrupt("indices requested from a non-dictionary page"));
-            };
-            let dict = self
-                .dict
-                .as_deref()
-                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-            let start = out.len();
-            out.resize(start + present, 0);
-            let tail = out.get_mut(start..).unwrap_or_default();
-            if let Err(e) = decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, tail) {
-                out.truncate(start);
-                return Err(e.into());
-            }
-            *pos += present;
-            return Ok(());
-        }
-        let at = self.index_window(present)?;
-        let indices = self
-            .indices
-            .get(at..at + present)
-            .ok_or_else(|| corrupt("dictionary indices past their window"))?;
-        match spaced {
-            None => out.extend_from_slice(indices),
-            Some(s) => {
-                let start = out.len();
-                out.resize(start + s.slots, 0);
-                let mut next = indices.iter();
-                for (i, slot) in out.iter_mut().skip(start).enumerate() {
-                    let bit = s.offset + i;
-                    let valid = s
-                        .validity
-                        .get(bit / 8)
-                        .is_some_and(|b| b & (1 << (bit % 8)) != 0);
-                    if valid {
-                        *slot = *next
-                            .next()
-                            .ok_or_else(|| corrupt("more present slots than indices"))?;
-                    }
-                }
-            }
-        }
-        if let Source::Indices { pos, .. } = &mut self.source {
-            *pos += present;
-        }
-        Ok(())
-    }
-
-    /// Append the views of `present` byte arrays (spread over `spaced`
-    /// slots, null slots an empty view, if given): pointing into the page
-    /// for PLAIN, into bytes copied to `buffers` for values another
-    /// encoding decoded.
-    fn read_views(
-        &mut self,
-        present: usize,
-        out: &mut Vec<u128>,
-        buffers: &mut ViewBuffers,
-        spaced: Option<Spaced<'_>>,
-    ) -> Result<()> {
-        if present == 0 && spaced.is_none() {
-            return Ok(());
-        }
-        self.check(present)?;
-        let mark = match spaced {
-            Some(s) => Some(out.mark_spaced(s.slots)?),
-            None => None,
-        };
-        match &mut self.source {
-            Source::PlainInPlace { data, at, left } => {
-                let index = buffers.page_index(data)?;
-                let end = plain_views(data, *at, present, index, out)?;
-                buffers.note_ascii(data.get(*at..end).unwrap_or_default());
-                *at = end;
-                *left -= present;
-            }
-            Source::Store { pos } => {
-                T::store_views(&self.store, *pos, present, out, buffers)?;
-                *pos += present;
-            }
-            Source::Indices { .. } => {
-                return Err(RecordError::Unsupported(
-                    "a dictionary-encoded page read as views (read the chunk's dictionary \
-                     pages as indices)"
-                        .into(),
-                ));
-            }
-            Source::Plain { .. } => {
-                return Err(RecordError::Unsupported(format!(
-                    "{} values read as views",
-                    T::NAME
-                )));
-            }
-            Source::Empty => return Err(corrupt("values without a data page")),
-        }
-        if let (Some(mark), Some(s)) = (mark, spaced) {
-            out.spread_tail(mark, s)?;
-        }
-        Ok(())
-    }
-
-    /// Skip `n` values without decoding them.
-    fn skip(&mut self, n: usize) -> Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.check(n)?;
-        match &mut self.source {
-            Source::Empty => return Err(corrupt("values without a data page")),
-            Source::Plain { pos, .. } | Source::Indices { pos, .. } | Source::Store { pos } => {
-                *pos += n
-            }
-            Source::PlainInPlace { data, at, left } => {
-                *at += T::skip_plain_from(data.get(*at..).unwrap_or_default(), n)?;
-                *left -= n;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// What a pass over the levels does with them.
-enum Sink<'o, T: RecordValue> {
+enum Sink<'o, T: ChunkValue> {
     Skip,
     Values(&'o mut RecordBatchBuffers<T::Values>),
     Indices(&'o mut RecordBatchBuffers<Vec<u32>>),
@@ -509,13 +207,13 @@ fn fill_levels(
 /// [`ByteArray`](strata_encoding::ByteArray),
 /// [`FixedLenByteArray`](strata_encoding::FixedLenByteArray)).
 #[derive(Debug)]
-pub struct ColumnRecordReader<T: RecordValue> {
+pub struct ColumnRecordReader<T: ChunkValue> {
     pages: PageReader,
     descr: ColumnDescriptor,
     max_def: i16,
     max_rep: i16,
     levels: PageLevels,
-    values: PageValues<T>,
+    values: ChunkDecoder<T>,
     stats: ReadStats,
     /// Copy the definition levels of a flat optional column into the
     /// output (its validity bitmap carries the same facts).
@@ -525,7 +223,7 @@ pub struct ColumnRecordReader<T: RecordValue> {
     last_room: BatchRoom,
 }
 
-impl<T: RecordValue> ColumnRecordReader<T> {
+impl<T: ChunkValue> ColumnRecordReader<T> {
     /// A reader of the column chunk `pages`, whose leaf is `descr`.
     ///
     /// Fails if `descr`'s physical type is not `T`'s, if its maximum
@@ -546,22 +244,17 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 descr.max_def_level, descr.max_rep_level
             )));
         }
-        let ctx = T::context(&descr)?;
-        let mut store = T::Values::default();
-        T::reset_values(ctx, &mut store);
+        let values = ChunkDecoder::new(&descr).map_err(|e| match e {
+            EncodingError::InvalidArgument(m) => RecordError::InvalidArgument(m),
+            other => other.into(),
+        })?;
         Ok(Self {
             pages,
             max_def: descr.max_def_level,
             max_rep: descr.max_rep_level,
             descr,
             levels: PageLevels::default(),
-            values: PageValues {
-                ctx,
-                source: Source::Empty,
-                dict: None,
-                indices: Vec::new(),
-                store,
-            },
+            values,
             stats: ReadStats::default(),
             flat_def_levels: true,
             last_room: BatchRoom::default(),
@@ -600,7 +293,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
 
     /// The chunk's dictionary, once its dictionary page has been read.
     pub fn dictionary(&self) -> Option<&Arc<T::Dict>> {
-        self.values.dict.as_ref()
+        self.values.dictionary()
     }
 
     /// Read up to `max_records` records into `out` (cleared first) and
@@ -616,7 +309,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
     ) -> Result<usize> {
         out.clear();
         out.from_dictionary = true;
-        T::reset_values(self.values.ctx, &mut out.values);
+        self.values.reset_values(&mut out.values);
         self.last_room.reserve_in(out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
@@ -645,7 +338,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         out.num_records = records;
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
-        let dictionary = self.values.dict.clone();
+        let dictionary = self.values.dictionary().cloned();
         Ok(if fallback {
             DictionaryRead::Fallback {
                 records,
@@ -732,9 +425,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                 }
                 continue;
             }
-            if matches!(sink, Sink::Indices(_))
-                && !matches!(self.values.source, Source::Indices { .. })
-            {
+            if matches!(sink, Sink::Indices(_)) && !self.values.is_dictionary_page() {
                 let continues = self.max_rep > 0
                     && self
                         .levels
@@ -831,22 +522,24 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         match sink {
             Sink::Skip => self.values.skip(run.present())?,
             Sink::Values(out) => {
-                if !matches!(self.values.source, Source::Indices { .. }) {
+                if !self.values.is_dictionary_page() {
                     out.from_dictionary = false;
                 }
                 let values = &mut self.values;
-                read_run(out, &run, &mut self.stats, |n, v, s| values.read(n, v, s))?;
+                read_run(out, &run, &mut self.stats, |n, v, s| {
+                    Ok(values.read(n, v, s)?)
+                })?;
             }
             Sink::Indices(out) => {
                 let values = &mut self.values;
                 read_run(out, &run, &mut self.stats, |n, v, s| {
-                    values.read_indices(n, v, s)
+                    Ok(values.read_indices(n, v, s)?)
                 })?;
             }
             Sink::Views(out, buffers) => {
                 let values = &mut self.values;
                 read_run(out, &run, &mut self.stats, |n, v, s| {
-                    values.read_views(n, v, buffers, s)
+                    Ok(values.read_views(n, v, buffers, s)?)
                 })?;
             }
         }
@@ -901,12 +594,12 @@ impl<T: RecordValue> ColumnRecordReader<T> {
         // Let go of the last page first: the page reader decompresses the
         // next one over its buffer when nothing else holds it, so a chunk
         // read batch by batch keeps one page buffer, not two.
-        self.values.source = Source::Empty;
+        self.values.release_page();
         loop {
             let Some(page) = self.pages.next().transpose()? else {
                 self.levels.len = 0;
                 self.levels.pos = 0;
-                self.values.source = Source::Empty;
+                self.values.release_page();
                 return Ok(false);
             };
             match page {
@@ -916,19 +609,8 @@ impl<T: RecordValue> ColumnRecordReader<T> {
                     encoding,
                     ..
                 } => {
-                    if self.values.dict.is_some() {
-                        return Err(corrupt("a second dictionary page in one column chunk"));
-                    }
-                    if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
-                        return Err(RecordError::Unsupported(format!(
-                            "dictionary page encoding {encoding:?}"
-                        )));
-                    }
-                    self.values.dict = Some(T::decode_dictionary(
-                        self.values.ctx,
-                        &buf,
-                        num_values as usize,
-                    )?);
+                    self.values
+                        .set_dictionary(encoding, &buf, num_values as usize)?;
                     self.stats.dictionary_pages += 1;
                 }
                 Page::DataPage {
@@ -1032,56 +714,7 @@ impl<T: RecordValue> ColumnRecordReader<T> {
             n
         };
         self.levels.nulls = n.saturating_sub(present);
-        self.values.source = Source::Empty;
-        match encoding {
-            Encoding::PlainDictionary | Encoding::RleDictionary => {
-                if self.values.dict.is_none() {
-                    return Err(corrupt("dictionary-encoded page without a dictionary page"));
-                }
-                self.values.indices.clear();
-                self.values.source = Source::Indices {
-                    data: values,
-                    pos: 0,
-                    len: present,
-                    window: 0,
-                };
-            }
-            Encoding::Plain if T::PLAIN_IN_PLACE || T::plain_width(self.values.ctx).is_some() => {
-                // Fixed-width values are read by position; variable-width
-                // ones in place, each taking at least its 4-byte length.
-                let width = T::plain_width(self.values.ctx);
-                let least = width.unwrap_or(4);
-                if present.saturating_mul(least) > values.len() {
-                    return Err(corrupt(format!(
-                        "PLAIN page of {} bytes cannot hold {present} values of at least \
-                         {least} bytes",
-                        values.len()
-                    )));
-                }
-                self.values.source = if width.is_some() {
-                    Source::Plain {
-                        data: values,
-                        pos: 0,
-                    }
-                } else {
-                    Source::PlainInPlace {
-                        data: values,
-                        at: 0,
-                        left: present,
-                    }
-                };
-            }
-            other => {
-                T::decode_page(
-                    self.values.ctx,
-                    other,
-                    &values,
-                    present,
-                    &mut self.values.store,
-                )?;
-                self.values.source = Source::Store { pos: 0 };
-            }
-        }
+        self.values.set_page(encoding, values, present)?;
         self.stats.data_pages += 1;
         Ok(())
     }

@@ -8,12 +8,13 @@ use std::path::PathBuf;
 
 use bytes::Bytes;
 use common::read_flat;
+use strata_encoding::chunk::ChunkValue;
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
 use strata_file::reader::FileReader;
 use strata_format::metadata::Type;
-use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
 fn corpus(file: &str) -> Option<FileReader<Bytes>> {
     let dir = PathBuf::from(concat!(
@@ -53,7 +54,7 @@ fn column_index(file: &FileReader<Bytes>, name: &str) -> usize {
         })
 }
 
-fn reader<T: RecordValue>(
+fn reader<T: ChunkValue>(
     file: &FileReader<Bytes>,
     row_group: usize,
     column: usize,

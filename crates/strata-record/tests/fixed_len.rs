@@ -684,7 +684,9 @@ fn malformed_pages_are_errors() {
             Encoding::DeltaLengthByteArray,
             &values
         ),
-        RecordError::Unsupported(_)
+        RecordError::File(strata_file::FileError::Encoding(
+            strata_encoding::EncodingError::Unsupported(_)
+        ))
     ));
     // Dictionary-encoded data without a dictionary page.
     assert!(matches!(
@@ -695,7 +697,9 @@ fn malformed_pages_are_errors() {
             Encoding::RleDictionary,
             &[1, 6, 0]
         ),
-        RecordError::Corrupt(_)
+        RecordError::File(strata_file::FileError::Encoding(
+            strata_encoding::EncodingError::Corrupt(_)
+        ))
     ));
 
     // A dictionary page too short for its entries.

@@ -29,16 +29,14 @@ use arrow_buffer::{
     ScalarBuffer, i256,
 };
 use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
+use strata_encoding::chunk::{ChunkValue, Spaced, ValueBuffer, ViewBuffers};
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, FirstOccurrences, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit};
-use strata_record::{
-    ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordValue, Spaced, ValueBuffer,
-    ViewBuffers,
-};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
 use super::views;
 use crate::error::{Result, general};
@@ -57,7 +55,7 @@ pub(crate) struct LeafBatch {
 
 /// A typed record reader with its reused buffers.
 #[derive(Debug)]
-struct Typed<T: RecordValue> {
+struct Typed<T: ChunkValue> {
     reader: ColumnRecordReader<T>,
     buffers: RecordBatchBuffers<T::Values>,
     indices: RecordBatchBuffers<Vec<u32>>,
@@ -83,7 +81,7 @@ struct Typed<T: RecordValue> {
     view_buffers: ViewBuffers,
 }
 
-impl<T: RecordValue> Typed<T> {
+impl<T: ChunkValue> Typed<T> {
     fn new(
         pages: PageReader,
         descr: ColumnDescriptor,
@@ -249,7 +247,7 @@ fn pack_bools(v: &[bool]) -> BooleanBuffer {
 
 /// Read `n` records as values and convert them with `convert` (given the
 /// values, taken out of the buffers, and the nulls of flat columns).
-fn plain<T: RecordValue>(
+fn plain<T: ChunkValue>(
     t: &mut Typed<T>,
     n: usize,
     convert: impl FnOnce(T::Values, Option<NullBuffer>) -> Result<ArrayRef>,
@@ -262,7 +260,7 @@ fn plain<T: RecordValue>(
 /// first), taken out of the reader's buffers.
 type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
 
-fn read_values<T: RecordValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
+fn read_values<T: ChunkValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
     let records = t.reader.read_records(n, &mut t.buffers)?;
     let nulls = spread_batch(&mut t.buffers, t.spread)?;
     let b = &mut t.buffers;

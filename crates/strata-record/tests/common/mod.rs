@@ -3,13 +3,14 @@
 
 use bytes::Bytes;
 use strata_encoding::LevelEncoder;
+use strata_encoding::chunk::ChunkValue;
 use strata_file::page_reader::PageReader;
 use strata_format::metadata::{
     CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
     FieldRepetitionType, PageHeader, PageType, Type,
 };
 use strata_format::{ColumnDescriptor, ColumnPath, thrift};
-use strata_record::{ColumnRecordReader, RecordBatchBuffers, RecordValue};
+use strata_record::{ColumnRecordReader, RecordBatchBuffers};
 use strata_sink::ByteSink;
 
 pub fn descr(physical: Type, max_def: i16, max_rep: i16) -> ColumnDescriptor {
@@ -226,7 +227,7 @@ impl Lcg {
 /// `batch` records.
 pub fn read_flat<T>(reader: &mut ColumnRecordReader<T>, batch: usize) -> Vec<Option<T>>
 where
-    T: RecordValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug,
+    T: ChunkValue<Values = Vec<T>> + Copy + Default + std::fmt::Debug,
 {
     let mut out = RecordBatchBuffers::new();
     let mut rows = Vec::new();

@@ -1,29 +1,30 @@
-//! [`RecordValue`]: what the record reader needs of each physical type,
-//! and the small adapters that let the encoding layer's
-//! [`Decoder::decode_spaced`] spread values over null slots.
+//! [`ChunkValue`]: what [`ChunkDecoder`](super::ChunkDecoder) needs of
+//! each physical type (its output buffer, dictionary and per-encoding
+//! decoders), and [`ValueBuffer`], the output buffers with the one spread
+//! of values over null slots.
 
 use std::fmt::Debug;
 use std::sync::Arc;
 
 use bytes::Bytes;
 
-use strata_encoding::{
+use crate::error::{EncodingError, Result};
+use crate::{
     ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
     DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
-    DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, EncodingError,
-    FixedLenByteArray, FixedLenByteArrayBuffer, Int96, MAX_INLINE_VIEW_LEN, PlainBooleanDecoder,
+    DeltaByteArrayFixedLenDecoder, DeltaLengthByteArrayDecoder, DictDecoder, FixedLenByteArray,
+    FixedLenByteArrayBuffer, Int96, MAX_INLINE_VIEW_LEN, PlainBooleanDecoder,
     PlainByteArrayDecoder, PlainDecoder, PlainFixedLenByteArrayDecoder, RleBooleanDecoder,
     ValueType, byte_view, indices_below,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
 
-use crate::dictionary::PlainDict;
-use crate::error::{RecordError, Result};
-use crate::views::ViewBuffers;
+use super::plain_dict::PlainDict;
+use super::view_buffers::ViewBuffers;
 
 mod sealed {
-    /// Keeps [`RecordValue`](super::RecordValue) closed.
+    /// Keeps [`ChunkValue`](super::ChunkValue) closed.
     pub trait Sealed {}
 }
 
@@ -92,12 +93,10 @@ impl<T: Debug + Copy + Default> ValueBuffer for Vec<T> {
     fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
         let present = Vec::len(self)
             .checked_sub(mark)
-            .ok_or_else(|| RecordError::Corrupt("values removed during a spaced read".into()))?;
+            .ok_or_else(|| EncodingError::Corrupt("values removed during a spaced read".into()))?;
         self.resize(mark + s.slots, T::default());
         let tail = self.get_mut(mark..).unwrap_or_default();
-        Ok(DecodeTarget::finish_spaced(
-            tail, 0, present, s.slots, s.validity, s.offset,
-        )?)
+        DecodeTarget::finish_spaced(tail, 0, present, s.slots, s.validity, s.offset)
     }
     fn reserve_room(&mut self, room: (usize, usize)) {
         self.reserve(room.0.saturating_sub(Vec::len(self)));
@@ -111,7 +110,7 @@ fn spread_target<B: DecodeTarget>(
     present: usize,
     s: Spaced<'_>,
 ) -> Result<()> {
-    Ok(b.finish_spaced(mark, present, s.slots, s.validity, s.offset)?)
+    b.finish_spaced(mark, present, s.slots, s.validity, s.offset)
 }
 
 impl ValueBuffer for ByteArrayBuffer {
@@ -134,7 +133,7 @@ impl ValueBuffer for ByteArrayBuffer {
         }
     }
     fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
-        Ok(DecodeTarget::begin_spaced(self, slots)?)
+        DecodeTarget::begin_spaced(self, slots)
     }
     fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
         let present = self.len().saturating_sub(mark);
@@ -153,7 +152,7 @@ impl ValueBuffer for FixedLenByteArrayBuffer {
         FixedLenByteArrayBuffer::clear(self);
     }
     fn mark_spaced(&mut self, slots: usize) -> Result<usize> {
-        Ok(DecodeTarget::begin_spaced(self, slots)?)
+        DecodeTarget::begin_spaced(self, slots)
     }
     fn spread_tail(&mut self, mark: usize, s: Spaced<'_>) -> Result<()> {
         let present = self.len().saturating_sub(mark);
@@ -164,7 +163,7 @@ impl ValueBuffer for FixedLenByteArrayBuffer {
 /// A Parquet physical type the record reader can read: `bool`, `i32`,
 /// `i64`, [`Int96`], `f32`, `f64`, [`ByteArray`] (i32 offsets) and
 /// [`FixedLenByteArray`]. Sealed; the methods are the reader's plumbing.
-pub trait RecordValue: ValueType + Sized + sealed::Sealed {
+pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
     /// The output buffer of a batch.
     type Values: ValueBuffer;
     /// The decoded dictionary of a column chunk (`()` for booleans, which
@@ -174,16 +173,24 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
     /// taken from its descriptor once when the reader is built: the value
     /// width (`usize`) for [`FixedLenByteArray`], `()` for every other
     /// type.
-    type Context: Copy + Debug + Send + Sync + 'static;
+    type Context: Copy + Debug + Default + Send + Sync + 'static;
+
+    /// The physical type read as this type.
+    const PHYSICAL: Type;
 
     /// Whether a column of physical type `physical` is read as this type.
-    fn accepts(physical: Type) -> bool;
+    fn accepts(physical: Type) -> bool {
+        physical == Self::PHYSICAL
+    }
 
     /// The context of the column `descr`, whose physical type this type
     /// [`accepts`](Self::accepts). Fails if the descriptor lacks what the
     /// type needs (a FIXED_LEN_BYTE_ARRAY column without a positive
     /// `type_length`).
-    fn context(descr: &ColumnDescriptor) -> Result<Self::Context>;
+    fn context(descr: &ColumnDescriptor) -> Result<Self::Context> {
+        let _ = descr;
+        Ok(Self::Context::default())
+    }
 
     /// Empty `values` and make it ready to hold this column's values (a
     /// [`FixedLenByteArrayBuffer`] takes the column's width), keeping the
@@ -285,32 +292,32 @@ pub trait RecordValue: ValueType + Sized + sealed::Sealed {
         buffers: &mut ViewBuffers,
     ) -> Result<()> {
         let _ = (store, start, present, out, buffers);
-        Err(RecordError::Unsupported(format!(
+        Err(EncodingError::Unsupported(format!(
             "{} values read as views",
             Self::NAME
         )))
     }
 }
 
-/// The error of [`RecordValue::read_plain_from`] and
-/// [`RecordValue::skip_plain_from`] for a type without
-/// [`RecordValue::PLAIN_IN_PLACE`].
-fn not_in_place<T: ValueType>() -> RecordError {
-    RecordError::Unsupported(format!("PLAIN {} values read in place", T::NAME))
+/// The error of [`ChunkValue::read_plain_from`] and
+/// [`ChunkValue::skip_plain_from`] for a type without
+/// [`ChunkValue::PLAIN_IN_PLACE`].
+fn not_in_place<T: ValueType>() -> EncodingError {
+    EncodingError::Unsupported(format!("PLAIN {} values read in place", T::NAME))
 }
 
-fn short(expected: usize, got: usize) -> RecordError {
-    RecordError::Corrupt(format!(
+fn short(expected: usize, got: usize) -> EncodingError {
+    EncodingError::Corrupt(format!(
         "page holds {got} values where its levels need {expected}"
     ))
 }
 
-fn unsupported<T: ValueType>(encoding: Encoding) -> RecordError {
-    RecordError::Unsupported(format!("encoding {encoding:?} for {}", T::NAME))
+fn unsupported<T: ValueType>(encoding: Encoding) -> EncodingError {
+    EncodingError::Unsupported(format!("encoding {encoding:?} for {}", T::NAME))
 }
 
-fn bad_index(i: u32) -> RecordError {
-    RecordError::Corrupt(format!("dictionary index {i} out of range"))
+fn bad_index(i: u32) -> EncodingError {
+    EncodingError::Corrupt(format!("dictionary index {i} out of range"))
 }
 
 /// Decode `present` values (or `spaced.slots` slots) from `dec` into the
@@ -404,7 +411,7 @@ where
 }
 
 /// Decode a dictionary page of `num_values` PLAIN values with `dec`.
-fn dictionary_with<T: strata_encoding::DictValue>(
+fn dictionary_with<T: crate::DictValue>(
     mut dec: DictDecoder<'_, T>,
     data: &[u8],
     num_values: usize,
@@ -412,44 +419,26 @@ fn dictionary_with<T: strata_encoding::DictValue>(
     dec.set_dict(data, num_values)?;
     dec.dict()
         .cloned()
-        .ok_or_else(|| RecordError::Corrupt("dictionary page did not decode".into()))
+        .ok_or_else(|| EncodingError::Corrupt("dictionary page did not decode".into()))
 }
 
-/// A decoder over values already decoded into a slice (a page store or a
-/// gathered dictionary batch), so `decode_spaced` can spread them.
-struct SliceCursor<'s, T> {
-    data: &'s [T],
-}
-
-impl<'s, T: ValueType<Out = [T]> + Copy> Decoder<'s, T> for SliceCursor<'s, T> {
-    fn set_data(&mut self, _page: &'s [u8], _num_values: usize) -> strata_encoding::Result<()> {
-        Err(EncodingError::InvalidArgument(
-            "a slice cursor reads decoded values only".into(),
-        ))
-    }
-
-    fn values_left(&self) -> usize {
-        self.data.len()
-    }
-
-    fn decode(&mut self, out: &mut [T], max_values: usize) -> strata_encoding::Result<usize> {
-        let n = max_values.min(out.len()).min(self.data.len());
-        let (head, rest) = self.data.split_at(n);
-        if let Some(dst) = out.get_mut(..n) {
-            dst.copy_from_slice(head);
+/// Append `data` to `out`, spread over null slots when `spaced` is given
+/// (values already decoded: a page store).
+fn extend_spread<T: Debug + Copy + Default>(
+    data: &[T],
+    out: &mut Vec<T>,
+    spaced: Option<Spaced<'_>>,
+) -> Result<()> {
+    match spaced {
+        None => {
+            out.extend_from_slice(data);
+            Ok(())
         }
-        self.data = rest;
-        Ok(n)
-    }
-
-    fn skip(&mut self, n: usize) -> strata_encoding::Result<usize> {
-        let n = n.min(self.data.len());
-        self.data = self.data.get(n..).unwrap_or_default();
-        Ok(n)
-    }
-
-    fn encoding(&self) -> strata_encoding::Encoding {
-        strata_encoding::Encoding::Plain
+        Some(s) => {
+            let mark = out.mark_spaced(s.slots)?;
+            out.extend_from_slice(data);
+            out.spread_tail(mark, s)
+        }
     }
 }
 
@@ -495,17 +484,10 @@ macro_rules! dict_numeric {
 }
 
 macro_rules! fixed_common {
-    ($t:ty, $w:literal, $($phys:ident)|+) => {
+    ($t:ty, $w:literal, $phys:ident) => {
         type Values = Vec<$t>;
         type Context = ();
-
-        fn accepts(physical: Type) -> bool {
-            matches!(physical, $(Type::$phys)|+)
-        }
-
-        fn context(_descr: &ColumnDescriptor) -> Result<()> {
-            Ok(())
-        }
+        const PHYSICAL: Type = Type::$phys;
 
         fn plain_width(_ctx: ()) -> Option<usize> {
             Some($w)
@@ -520,7 +502,7 @@ macro_rules! fixed_common {
         ) -> Result<()> {
             if spaced.is_none() && bytes.len() == present * $w {
                 // Dense: straight from the page bytes, no zero fill first.
-                <$t as strata_encoding::FixedWidthValue>::extend_plain(bytes, out);
+                <$t as crate::FixedWidthValue>::extend_plain(bytes, out);
                 return Ok(());
             }
             let mut dec = PlainDecoder::<$t>::new();
@@ -536,46 +518,18 @@ macro_rules! fixed_common {
             spaced: Option<Spaced<'_>>,
         ) -> Result<()> {
             let data = store_range(store, start, present)?;
-            emit_vec(&mut SliceCursor { data }, out, present, spaced)
+            extend_spread(data, out, spaced)
         }
     };
 }
 
-macro_rules! int_value {
-    ($t:ty, $w:literal, $phys:ident) => {
+/// A fixed-width number: PLAIN and BYTE_STREAM_SPLIT pages, plus the
+/// encodings listed after the physical type (DELTA_BINARY_PACKED for the
+/// integers) with their decoders.
+macro_rules! numeric_value {
+    ($t:ty, $w:literal, $phys:ident $(, $extra:ident => $decoder:ident)*) => {
         impl sealed::Sealed for $t {}
-        impl RecordValue for $t {
-            fixed_common!($t, $w, $phys);
-            dict_numeric!($t, $w, |c| <$t>::from_le_bytes(c));
-
-            fn decode_page(
-                _ctx: (),
-                encoding: Encoding,
-                data: &[u8],
-                present: usize,
-                store: &mut Self::Values,
-            ) -> Result<()> {
-                match encoding {
-                    Encoding::Plain => {
-                        decode_all_vec(PlainDecoder::<$t>::new(), data, present, store)
-                    }
-                    Encoding::DeltaBinaryPacked => {
-                        decode_all_vec(DeltaBinaryPackedDecoder::<$t>::new(), data, present, store)
-                    }
-                    Encoding::ByteStreamSplit => {
-                        decode_all_vec(ByteStreamSplitDecoder::<$t>::new(), data, present, store)
-                    }
-                    other => Err(unsupported::<$t>(other)),
-                }
-            }
-        }
-    };
-}
-
-macro_rules! float_value {
-    ($t:ty, $w:literal, $phys:ident) => {
-        impl sealed::Sealed for $t {}
-        impl RecordValue for $t {
+        impl ChunkValue for $t {
             fixed_common!($t, $w, $phys);
             dict_numeric!($t, $w, |c| <$t>::from_le_bytes(c));
 
@@ -593,6 +547,9 @@ macro_rules! float_value {
                     Encoding::ByteStreamSplit => {
                         decode_all_vec(ByteStreamSplitDecoder::<$t>::new(), data, present, store)
                     }
+                    $(Encoding::$extra => {
+                        decode_all_vec($decoder::<$t>::new(), data, present, store)
+                    })*
                     other => Err(unsupported::<$t>(other)),
                 }
             }
@@ -600,10 +557,10 @@ macro_rules! float_value {
     };
 }
 
-int_value!(i32, 4, Int32);
-int_value!(i64, 8, Int64);
-float_value!(f32, 4, Float);
-float_value!(f64, 8, Double);
+numeric_value!(i32, 4, Int32, DeltaBinaryPacked => DeltaBinaryPackedDecoder);
+numeric_value!(i64, 8, Int64, DeltaBinaryPacked => DeltaBinaryPackedDecoder);
+numeric_value!(f32, 4, Float);
+numeric_value!(f64, 8, Double);
 
 /// An INT96 value from its 12 PLAIN bytes.
 #[inline]
@@ -614,7 +571,7 @@ fn int96_from_le(bytes: [u8; 12]) -> Int96 {
 }
 
 impl sealed::Sealed for Int96 {}
-impl RecordValue for Int96 {
+impl ChunkValue for Int96 {
     fixed_common!(Int96, 12, Int96);
     dict_numeric!(Int96, 12, |c| int96_from_le(c));
 
@@ -633,18 +590,11 @@ impl RecordValue for Int96 {
 }
 
 impl sealed::Sealed for bool {}
-impl RecordValue for bool {
+impl ChunkValue for bool {
     type Values = Vec<bool>;
     type Dict = ();
     type Context = ();
-
-    fn accepts(physical: Type) -> bool {
-        matches!(physical, Type::Boolean)
-    }
-
-    fn context(_descr: &ColumnDescriptor) -> Result<()> {
-        Ok(())
-    }
+    const PHYSICAL: Type = Type::Boolean;
 
     fn read_plain(
         _ctx: (),
@@ -680,41 +630,34 @@ impl RecordValue for bool {
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
         let data = store_range(store, start, present)?;
-        emit_vec(&mut SliceCursor { data }, out, present, spaced)
+        extend_spread(data, out, spaced)
     }
 
     fn decode_dictionary(_ctx: (), _data: &Bytes, _num_values: usize) -> Result<Arc<Self::Dict>> {
-        Err(RecordError::Unsupported(
+        Err(EncodingError::Unsupported(
             "dictionary page for a BOOLEAN column".into(),
         ))
     }
 
     fn dict_len(_dict: &()) -> Result<usize> {
-        Err(RecordError::Unsupported(
+        Err(EncodingError::Unsupported(
             "dictionary encoding for a BOOLEAN column".into(),
         ))
     }
 
     fn gather(_dict: &Self::Dict, _indices: &[u32], _out: &mut Self::Values) -> Result<()> {
-        Err(RecordError::Unsupported(
+        Err(EncodingError::Unsupported(
             "dictionary encoding for a BOOLEAN column".into(),
         ))
     }
 }
 
 impl sealed::Sealed for ByteArray {}
-impl RecordValue for ByteArray {
+impl ChunkValue for ByteArray {
     type Values = ByteArrayBuffer;
     type Dict = ByteArrayBuffer;
     type Context = ();
-
-    fn accepts(physical: Type) -> bool {
-        matches!(physical, Type::ByteArray)
-    }
-
-    fn context(_descr: &ColumnDescriptor) -> Result<()> {
-        Ok(())
-    }
+    const PHYSICAL: Type = Type::ByteArray;
 
     fn read_plain(
         _ctx: (),
@@ -828,7 +771,7 @@ impl RecordValue for ByteArray {
     }
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-        Ok(out.extend_gather(dict, indices)?)
+        out.extend_gather(dict, indices)
     }
 }
 
@@ -848,15 +791,13 @@ impl sealed::Sealed for FixedLenByteArray {}
 /// (skipping advances a position); DELTA_BYTE_ARRAY and BYTE_STREAM_SPLIT
 /// pages are decoded once per page; dictionaries are a
 /// [`FixedLenByteArrayBuffer`] shared through an [`Arc`].
-impl RecordValue for FixedLenByteArray {
+impl ChunkValue for FixedLenByteArray {
     type Values = FixedLenByteArrayBuffer;
     type Dict = FixedLenByteArrayBuffer;
     /// The value width in bytes (positive).
     type Context = usize;
 
-    fn accepts(physical: Type) -> bool {
-        matches!(physical, Type::FixedLenByteArray)
-    }
+    const PHYSICAL: Type = Type::FixedLenByteArray;
 
     fn context(descr: &ColumnDescriptor) -> Result<usize> {
         match descr.type_length {
@@ -949,8 +890,8 @@ impl RecordValue for FixedLenByteArray {
     }
 }
 
-fn bad_width(descr: &ColumnDescriptor) -> RecordError {
-    RecordError::InvalidArgument(format!(
+fn bad_width(descr: &ColumnDescriptor) -> EncodingError {
+    EncodingError::InvalidArgument(format!(
         "FIXED_LEN_BYTE_ARRAY column {} needs a positive type_length, has {:?}",
         descr.path.parts().join("."),
         descr.type_length

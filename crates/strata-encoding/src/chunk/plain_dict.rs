@@ -12,22 +12,22 @@
 //!
 //! The entry count is checked against the page length once, when the
 //! dictionary is made; a gather checks its indices against it
-//! (`strata_encoding::indices_below`) before reading any entry.
+//! ([`indices_below`](crate::indices_below)) before reading any entry.
 
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::FixedWidthValue;
 use bytes::Bytes;
-use strata_encoding::FixedWidthValue;
 
-use crate::error::{RecordError, Result};
+use crate::error::{EncodingError, Result};
 
 /// The PLAIN dictionary page of a fixed-width column chunk: `len()` entries
 /// of `T::WIDTH` bytes each, read in place.
 ///
 /// ```
 /// use bytes::Bytes;
-/// use strata_record::PlainDict;
+/// use strata_encoding::chunk::PlainDict;
 ///
 /// // Two INT64 entries, 7 and -1, and one byte of slack the count leaves out.
 /// let mut page = 7i64.to_le_bytes().to_vec();
@@ -55,7 +55,7 @@ impl<T: FixedWidthValue> PlainDict<T> {
             .checked_mul(T::WIDTH)
             .filter(|&b| b <= page.len())
             .ok_or_else(|| {
-                RecordError::Corrupt(format!(
+                EncodingError::Corrupt(format!(
                     "dictionary page of {} bytes cannot hold {len} {} values",
                     page.len(),
                     T::NAME

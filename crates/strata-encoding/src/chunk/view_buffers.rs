@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 
-use crate::error::{RecordError, Result};
+use crate::error::{EncodingError, Result};
 
 /// The data buffers of one batch of views, in buffer-index order: the
 /// values sections of the PLAIN pages the batch read (shared, never
@@ -79,7 +79,7 @@ impl ViewBuffers {
         let offset = u32::try_from(self.copied.len())
             .ok()
             .filter(|o| o.checked_add(bytes.len() as u32).is_some())
-            .ok_or_else(|| RecordError::Unsupported("4 GiB of copied view bytes".into()))?;
+            .ok_or_else(|| EncodingError::Unsupported("4 GiB of copied view bytes".into()))?;
         self.copied.extend_from_slice(bytes);
         Ok((index, offset))
     }
@@ -118,8 +118,8 @@ impl ViewBuffers {
     }
 }
 
-fn too_many() -> RecordError {
-    RecordError::Unsupported("more than 2^32 view buffers in one batch".into())
+fn too_many() -> EncodingError {
+    EncodingError::Unsupported("more than 2^32 view buffers in one batch".into())
 }
 
 #[cfg(test)]
