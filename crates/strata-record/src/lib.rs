@@ -9,20 +9,18 @@
 //!
 //! ```text
 //! PageReader ─▶ page (decompressed)
-//!   dictionary page ─▶ decoded once per chunk into an Arc ─┐
-//!     (fixed width: the page itself, not copied)            │
-//!   data page v1/v2 ─▶ rep + def levels (whole page, i16)   │
-//!                      values section ─▶ value source ◀─────┘
-//!                        PLAIN fixed width: read in place at a position
-//!                        PLAIN byte arrays: read in place from a byte position
-//!                        dictionary:        indices (u32), gathered or handed out
-//!                        other encodings:   decoded once per page
+//!   dictionary page ─▶ ChunkDecoder::set_dictionary (once per chunk, an Arc)
+//!   data page v1/v2 ─▶ rep + def levels (whole page, i16)
+//!                      values section ─▶ ChunkDecoder::set_page
+//!                        (strata-encoding's value seam: PLAIN read in
+//!                        place, dictionary indices gathered or handed
+//!                        out, other encodings decoded once per page)
 //! read_records ─▶ count records on rep levels (a record starts at rep 0;
 //!                 a record is completed from the next page, never split)
 //!              ─▶ def levels ─▶ validity bitmap + null count (one pass,
 //!                 `def_levels_to_validity`, flat optional columns)
-//!              ─▶ values: null count 0 ─▶ dense decode
-//!                         otherwise     ─▶ `decode_spaced`
+//!              ─▶ values (ChunkDecoder::read): null count 0 ─▶ dense
+//!                         otherwise ─▶ spread over the validity bitmap
 //! ```
 //!
 //! - [`ColumnRecordReader::read_records`] fills a [`RecordBatchBuffers`]
