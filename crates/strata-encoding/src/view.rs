@@ -91,6 +91,35 @@ pub fn plain_views(
     out.resize(start_len + n, 0);
     let mut pos = at;
     for slot in out.iter_mut().skip(start_len) {
+        // A PLAIN value is laid out as the first bytes of its view: its
+        // 4-byte little-endian length, then its bytes. So an inline view
+        // is the 16 bytes at `pos` with those past the value zeroed, and
+        // a long view's low half is the 8 bytes at `pos` (length, then
+        // prefix): one load, no copy of the value's bytes.
+        if let Some(word) = page.get(pos..pos + 16) {
+            let mut le = [0u8; 16];
+            le.copy_from_slice(word);
+            let word = u128::from_le_bytes(le);
+            let len = word as u32 as usize;
+            let start = pos + 4;
+            let end = start + len;
+            if end > page.len() {
+                out.truncate(start_len);
+                return Err(EncodingError::Truncated("PLAIN byte array value"));
+            }
+            *slot = if len <= MAX_INLINE_VIEW_LEN {
+                // 4 + len is at least 4 bytes, so the shift is below 128.
+                word & (u128::MAX >> (8 * (12 - len)))
+            } else {
+                // `start` is within the page, whose length fits u32
+                // (checked above).
+                (word & u128::from(u64::MAX))
+                    | (u128::from(buffer) << 64)
+                    | (u128::from(start as u32) << 96)
+            };
+            pos = end;
+            continue;
+        }
         let value = page.get(pos..pos + 4).and_then(|l| {
             let len = u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize;
             let start = pos + 4;
@@ -141,6 +170,14 @@ mod tests {
         let end = plain_views(&data, 0, values.len(), 3, &mut views).unwrap();
         assert_eq!(end, data.len());
         assert_eq!(views[0], 7);
+        // Equal to the views `byte_view` makes, both where 16 bytes of the
+        // page follow a value's start and near the page's end.
+        let mut offset = 0usize;
+        for (view, want) in views[1..].iter().zip(&values) {
+            offset += 4;
+            assert_eq!(*view, byte_view(want, 3, offset as u32), "{want:?}");
+            offset += want.len();
+        }
         for (view, want) in views[1..].iter().zip(&values) {
             let buffers: [&[u8]; 4] = [&[], &[], &[], &data];
             assert_eq!(&value_of(*view, &buffers), want);

@@ -356,15 +356,12 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     /// views ([`strata_encoding::byte_view`], the layout of Arrow's
     /// `Utf8View`/`BinaryView`) into `out` (cleared first), their data in
     /// `buffers` (cleared first; take them with [`ViewBuffers::take`]):
-    /// views of PLAIN values point into the pages themselves, so no value
-    /// byte is copied; values of other encodings are copied once into one
-    /// buffer. Null slots of flat optional columns hold an empty view.
-    ///
-    /// Dictionary-encoded pages are not read this way (it is an error):
-    /// read them with
-    /// [`read_records_dictionary`](Self::read_records_dictionary) and
-    /// gather the views of the dictionary's entries, and call this after
-    /// its [`DictionaryRead::Fallback`].
+    /// entries of the chunk's dictionary are views into the dictionary's
+    /// bytes (each index decoded straight into its entry's view), views of
+    /// PLAIN values point into the pages themselves, so no value byte is
+    /// copied; values of other encodings are copied once into one buffer.
+    /// Null slots of flat optional columns hold an empty view. A chunk that
+    /// falls back from dictionary pages is read through in one call.
     pub fn read_records_views(
         &mut self,
         max_records: usize,

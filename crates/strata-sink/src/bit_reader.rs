@@ -35,6 +35,20 @@ impl<'a> BitReader<'a> {
         Self { data, bit_pos: 0 }
     }
 
+    /// A reader of `data` whose next read starts at bit `bit_pos` (the
+    /// [`bit_position`](Self::bit_position) of an earlier reader of the
+    /// same input). A position past the end leaves nothing to read.
+    #[inline]
+    pub fn at_bit(data: &'a [u8], bit_pos: usize) -> Self {
+        Self { data, bit_pos }
+    }
+
+    /// Bits consumed so far.
+    #[inline]
+    pub fn bit_position(&self) -> usize {
+        self.bit_pos
+    }
+
     /// Bits left to read.
     #[inline]
     pub fn remaining_bits(&self) -> usize {

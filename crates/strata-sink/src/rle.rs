@@ -456,6 +456,35 @@ enum Run<'a> {
     Packed { reader: BitReader<'a>, left: usize },
 }
 
+/// Where an [`RleDecoder`] is in its stream, as plain data: taken with
+/// [`RleDecoder::position`] and resumed with [`RleDecoder::resume`] over
+/// the same bytes, so a reader that cannot keep a decoder borrowing its
+/// input (the input is owned beside it) picks up where it left off
+/// instead of passing over the runs before.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RlePosition {
+    /// Byte offset of the next run header.
+    next_run: usize,
+    run: RunPosition,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum RunPosition {
+    #[default]
+    None,
+    Repeat {
+        value: u64,
+        left: usize,
+    },
+    Packed {
+        /// Byte offset of the run's first byte.
+        start: usize,
+        /// Bits of the run read so far.
+        bit: usize,
+        left: usize,
+    },
+}
+
 /// Decodes an RLE/bit-packed hybrid stream of a fixed bit width.
 ///
 /// ```
@@ -496,6 +525,58 @@ impl<'a> RleDecoder<'a> {
     /// The bit width values are decoded at.
     pub fn bit_width(&self) -> u32 {
         self.bit_width
+    }
+
+    /// Where the decoder is in its stream (see [`RlePosition`]).
+    pub fn position(&self) -> RlePosition {
+        let run = match &self.run {
+            Run::None => RunPosition::None,
+            Run::Repeat { value, left } => RunPosition::Repeat {
+                value: *value,
+                left: *left,
+            },
+            Run::Packed { reader, left } => RunPosition::Packed {
+                start: self.data.len() - reader.data().len(),
+                bit: reader.bit_position(),
+                left: *left,
+            },
+        };
+        RlePosition {
+            next_run: self.pos,
+            run,
+        }
+    }
+
+    /// A decoder over `data` for values of `bit_width` bits, at `at`: a
+    /// [`position`](Self::position) taken from a decoder over the same
+    /// `data` and bit width. A position from other input decodes whatever
+    /// those bytes hold (every read stays within `data`).
+    ///
+    /// ```
+    /// use strata_sink::rle::RleDecoder;
+    ///
+    /// // An RLE run of four 5s, then a bit-packed group of 0..8, width 3.
+    /// let data = [0b0000_1000, 5, 0b0000_0011, 0b1000_1000, 0b1100_0110, 0b1111_1010];
+    /// let mut dec = RleDecoder::new(&data, 3).unwrap();
+    /// let mut out = [0u8; 6];
+    /// assert_eq!(dec.get_batch(&mut out).unwrap(), 6);
+    /// let at = dec.position();
+    /// let mut rest = RleDecoder::resume(&data, 3, at).unwrap();
+    /// assert_eq!(rest.get_batch(&mut out).unwrap(), 6);
+    /// assert_eq!(out, [2, 3, 4, 5, 6, 7]);
+    /// ```
+    pub fn resume(data: &'a [u8], bit_width: u32, at: RlePosition) -> Result<Self> {
+        let mut dec = Self::new(data, bit_width)?;
+        dec.pos = at.next_run.min(data.len());
+        dec.run = match at.run {
+            RunPosition::None => Run::None,
+            RunPosition::Repeat { value, left } => Run::Repeat { value, left },
+            RunPosition::Packed { start, bit, left } => Run::Packed {
+                reader: BitReader::at_bit(data.get(start..).unwrap_or_default(), bit),
+                left,
+            },
+        };
+        Ok(dec)
     }
 
     /// Start the next run. Returns `false` at the end of the input.

@@ -543,50 +543,14 @@ fn read_dictionary(
 }
 
 /// Read `n` records of a byte-array column as `Utf8View` (`strings`) or
-/// `BinaryView` (see [`views`]): dictionary-encoded pages as indices whose
-/// entries' views are gathered from the chunk's dictionary, turned into a
-/// view array once per chunk; other pages through [`read_page_views`].
+/// `BinaryView` (see [`views`]): the record reader makes the views
+/// (`ColumnRecordReader::read_records_views`). Entries of the chunk's
+/// dictionary are gathered as views over its bytes; PLAIN values point
+/// into their pages; values of other encodings into one buffer they are
+/// copied to. A string batch is checked by Arrow unless every byte of its
+/// values outside the dictionary is ASCII and every entry of the
+/// dictionary is UTF-8 (checked once per chunk).
 fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
-    let target = if strings {
-        DataType::Utf8View
-    } else {
-        DataType::BinaryView
-    };
-    let keyed = |t: &mut Typed<ByteArray>,
-                 dictionary: Option<&Arc<ByteArrayBuffer>>,
-                 nulls: Option<NullBuffer>| {
-        let array = match dictionary {
-            Some(dict) => {
-                // The dictionary as BinaryView once per chunk; for strings
-                // its entries' UTF-8 is checked once too
-                // (`dictionary_is_utf8`).
-                let addr = Arc::as_ptr(dict) as usize;
-                let entries = match &t.dict_values {
-                    Some((a, v)) if *a == addr => v.clone(),
-                    _ => {
-                        let v = views::dictionary_views(dict)?;
-                        t.dict_values = Some((addr, v.clone()));
-                        v
-                    }
-                };
-                let entries_utf8 = strings && dictionary_is_utf8(t);
-                views::gather(strings, &entries, &t.indices.values, nulls, entries_utf8)?
-            }
-            None if t.indices.values.is_empty() => new_empty_array(&target),
-            None => return Err(general("dictionary indices without a dictionary page")),
-        };
-        // The indices' allocation is kept for the next batch.
-        t.indices.values.clear();
-        Ok(array)
-    };
-    read_keyed(t, n, keyed, |t, n| read_page_views(t, n, strings))
-}
-
-/// Read `n` records of a byte-array column whose pages are not dictionary
-/// encoded as views: PLAIN values point into their pages, other values
-/// into one buffer they are copied to (`ColumnRecordReader::read_records_views`).
-/// A string batch whose bytes are not all ASCII is checked by Arrow.
-fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
     t.view_buffers.check_ascii(strings);
     let records = t
         .reader
@@ -596,9 +560,10 @@ fn read_page_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<
     let def = std::mem::take(&mut b.def_levels);
     let rep = std::mem::take(&mut b.rep_levels);
     let views = std::mem::take(&mut b.values);
-    let ascii = t.view_buffers.all_ascii();
+    let utf8 = t.view_buffers.all_ascii()
+        && (!t.view_buffers.has_dictionary_values() || dictionary_is_utf8(t));
     let buffers = t.view_buffers.take();
-    let array = views::views_over(strings, views, buffers, nulls, ascii)?;
+    let array = views::views_over(strings, views, buffers, nulls, utf8)?;
     Ok((records, def, rep, array))
 }
 

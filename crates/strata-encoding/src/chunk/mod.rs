@@ -58,7 +58,10 @@ use strata_format::ColumnDescriptor;
 use strata_format::metadata::Encoding;
 
 use crate::error::{EncodingError, Result};
-use crate::{decode_dictionary_indices_from, plain_views};
+use strata_sink::rle::{RleDecoder, RlePosition};
+
+use crate::dictionary::check_indices;
+use crate::plain_views;
 
 mod plain_dict;
 mod value;
@@ -75,16 +78,16 @@ enum Source {
     Empty,
     /// PLAIN fixed width: read straight from the page at value `pos`.
     Plain { data: Bytes, pos: usize },
-    /// Dictionary encoded: the page's values section `data` holds `len`
-    /// indices, the next at `pos`. They are decoded as they are read, a
-    /// window of at least [`INDEX_WINDOW`] at a time into
-    /// `PageValues::indices`, whose first index is the page's index
-    /// `window`: never the whole page at once.
+    /// Dictionary encoded: `runs` is the page's RLE/bit-packed indices
+    /// (after the bit-width byte), `left` of them still to read, the next
+    /// at `at`. They are decoded as they are read, straight into the
+    /// output or a chunk of [`INDEX_CHUNK`] at a time: never the whole
+    /// page at once.
     Indices {
-        data: Bytes,
-        pos: usize,
-        len: usize,
-        window: usize,
+        runs: Bytes,
+        bit_width: u32,
+        at: RlePosition,
+        left: usize,
     },
     /// Any other encoding: the page's values are in `PageValues::store`.
     Store { pos: usize },
@@ -93,11 +96,12 @@ enum Source {
     PlainInPlace { data: Bytes, at: usize, left: usize },
 }
 
-/// The fewest dictionary indices decoded at a time. Each window is
-/// decoded from the start of the page's indices, passing over the runs
-/// before it, so a page costs (its runs) x (its indices / this) steps
-/// however small the batches; 16 KiB of indices.
-const INDEX_WINDOW: usize = 4096;
+/// Dictionary indices decoded at a time where they are gathered rather
+/// than handed out (4 KiB of indices, reused).
+const INDEX_CHUNK: usize = 1024;
+
+/// The largest index bit width the format allows.
+const MAX_INDEX_BIT_WIDTH: u8 = 32;
 
 /// The values of one column chunk: the chunk's dictionary and the current
 /// data page's values section. See the [module documentation](self).
@@ -106,8 +110,84 @@ pub struct ChunkDecoder<T: ChunkValue> {
     ctx: T::Context,
     source: Source,
     dict: Option<Arc<T::Dict>>,
+    /// The dictionary's entries as views, and the bytes they point into,
+    /// built on the first read of a dictionary page as views.
+    dict_views: Option<(Vec<u128>, Bytes)>,
     indices: Vec<u32>,
     store: T::Values,
+}
+
+/// Run `read` over the RLE/bit-packed indices of a dictionary-encoded
+/// page from where the last read stopped, then note where it stopped and
+/// that `n` more indices were read (`read` reads exactly `n` or fails).
+/// `scratch` is the decoder's reused index buffer.
+fn with_indices(
+    source: &mut Source,
+    scratch: &mut Vec<u32>,
+    n: usize,
+    read: impl FnOnce(&mut RleDecoder<'_>, &mut Vec<u32>) -> Result<()>,
+) -> Result<()> {
+    let Source::Indices {
+        runs,
+        bit_width,
+        at,
+        left,
+    } = source
+    else {
+        return Err(corrupt("indices requested from a non-dictionary page"));
+    };
+    let mut rle = RleDecoder::resume(runs, *bit_width, *at)?;
+    read(&mut rle, scratch)?;
+    *at = rle.position();
+    *left -= n;
+    Ok(())
+}
+
+/// Decode the next `n` indices of `rle` a chunk of at most
+/// [`INDEX_CHUNK`] at a time into `scratch`, check each chunk against
+/// `dict_len`, and hand it to `each`.
+fn index_chunks(
+    rle: &mut RleDecoder<'_>,
+    scratch: &mut Vec<u32>,
+    n: usize,
+    dict_len: usize,
+    mut each: impl FnMut(&[u32]) -> Result<()>,
+) -> Result<()> {
+    scratch.resize(INDEX_CHUNK.min(n), 0);
+    let mut done = 0;
+    while done < n {
+        let k = (n - done).min(INDEX_CHUNK);
+        let indices = scratch.get_mut(..k).unwrap_or_default();
+        if rle.get_batch(indices)? < k {
+            return Err(EncodingError::Truncated("dictionary indices"));
+        }
+        check_indices(indices, dict_len)?;
+        each(indices)?;
+        done += k;
+    }
+    Ok(())
+}
+
+/// Append to `out` the entries of `entries` that `indices` name (each
+/// already checked to be below `entries.len()`).
+fn gather_entries<V: Copy>(entries: &[V], indices: &[u32], out: &mut Vec<V>) {
+    // Clamping changes no index (all are in range); it lets the compiler
+    // drop the bounds check, so the loop is a load and a store, written
+    // straight to the end of `out` (no zero fill first).
+    if let Some(last) = entries.len().checked_sub(1) {
+        out.extend(indices.iter().map(|&i| entries[(i as usize).min(last)]));
+    }
+}
+
+/// Set the buffer index of every view in `views` that is not inline to
+/// `index`.
+fn retarget_views(views: &mut [u128], index: u32) {
+    for view in views {
+        if (*view as u32) as usize > crate::MAX_INLINE_VIEW_LEN {
+            let keep = !(u128::from(u32::MAX) << 64);
+            *view = (*view & keep) | (u128::from(index) << 64);
+        }
+    }
 }
 
 fn corrupt(message: impl Into<String>) -> EncodingError {
@@ -123,6 +203,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             ctx: T::context(descr)?,
             source: Source::Empty,
             dict: None,
+            dict_views: None,
             indices: Vec::new(),
             store: T::Values::default(),
         })
@@ -185,12 +266,21 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 if self.dict.is_none() {
                     return Err(corrupt("dictionary-encoded page without a dictionary page"));
                 }
-                self.indices.clear();
+                let (bit_width, runs) = match values.split_first() {
+                    Some((&w, _)) if w <= MAX_INDEX_BIT_WIDTH => (u32::from(w), values.slice(1..)),
+                    Some((&w, _)) => {
+                        return Err(corrupt(format!(
+                            "dictionary index bit width {w} exceeds {MAX_INDEX_BIT_WIDTH}"
+                        )));
+                    }
+                    None if present == 0 => (0, Bytes::new()),
+                    None => return Err(EncodingError::Truncated("dictionary index bit width")),
+                };
                 self.source = Source::Indices {
-                    data: values,
-                    pos: 0,
-                    len: present,
-                    window: 0,
+                    runs,
+                    bit_width,
+                    at: RlePosition::default(),
+                    left: present,
                 };
             }
             Encoding::Plain if T::PLAIN_IN_PLACE || T::plain_width(self.ctx).is_some() => {
@@ -232,7 +322,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             Source::Plain { data, pos } => {
                 T::plain_width(self.ctx).map_or(0, |w| (data.len() / w.max(1)).saturating_sub(*pos))
             }
-            Source::Indices { pos, len, .. } => len.saturating_sub(*pos),
+            Source::Indices { left, .. } => *left,
             Source::Store { pos } => ValueBuffer::len(&self.store).saturating_sub(*pos),
             Source::PlainInPlace { left, .. } => *left,
         }
@@ -248,39 +338,12 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         Ok(())
     }
 
-    /// Make `self.indices[at..at + n]` the next `n` indices of a
-    /// dictionary-encoded page and return `at`, decoding a new window when
-    /// they are not all in the current one.
-    fn index_window(&mut self, n: usize) -> Result<usize> {
-        let Source::Indices {
-            data,
-            pos,
-            len,
-            window,
-        } = &mut self.source
-        else {
-            return Err(corrupt("indices requested from a non-dictionary page"));
-        };
-        let have = *pos >= *window && *pos + n <= *window + self.indices.len();
-        if !have {
-            let dict = self
-                .dict
-                .as_deref()
-                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-            let count = n.max(INDEX_WINDOW).min(len.saturating_sub(*pos));
-            if count < n {
-                return Err(corrupt("dictionary indices past the page"));
-            }
-            self.indices.resize(count, 0);
-            let decoded =
-                decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, &mut self.indices);
-            if let Err(e) = decoded {
-                self.indices.clear();
-                return Err(e);
-            }
-            *window = *pos;
-        }
-        Ok(*pos - *window)
+    fn dict_len(&self) -> Result<usize> {
+        let dict = self
+            .dict
+            .as_deref()
+            .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+        T::dict_len(dict)
     }
 
     /// Append `present` values (spread over `spaced` slots if given).
@@ -307,30 +370,27 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             Source::Indices { .. } => {
                 // Gather the present values densely onto the end of `out`
                 // (then move them to their slots when some are null), a
-                // window of indices at a time, so the indices decoded at
-                // once stay at `INDEX_WINDOW` however large the batch.
+                // chunk of indices at a time.
+                let dict = Arc::clone(
+                    self.dict
+                        .as_ref()
+                        .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?,
+                );
                 let mark = match spaced {
                     Some(s) => Some(out.mark_spaced(s.slots)?),
                     None => None,
                 };
-                let mut done = 0;
-                while done < present {
-                    let k = (present - done).min(INDEX_WINDOW);
-                    let at = self.index_window(k)?;
-                    let dict = self
-                        .dict
-                        .as_deref()
-                        .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-                    let indices = self
-                        .indices
-                        .get(at..at + k)
-                        .ok_or_else(|| corrupt("dictionary indices past their window"))?;
-                    T::gather(dict, indices, out)?;
-                    if let Source::Indices { pos, .. } = &mut self.source {
-                        *pos += k;
-                    }
-                    done += k;
-                }
+                let dict_len = T::dict_len(&dict)?;
+                with_indices(
+                    &mut self.source,
+                    &mut self.indices,
+                    present,
+                    |rle, scratch| {
+                        index_chunks(rle, scratch, present, dict_len, |indices| {
+                            T::gather(&dict, indices, out)
+                        })
+                    },
+                )?;
                 if let (Some(mark), Some(s)) = (mark, spaced) {
                     out.spread_tail(mark, s)?;
                 }
@@ -357,54 +417,27 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
         self.check(present)?;
-        if spaced.is_none() && present >= INDEX_WINDOW {
-            // Straight into the batch's indices, no window (only for runs
-            // at least a window long, so a page is still passed over at
-            // most once per window's worth of indices).
-            let Source::Indices { data, pos, .. } = &mut self.source else {
-                return Err(corrupt("indices requested from a non-dictionary page"));
-            };
-            let dict = self
-                .dict
-                .as_deref()
-                .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-            let start = out.len();
-            out.resize(start + present, 0);
-            let tail = out.get_mut(start..).unwrap_or_default();
-            if let Err(e) = decode_dictionary_indices_from(data, T::dict_len(dict)?, *pos, tail) {
-                out.truncate(start);
-                return Err(e);
+        let dict_len = self.dict_len()?;
+        let mark = match spaced {
+            Some(s) => Some(out.mark_spaced(s.slots)?),
+            None => None,
+        };
+        let start = out.len();
+        out.resize(start + present, 0);
+        let tail = out.get_mut(start..).unwrap_or_default();
+        let decoded = with_indices(&mut self.source, &mut self.indices, present, |rle, _| {
+            if rle.get_batch(tail)? < present {
+                return Err(EncodingError::Truncated("dictionary indices"));
             }
-            *pos += present;
-            return Ok(());
+            check_indices(tail, dict_len)
+        });
+        if let Err(e) = decoded {
+            out.truncate(start);
+            return Err(e);
         }
-        let at = self.index_window(present)?;
-        let indices = self
-            .indices
-            .get(at..at + present)
-            .ok_or_else(|| corrupt("dictionary indices past their window"))?;
-        match spaced {
-            None => out.extend_from_slice(indices),
-            Some(s) => {
-                let start = out.len();
-                out.resize(start + s.slots, 0);
-                let mut next = indices.iter();
-                for (i, slot) in out.iter_mut().skip(start).enumerate() {
-                    let bit = s.offset + i;
-                    let valid = s
-                        .validity
-                        .get(bit / 8)
-                        .is_some_and(|b| b & (1 << (bit % 8)) != 0);
-                    if valid {
-                        *slot = *next
-                            .next()
-                            .ok_or_else(|| corrupt("more present slots than indices"))?;
-                    }
-                }
-            }
-        }
-        if let Source::Indices { pos, .. } = &mut self.source {
-            *pos += present;
+        if let (Some(mark), Some(s)) = (mark, spaced) {
+            // Null slots get index 0.
+            out.spread_tail(mark, s)?;
         }
         Ok(())
     }
@@ -441,11 +474,39 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 *pos += present;
             }
             Source::Indices { .. } => {
-                return Err(EncodingError::Unsupported(
-                    "a dictionary-encoded page read as views (read the chunk's dictionary \
-                     pages as indices)"
-                        .into(),
-                ));
+                let (views, bytes) = match &self.dict_views {
+                    Some(built) => built,
+                    None => {
+                        let dict = self.dict.as_ref().ok_or_else(|| {
+                            corrupt("dictionary-encoded page without a dictionary")
+                        })?;
+                        self.dict_views.insert(T::dictionary_views(dict)?)
+                    }
+                };
+                let index = buffers.dictionary_index(bytes)?;
+                let start = out.len();
+                out.reserve(present);
+                let gathered = with_indices(
+                    &mut self.source,
+                    &mut self.indices,
+                    present,
+                    |rle, scratch| {
+                        index_chunks(rle, scratch, present, views.len(), |indices| {
+                            gather_entries(views, indices, out);
+                            Ok(())
+                        })
+                    },
+                );
+                if let Err(e) = gathered {
+                    out.truncate(start);
+                    return Err(e);
+                }
+                let tail = out.get_mut(start..).unwrap_or_default();
+                if index != 0 {
+                    // The dictionary is not this batch's first buffer:
+                    // point its entries' views at where it is.
+                    retarget_views(tail, index);
+                }
             }
             Source::Plain { .. } => {
                 return Err(EncodingError::Unsupported(format!(
@@ -469,8 +530,14 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         self.check(n)?;
         match &mut self.source {
             Source::Empty => return Err(corrupt("values without a data page")),
-            Source::Plain { pos, .. } | Source::Indices { pos, .. } | Source::Store { pos } => {
-                *pos += n
+            Source::Plain { pos, .. } | Source::Store { pos } => *pos += n,
+            Source::Indices { .. } => {
+                with_indices(&mut self.source, &mut self.indices, n, |rle, _| {
+                    if rle.skip(n)? < n {
+                        return Err(EncodingError::Truncated("dictionary indices"));
+                    }
+                    Ok(())
+                })?;
             }
             Source::PlainInPlace { data, at, left } => {
                 *at += T::skip_plain_from(data.get(*at..).unwrap_or_default(), n)?;
@@ -478,5 +545,153 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ByteArray;
+    use strata_format::ColumnPath;
+    use strata_format::metadata::{FieldRepetitionType, Type};
+    use strata_sink::rle::RleEncoder;
+
+    fn descr() -> ColumnDescriptor {
+        ColumnDescriptor {
+            path: ColumnPath::new(vec!["s".into()]),
+            physical_type: Type::ByteArray,
+            type_length: None,
+            logical_type: None,
+            converted_type: None,
+            precision: None,
+            scale: None,
+            repetition: FieldRepetitionType::Required,
+            max_def_level: 0,
+            max_rep_level: 0,
+            root_field_index: 0,
+        }
+    }
+
+    fn plain_page(values: &[&[u8]]) -> Bytes {
+        let mut page = Vec::new();
+        for v in values {
+            page.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            page.extend_from_slice(v);
+        }
+        Bytes::from(page)
+    }
+
+    /// A dictionary-encoded data page of `indices` at `bit_width`.
+    fn index_page(indices: &[u32], bit_width: u8) -> Bytes {
+        let mut enc = RleEncoder::new(u32::from(bit_width));
+        for &i in indices {
+            enc.put(u64::from(i));
+        }
+        let mut page = vec![bit_width];
+        page.extend(enc.finish());
+        Bytes::from(page)
+    }
+
+    const ENTRIES: [&[u8]; 3] = [b"short", b"an entry longer than twelve bytes", b""];
+
+    /// Indices with runs and bit-packed stretches, so reads cut both.
+    fn indices() -> Vec<u32> {
+        (0..300u32)
+            .map(|i| if (i / 37) % 2 == 0 { 1 } else { (i * 7) % 3 })
+            .collect()
+    }
+
+    fn view_value(view: u128, buffers: &[Bytes]) -> &[u8] {
+        let len = view as u32 as usize;
+        if len <= crate::MAX_INLINE_VIEW_LEN {
+            return &[];
+        }
+        let buffer = &buffers[(view >> 64) as u32 as usize];
+        let offset = (view >> 96) as u32 as usize;
+        &buffer[offset..offset + len]
+    }
+
+    #[test]
+    fn reads_resume_where_the_last_stopped() {
+        let want = indices();
+        for cut in [1usize, 7, 36, 37, 64, 150] {
+            let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+            dec.set_dictionary(Encoding::Plain, &plain_page(&ENTRIES), 3)
+                .unwrap();
+            dec.set_page(Encoding::RleDictionary, index_page(&want, 2), want.len())
+                .unwrap();
+            let mut got = Vec::new();
+            let mut done = 0;
+            while done < want.len() {
+                let n = cut.min(want.len() - done);
+                if done % 2 == 1 {
+                    // Skip some, then check the rest lines up.
+                    dec.skip(n).unwrap();
+                    got.extend_from_slice(&want[done..done + n]);
+                } else {
+                    dec.read_indices(n, &mut got, None).unwrap();
+                }
+                done += n;
+            }
+            assert_eq!(got, want, "reads of {cut}");
+            assert!(dec.read_indices(1, &mut got, None).is_err());
+        }
+    }
+
+    #[test]
+    fn dictionary_entries_become_views_over_the_dictionarys_bytes() {
+        let want = indices();
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_dictionary(Encoding::Plain, &plain_page(&ENTRIES), 3)
+            .unwrap();
+        dec.set_page(Encoding::RleDictionary, index_page(&want, 2), want.len())
+            .unwrap();
+        let mut buffers = ViewBuffers::new();
+        // A PLAIN page's buffer first, so the dictionary is buffer 1.
+        buffers.page_index(&plain_page(&[b"other"])).unwrap();
+        let mut views = Vec::new();
+        dec.read_views(100, &mut views, &mut buffers, None).unwrap();
+        dec.read_views(200, &mut views, &mut buffers, None).unwrap();
+        assert!(buffers.has_dictionary_values());
+        let buffers = buffers.take();
+        assert_eq!(buffers.len(), 2);
+        let dict = dec.dictionary().unwrap();
+        assert_eq!(buffers[1].as_ptr(), dict.values().as_ptr());
+        for (view, &i) in views.iter().zip(&want) {
+            let entry = ENTRIES[i as usize];
+            assert_eq!(*view as u32 as usize, entry.len());
+            if entry.len() > crate::MAX_INLINE_VIEW_LEN {
+                assert_eq!(view_value(*view, &buffers), entry);
+            } else {
+                assert_eq!(*view, crate::byte_view(entry, 0, 0));
+            }
+        }
+    }
+
+    #[test]
+    fn an_index_past_the_dictionary_is_an_error_for_every_output() {
+        let bad = [0u32, 1, 3, 0];
+        let page = index_page(&bad, 2);
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_dictionary(Encoding::Plain, &plain_page(&ENTRIES), 3)
+            .unwrap();
+        dec.set_page(Encoding::RleDictionary, page.clone(), 4)
+            .unwrap();
+        assert!(dec.read_indices(4, &mut Vec::new(), None).is_err());
+        dec.set_page(Encoding::RleDictionary, page.clone(), 4)
+            .unwrap();
+        let mut views = Vec::new();
+        assert!(
+            dec.read_views(4, &mut views, &mut ViewBuffers::new(), None)
+                .is_err()
+        );
+        dec.set_page(Encoding::RleDictionary, page, 4).unwrap();
+        let mut values = crate::ByteArrayBuffer::new();
+        assert!(dec.read(4, &mut values, None).is_err());
+        // A bit width past 32 is refused when the page is set.
+        assert!(
+            dec.set_page(Encoding::RleDictionary, Bytes::from_static(&[33, 0]), 1)
+                .is_err()
+        );
     }
 }

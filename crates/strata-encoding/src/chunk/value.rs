@@ -281,6 +281,17 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
     /// Append `dict[i]` for every index to `out`.
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
 
+    /// The 16-byte views of every entry of `dict`, as buffer 0 of a view
+    /// array, and that buffer: the dictionary's own bytes, shared, not
+    /// copied. Only byte arrays have views.
+    fn dictionary_views(dict: &Arc<Self::Dict>) -> Result<(Vec<u128>, Bytes)> {
+        let _ = dict;
+        Err(EncodingError::Unsupported(format!(
+            "{} dictionaries read as views",
+            Self::NAME
+        )))
+    }
+
     /// Append the views of values `start..start + present` of `store` to
     /// `out`, their bytes copied to `buffers` (values of up to 12 bytes
     /// inline). Only byte arrays have views.
@@ -736,6 +747,27 @@ impl ChunkValue for ByteArray {
         }
     }
 
+    fn dictionary_views(dict: &Arc<Self::Dict>) -> Result<(Vec<u128>, Bytes)> {
+        let bytes = dict.values();
+        if u32::try_from(bytes.len()).is_err() {
+            return Err(EncodingError::Unsupported(
+                "a dictionary of more than 4 GiB read as views".into(),
+            ));
+        }
+        let offsets = dict.offsets();
+        let mut views = Vec::with_capacity(dict.len());
+        for pair in offsets.windows(2) {
+            let value = usize::try_from(pair[0])
+                .ok()
+                .zip(usize::try_from(pair[1]).ok())
+                .and_then(|(start, end)| bytes.get(start..end))
+                .ok_or_else(|| EncodingError::Corrupt("dictionary offsets out of order".into()))?;
+            // The offset fits u32: it is within the bytes (checked above).
+            views.push(byte_view(value, 0, pair[0] as u32));
+        }
+        Ok((views, Bytes::from_owner(DictionaryBytes(Arc::clone(dict)))))
+    }
+
     fn store_views(
         store: &Self::Values,
         start: usize,
@@ -772,6 +804,16 @@ impl ChunkValue for ByteArray {
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
         out.extend_gather(dict, indices)
+    }
+}
+
+/// A byte-array dictionary's bytes, as the owner of a [`Bytes`] that
+/// shares them.
+struct DictionaryBytes(Arc<ByteArrayBuffer>);
+
+impl AsRef<[u8]> for DictionaryBytes {
+    fn as_ref(&self) -> &[u8] {
+        self.0.values()
     }
 }
 

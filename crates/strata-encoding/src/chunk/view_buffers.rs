@@ -25,6 +25,8 @@ pub struct ViewBuffers {
     all_ascii: Option<bool>,
     /// Whether to check for ASCII at all (only string outputs need it).
     skip_ascii: bool,
+    /// Some views are entries of the chunk's dictionary.
+    dictionary_values: bool,
 }
 
 impl ViewBuffers {
@@ -47,6 +49,7 @@ impl ViewBuffers {
         self.copied.clear();
         self.copied_at = None;
         self.all_ascii = None;
+        self.dictionary_values = false;
     }
 
     /// The index of `page` among the buffers, adding it if it is not the
@@ -61,6 +64,33 @@ impl ViewBuffers {
         let index = u32::try_from(self.buffers.len()).map_err(|_| too_many())?;
         self.buffers.push(page.clone());
         Ok(index)
+    }
+
+    /// The index of the chunk dictionary's bytes `dictionary` among the
+    /// buffers, adding them if they are not there yet, and noting that
+    /// the batch holds dictionary entries (see
+    /// [`has_dictionary_values`](Self::has_dictionary_values)).
+    pub(crate) fn dictionary_index(&mut self, dictionary: &Bytes) -> Result<u32> {
+        self.dictionary_values = true;
+        let found = self
+            .buffers
+            .iter()
+            .position(|b| b.as_ptr() == dictionary.as_ptr() && b.len() == dictionary.len());
+        let index = match found {
+            Some(i) => i,
+            None => {
+                self.buffers.push(dictionary.clone());
+                self.buffers.len() - 1
+            }
+        };
+        u32::try_from(index).map_err(|_| too_many())
+    }
+
+    /// Whether some views of the batch are entries of the chunk's
+    /// dictionary. Those are not part of [`all_ascii`](Self::all_ascii):
+    /// a reader checks the dictionary's entries once instead.
+    pub fn has_dictionary_values(&self) -> bool {
+        self.dictionary_values
     }
 
     /// Append `bytes` to the copy buffer; returns its buffer index and
@@ -95,7 +125,8 @@ impl ViewBuffers {
         self.all_ascii = Some(self.all_ascii.unwrap_or(true) & ascii);
     }
 
-    /// Whether every byte the batch's views point at is ASCII (checked over
+    /// Whether every byte the batch's views point at, dictionary entries
+    /// aside, is ASCII (checked over
     /// whole ranges, length prefixes included, so `false` may be said of
     /// values that are ASCII themselves; always `false` once something was
     /// read with the check turned off). A batch of ASCII values is valid
@@ -114,6 +145,7 @@ impl ViewBuffers {
             *slot = Bytes::from(std::mem::take(&mut self.copied));
         }
         self.all_ascii = None;
+        self.dictionary_values = false;
         buffers
     }
 }

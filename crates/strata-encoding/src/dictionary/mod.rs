@@ -40,6 +40,7 @@ mod store;
 pub use decoder::{DictDecoder, decode_dictionary_indices, decode_dictionary_indices_from};
 pub use encoder::DictEncoder;
 pub use first::FirstOccurrences;
+pub(crate) use store::check_indices;
 pub use store::{DictKey, indices_below};
 
 use crate::types::{
