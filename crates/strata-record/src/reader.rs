@@ -108,7 +108,7 @@ pub enum DictionaryRead<D> {
 /// RLE can claim any number of levels. This bound caps what one page can
 /// make the reader allocate (8 MiB of levels of each kind, 32 MiB of
 /// decoded 8-byte values) whatever its header says; dictionary indices
-/// are decoded a window at a time or into the batch's own buffer. Writers
+/// are decoded as they are read, never a page at once. Writers
 /// keep pages far smaller (arrow-rs, pyarrow and parquet-java cut pages
 /// at 20,000 rows by default); a page over it is refused with
 /// [`RecordError::PageTooLarge`].
