@@ -1,7 +1,7 @@
 //! [`EncodingSet`]: the encodings of a column chunk as a compact set.
 
 use super::Encoding;
-use crate::error::{FormatError, Result};
+use crate::error::Result;
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
 /// The set of encodings used in a column chunk (`ColumnMetaData.encodings`,
@@ -159,14 +159,7 @@ impl<const N: usize> From<[Encoding; N]> for EncodingSet {
 impl ReadThrift for EncodingSet {
     const WIRE_TYPE: FieldType = FieldType::List;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
-        let start = r.position();
-        let (elem, n) = r.read_list_header()?;
-        if !elem.same_kind(FieldType::I32) {
-            return Err(FormatError::InvalidThrift {
-                offset: start,
-                reason: "list element type does not match the schema",
-            });
-        }
+        let n = r.read_list_header_of(FieldType::I32)?;
         let mut set = Self::new();
         // Values outside 0..64 are collected first and sorted once, so a
         // long list of them costs O(n log n); `n` is bounded by the input.

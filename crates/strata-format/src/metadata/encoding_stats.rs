@@ -1,7 +1,7 @@
 //! [`PageEncodingStatsList`]: the page counts of a column chunk, packed.
 
 use super::{Encoding, PageEncodingStats, PageType};
-use crate::error::{FormatError, Result};
+use crate::error::Result;
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
 /// The page counts of a column chunk (`ColumnMetaData.encoding_stats`, a
@@ -207,15 +207,8 @@ impl From<&[PageEncodingStats]> for PageEncodingStatsList {
 impl ReadThrift for PageEncodingStatsList {
     const WIRE_TYPE: FieldType = FieldType::List;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
-        let start = r.position();
         // `n` is checked against the remaining input, one byte per struct.
-        let (elem, n) = r.read_list_header()?;
-        if !elem.same_kind(FieldType::Struct) {
-            return Err(FormatError::InvalidThrift {
-                offset: start,
-                reason: "list element type does not match the schema",
-            });
-        }
+        let n = r.read_list_header_of(FieldType::Struct)?;
         let mut list = Self::new();
         if n > PACKED {
             list.entries = Entries::Wide(Vec::with_capacity(n));

@@ -385,14 +385,7 @@ where
 {
     const WIRE_TYPE: FieldType = FieldType::List;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
-        let start = r.position();
-        let (elem, n) = r.read_list_header()?;
-        if !elem.same_kind(T::WIRE_TYPE) {
-            return Err(crate::error::FormatError::InvalidThrift {
-                offset: start,
-                reason: "list element type does not match the schema",
-            });
-        }
+        let n = r.read_list_header_of(T::WIRE_TYPE)?;
         let mut out = SmallVec::with_capacity(n);
         for _ in 0..n {
             out.push(T::read_thrift(r)?);

@@ -423,16 +423,15 @@ impl<'a> CompactReader<'a> {
     /// Read a list or set header: element type and element count. The count
     /// is checked against the remaining bytes, using the element type's
     /// smallest encoding, so callers may allocate that many elements.
+    ///
+    /// The element type of an empty list is never looked at: some writers
+    /// (fastparquet among them) write an empty list with element type 0,
+    /// which is no wire type. Such a list reads as `(None, 0)`; a non-empty
+    /// list whose element type is not a wire type is an error.
     #[inline]
-    pub fn read_list_header(&mut self) -> Result<(FieldType, usize)> {
+    pub fn read_list_header(&mut self) -> Result<(Option<FieldType>, usize)> {
         let start = self.pos;
         let b = self.read_byte()?;
-        let Some(elem) = FieldType::from_nibble(b & 0x0F) else {
-            return Err(FormatError::InvalidThrift {
-                offset: start,
-                reason: "unknown list element type",
-            });
-        };
         let short = usize::from(b >> 4);
         let n = if short != 15 {
             short
@@ -446,6 +445,16 @@ impl<'a> CompactReader<'a> {
             }
             n as usize
         };
+        let elem = FieldType::from_nibble(b & 0x0F);
+        if n == 0 {
+            return Ok((elem, 0));
+        }
+        let Some(elem) = elem else {
+            return Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "unknown list element type",
+            });
+        };
         let need = n.saturating_mul(elem.min_encoded_len());
         if need > self.remaining() {
             return Err(FormatError::Eof {
@@ -453,7 +462,36 @@ impl<'a> CompactReader<'a> {
                 needed: need - self.remaining(),
             });
         }
-        Ok((elem, n))
+        Ok((Some(elem), n))
+    }
+
+    /// Read the header of a list whose elements the schema says are of
+    /// wire type `expected`, and return its element count (checked against
+    /// the remaining bytes like [`read_list_header`](Self::read_list_header)).
+    ///
+    /// An empty list is accepted whatever its element type says, since no
+    /// element is read by it. A non-empty list of another element type is
+    /// an error: its elements cannot be read as the schema's.
+    ///
+    /// ```
+    /// use strata_format::thrift::{CompactReader, FieldType};
+    ///
+    /// // An empty list with element type 0, as fastparquet writes it.
+    /// assert_eq!(CompactReader::new(&[0x00]).read_list_header_of(FieldType::Struct).unwrap(), 0);
+    /// // One i32 where structs are expected.
+    /// assert!(CompactReader::new(&[0x15, 0x02]).read_list_header_of(FieldType::Struct).is_err());
+    /// ```
+    #[inline]
+    pub fn read_list_header_of(&mut self, expected: FieldType) -> Result<usize> {
+        let start = self.pos;
+        match self.read_list_header()? {
+            (_, 0) => Ok(0),
+            (Some(elem), n) if elem.same_kind(expected) => Ok(n),
+            _ => Err(FormatError::InvalidThrift {
+                offset: start,
+                reason: "list element type does not match the schema",
+            }),
+        }
     }
 
     /// Mark the start of a row group's column list: column chunks read after
@@ -500,7 +538,8 @@ impl<'a> CompactReader<'a> {
         // Most paths have one part: build the shared slice in one
         // allocation instead of collecting a vector and copying it.
         let (elem, n) = self.read_list_header()?;
-        let path: Arc<[String]> = if n == 1 && elem.same_kind(FieldType::Binary) {
+        let path: Arc<[String]> = if n == 1 && elem.is_some_and(|e| e.same_kind(FieldType::Binary))
+        {
             self.enter()?;
             let part = self.read_string()?;
             self.depth -= 1;
@@ -524,14 +563,7 @@ impl<'a> CompactReader<'a> {
         &mut self,
         mut read: impl FnMut(&mut T, &mut Self) -> Result<()>,
     ) -> Result<Vec<T>> {
-        let start = self.pos;
-        let (elem, n) = self.read_list_header()?;
-        if !elem.same_kind(T::WIRE_TYPE) {
-            return Err(FormatError::InvalidThrift {
-                offset: start,
-                reason: "list element type does not match the schema",
-            });
-        }
+        let n = self.read_list_header_of(T::WIRE_TYPE)?;
         self.enter()?;
         let mut out: Vec<T> = Vec::with_capacity(n);
         for _ in 0..n {
@@ -559,14 +591,7 @@ impl<'a> CompactReader<'a> {
 
     /// Read a list of `T`.
     pub fn read_list<T: ReadThrift>(&mut self) -> Result<Vec<T>> {
-        let start = self.pos;
-        let (elem, n) = self.read_list_header()?;
-        if !elem.same_kind(T::WIRE_TYPE) {
-            return Err(FormatError::InvalidThrift {
-                offset: start,
-                reason: "list element type does not match the schema",
-            });
-        }
+        let n = self.read_list_header_of(T::WIRE_TYPE)?;
         self.enter()?;
         let mut out = Vec::with_capacity(n);
         for _ in 0..n {
@@ -588,7 +613,11 @@ impl<'a> CompactReader<'a> {
             FieldType::Uuid => self.read_slice(16).map(drop),
             FieldType::Binary => self.read_binary().map(drop),
             FieldType::List | FieldType::Set => {
-                let (elem, n) = self.read_list_header()?;
+                // An empty list's element type may be anything (see
+                // `read_list_header`); a non-empty one's is known.
+                let (Some(elem), n) = self.read_list_header()? else {
+                    return Ok(());
+                };
                 self.enter()?;
                 for _ in 0..n {
                     self.skip_element(elem)?;
@@ -648,5 +677,256 @@ impl<'a> CompactReader<'a> {
             FieldType::BoolTrue | FieldType::BoolFalse => self.read_byte().map(drop),
             other => self.skip(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metadata::{
+        ColumnMetaData, EncodingSet, FileMetaData, KeyValue, PageEncodingStatsList, RowGroup,
+    };
+    use crate::thrift::{CompactWriter, decode};
+    use smallvec::SmallVec;
+    use strata_sink::ByteSink;
+
+    /// The reason of an `InvalidThrift` error, or a panic naming what came
+    /// instead.
+    fn invalid_reason<T: std::fmt::Debug>(r: Result<T>) -> &'static str {
+        match r {
+            Err(FormatError::InvalidThrift { reason, .. }) => reason,
+            other => panic!("expected InvalidThrift, got {other:?}"),
+        }
+    }
+
+    /// Every empty list header a writer might emit: element type 0 (what
+    /// fastparquet writes), a type other than the schema's, the two nibbles
+    /// that are no wire type, each in the short and the long form.
+    fn empty_list_headers() -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for nibble in [0u8, 1, 2, 5, 8, 12, 13, 14, 15] {
+            out.push(vec![nibble]);
+            out.push(vec![0xF0 | nibble, 0x00]);
+        }
+        out
+    }
+
+    #[test]
+    fn empty_list_of_any_element_type_reads_as_empty() {
+        for header in empty_list_headers() {
+            let what = format!("header {header:02x?}");
+            assert!(decode::<Vec<KeyValue>>(&header).expect(&what).is_empty());
+            assert!(decode::<Vec<i64>>(&header).expect(&what).is_empty());
+            assert!(decode::<Vec<String>>(&header).expect(&what).is_empty());
+            assert!(decode::<Box<[i32]>>(&header).expect(&what).is_empty());
+            assert!(
+                decode::<SmallVec<[i32; 4]>>(&header)
+                    .expect(&what)
+                    .is_empty()
+            );
+            assert!(decode::<EncodingSet>(&header).expect(&what).is_empty());
+            assert!(
+                decode::<PageEncodingStatsList>(&header)
+                    .expect(&what)
+                    .is_empty()
+            );
+            let mut r = CompactReader::new(&header);
+            let rows: Vec<RowGroup> = r.read_list_in_place(|_, _| Ok(())).expect(&what);
+            assert!(rows.is_empty());
+            // The header is consumed, nothing more.
+            assert_eq!(r.position(), header.len(), "{what}");
+
+            let mut r = CompactReader::new(&header);
+            let (elem, n) = r.read_list_header().expect(&what);
+            assert_eq!((elem, n), (FieldType::from_nibble(header[0] & 0x0F), 0));
+        }
+    }
+
+    #[test]
+    fn non_empty_list_of_another_element_type_is_refused() {
+        // One i32 (zigzag 1) where structs are expected: short and long form.
+        for bytes in [&[0x15, 0x02][..], &[0xF5, 0x01, 0x02]] {
+            assert_eq!(
+                invalid_reason(decode::<Vec<KeyValue>>(bytes)),
+                "list element type does not match the schema"
+            );
+            assert_eq!(
+                invalid_reason(decode::<PageEncodingStatsList>(bytes)),
+                "list element type does not match the schema"
+            );
+            let mut r = CompactReader::new(bytes);
+            assert_eq!(
+                invalid_reason(r.read_list_in_place::<RowGroup>(|_, _| Ok(()))),
+                "list element type does not match the schema"
+            );
+        }
+        // One string where i32 are expected.
+        for bytes in [&[0x18, 0x01, b'a'][..], &[0xF8, 0x01, 0x01, b'a']] {
+            assert_eq!(
+                invalid_reason(decode::<Vec<i32>>(bytes)),
+                "list element type does not match the schema"
+            );
+            assert_eq!(
+                invalid_reason(decode::<EncodingSet>(bytes)),
+                "list element type does not match the schema"
+            );
+            assert_eq!(
+                invalid_reason(decode::<SmallVec<[i32; 4]>>(bytes)),
+                "list element type does not match the schema"
+            );
+        }
+        // One element of type 0, 14 or 15: no wire type says how to read it.
+        for nibble in [0u8, 14, 15] {
+            let short = [0x10 | nibble, 0x02];
+            let long = [0xF0 | nibble, 0x01, 0x02];
+            for bytes in [&short[..], &long[..]] {
+                let mut r = CompactReader::new(bytes);
+                assert_eq!(
+                    invalid_reason(r.read_list_header()),
+                    "unknown list element type"
+                );
+                assert_eq!(
+                    invalid_reason(decode::<Vec<i32>>(bytes)),
+                    "unknown list element type"
+                );
+            }
+        }
+        // The two boolean codes are one type: a list of bools written with
+        // either reads.
+        assert_eq!(decode::<Vec<bool>>(&[0x11, 1]).unwrap(), [true]);
+        assert_eq!(decode::<Vec<bool>>(&[0x12, 1]).unwrap(), [true]);
+    }
+
+    /// A `KeyValue` with an unknown field 3 holding the given list bytes.
+    fn key_value_with_list_field(list: &[u8]) -> Vec<u8> {
+        let mut bytes = vec![0x18, 0x01, b'k', 0x18, 0x01, b'v', 0x19];
+        bytes.extend_from_slice(list);
+        bytes.push(0x00);
+        bytes
+    }
+
+    #[test]
+    fn unknown_list_field_is_skipped_when_empty_and_refused_when_unreadable() {
+        let expected = KeyValue {
+            key: "k".into(),
+            value: Some("v".into()),
+        };
+        for header in empty_list_headers() {
+            let bytes = key_value_with_list_field(&header);
+            assert_eq!(decode::<KeyValue>(&bytes).unwrap(), expected);
+        }
+        // A non-empty list of a known type is skipped element by element.
+        let bytes = key_value_with_list_field(&[0x25, 0x02, 0x04]);
+        assert_eq!(decode::<KeyValue>(&bytes).unwrap(), expected);
+        // A non-empty list of no wire type cannot be skipped: its length is
+        // unknown.
+        for nibble in [0u8, 14, 15] {
+            let bytes = key_value_with_list_field(&[0x10 | nibble, 0x02]);
+            assert_eq!(
+                invalid_reason(decode::<KeyValue>(&bytes)),
+                "unknown list element type"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_optional_fields_are_skipped_until_their_type_is_unknown() {
+        // KeyValue with unknown fields 3 (i64), 4 (struct holding a list)
+        // and 100 (binary, long-form header) around the known ones.
+        let mut sink = ByteSink::new();
+        let mut w = CompactWriter::new(&mut sink);
+        let s = w.begin_struct();
+        w.binary_field(1, b"k");
+        w.i64_field(3, -7);
+        w.field_header(4, FieldType::Struct);
+        w.field(1, &vec![1i32, 2, 3]);
+        w.write_byte(0);
+        w.binary_field(100, b"later");
+        w.binary_field(2, b"v");
+        w.end_struct(s);
+        let kv = decode::<KeyValue>(sink.as_slice()).unwrap();
+        assert_eq!((kv.key.as_str(), kv.value.as_deref()), ("k", Some("v")));
+
+        // A field whose wire type is 14 or 15 has no known length: an error,
+        // not a guess.
+        for ty in [14u8, 15] {
+            let bytes = [0x18, 0x01, b'k', 0x30 | ty, 0x00, 0x00];
+            assert_eq!(
+                invalid_reason(decode::<KeyValue>(&bytes)),
+                "unknown field wire type"
+            );
+        }
+    }
+
+    /// A footer shaped like fastparquet's for a frame of no rows: empty
+    /// `row_groups` and `key_value_metadata` lists with element type 0, and
+    /// an unknown optional field.
+    #[test]
+    fn fastparquet_style_footer_with_empty_lists_decodes() {
+        let mut sink = ByteSink::new();
+        let mut w = CompactWriter::new(&mut sink);
+        let s = w.begin_struct();
+        w.i32_field(1, 1);
+        w.field(
+            2,
+            &vec![crate::metadata::SchemaElement {
+                name: "schema".into(),
+                num_children: Some(0),
+                ..Default::default()
+            }],
+        );
+        w.i64_field(3, 0);
+        w.field_header(4, FieldType::List);
+        w.write_byte(0x00);
+        w.field_header(5, FieldType::List);
+        w.write_byte(0x00);
+        w.binary_field(6, b"fastparquet-python version 2026.9.0");
+        w.i32_field(30, 5);
+        w.end_struct(s);
+        let meta = decode::<FileMetaData>(sink.as_slice()).unwrap();
+        assert!(meta.row_groups.is_empty());
+        assert_eq!(meta.key_value_metadata, Some(Vec::new()));
+        assert_eq!(meta.num_rows, 0);
+        assert_eq!(meta.schema.len(), 1);
+        assert_eq!(
+            meta.created_by.as_deref(),
+            Some("fastparquet-python version 2026.9.0")
+        );
+
+        // The same footer with one row group listed under element type 0
+        // is refused: its row group cannot be read.
+        let mut bytes = sink.as_slice().to_vec();
+        let at = bytes
+            .windows(2)
+            .position(|p| p == [0x19, 0x00])
+            .expect("the row_groups header");
+        bytes[at + 1] = 0x10;
+        bytes.insert(at + 2, 0x00);
+        assert!(decode::<FileMetaData>(&bytes).is_err());
+    }
+
+    #[test]
+    fn column_metadata_with_empty_lists_of_type_zero_decodes() {
+        // ColumnMetaData with every required field, its `encodings` and
+        // `path_in_schema` empty lists of element type 0.
+        let mut sink = ByteSink::new();
+        let mut w = CompactWriter::new(&mut sink);
+        let s = w.begin_struct();
+        w.i32_field(1, 1);
+        w.field_header(2, FieldType::List);
+        w.write_byte(0x00);
+        w.field_header(3, FieldType::List);
+        w.write_byte(0x00);
+        w.i32_field(4, 0);
+        w.i64_field(5, 0);
+        w.i64_field(6, 0);
+        w.i64_field(7, 0);
+        w.field_header(8, FieldType::List);
+        w.write_byte(0x00);
+        w.i64_field(9, 4);
+        w.end_struct(s);
+        let meta = decode::<ColumnMetaData>(sink.as_slice()).unwrap();
+        assert!(meta.encodings.is_empty());
+        assert!(meta.path_in_schema.is_empty());
     }
 }
