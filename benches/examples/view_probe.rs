@@ -1,9 +1,12 @@
 //! A string column read as views, for profiling: `view_probe [distinct]
 //! [batch] [reps] [strata|arrow-rs] [utf8view|binaryview|utf8|dict]
-//! [dictionary|plain]` (defaults 1000, 8192, 200, strata, utf8view,
+//! [dictionary|plain] [FILE]` (defaults 1000, 8192, 200, strata, utf8view,
 //! dictionary). Writes 1M rows of `value-NNNNNNNN` strings (arrow-rs
 //! writer, uncompressed), then reads the file `reps` times as the type
-//! asked and prints the fastest and median read.
+//! asked and prints the fastest and median read. With `FILE`, the file is
+//! written there and the probe stops when it does not exist yet, and read
+//! from there otherwise: a heap profiler run on the second call sees the
+//! read alone.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
@@ -25,6 +28,11 @@ fn main() {
     let side = args.get(4).map_or("strata", String::as_str).to_string();
     let output = args.get(5).map_or("utf8view", String::as_str).to_string();
     let plain = args.get(6).is_some_and(|s| s == "plain");
+    let saved = args.get(7).map(std::path::PathBuf::from);
+    if let Some(path) = saved.as_ref().filter(|p| p.exists()) {
+        let file = Bytes::from(std::fs::read(path).unwrap());
+        return read_file(file, batch, reps, &side, &output, distinct, plain);
+    }
     let mut rng = XorShift::new(7);
     let strings: Vec<String> = (0..ROWS)
         .map(|_| format!("value-{:08}", rng.next_u64() as usize % distinct))
@@ -44,8 +52,31 @@ fn main() {
         parquet::arrow::ArrowWriter::try_new(&mut out, batch_in.schema(), Some(props)).unwrap();
     w.write(&batch_in).unwrap();
     w.close().unwrap();
-    let file = Bytes::from(out);
-    let dt = match output.as_str() {
+    if let Some(path) = saved {
+        std::fs::write(path, &out).unwrap();
+        return;
+    }
+    read_file(
+        Bytes::from(out),
+        batch,
+        reps,
+        &side,
+        &output,
+        distinct,
+        plain,
+    );
+}
+
+fn read_file(
+    file: Bytes,
+    batch: usize,
+    reps: usize,
+    side: &str,
+    output: &str,
+    distinct: usize,
+    plain: bool,
+) {
+    let dt = match output {
         "utf8view" => DataType::Utf8View,
         "binaryview" => DataType::BinaryView,
         "utf8" => DataType::Utf8,

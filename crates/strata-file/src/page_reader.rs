@@ -279,6 +279,13 @@ impl PageReader {
         self.values_read
     }
 
+    /// Number of the chunk's values (its metadata's `num_values`) not yet
+    /// read or skipped. The metadata is untrusted: a sizing hint to bound
+    /// by something the caller knows, never a size on its own.
+    pub fn values_left(&self) -> u64 {
+        self.total_values.saturating_sub(self.values_read)
+    }
+
     /// Whether reading is finished: the chunk's values are all read, or
     /// the last indexed page is passed, or the bytes are exhausted.
     fn at_end(&self) -> bool {

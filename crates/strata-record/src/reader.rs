@@ -291,9 +291,32 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         self.stats
     }
 
-    /// The chunk's dictionary, once its dictionary page has been read.
-    pub fn dictionary(&self) -> Option<&Arc<T::Dict>> {
-        self.values.dictionary()
+    /// The chunk's dictionary, once its dictionary page has been read
+    /// (decoded on first use).
+    pub fn dictionary(&mut self) -> Result<Option<&Arc<T::Dict>>> {
+        Ok(self.values.dictionary()?)
+    }
+
+    /// Whether every entry of the chunk's dictionary is valid UTF-8
+    /// (checked once; `false` without a dictionary), so that a batch whose
+    /// every value is a dictionary entry needs no UTF-8 check of its own.
+    pub fn dictionary_is_utf8(&mut self) -> Result<bool> {
+        Ok(self.values.dictionary_is_utf8()?)
+    }
+
+    /// Size `out` for a batch of up to `max_records` records: by what the
+    /// last batch took, or for the first batch of a non-repeated column
+    /// (one value slot per record) by `max_records`, at most the values
+    /// the chunk has left, so the first batch's values are not grown (and
+    /// copied) step by step either.
+    fn size_batch<V: ValueBuffer>(&self, max_records: usize, out: &mut RecordBatchBuffers<V>) {
+        if self.last_room.values.0 == 0 && self.max_rep == 0 {
+            let page_left = self.levels.len.saturating_sub(self.levels.pos) as u64;
+            let chunk_left = page_left.saturating_add(self.pages.values_left());
+            let slots = usize::try_from(chunk_left).map_or(max_records, |n| n.min(max_records));
+            out.values.reserve_room((slots, 0));
+        }
+        self.last_room.reserve_in(out);
     }
 
     /// Read up to `max_records` records into `out` (cleared first) and
@@ -310,7 +333,7 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         out.clear();
         out.from_dictionary = true;
         self.values.reset_values(&mut out.values);
-        self.last_room.reserve_in(out);
+        self.size_batch(max_records, out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
         out.num_records = records;
@@ -332,13 +355,13 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         out: &mut RecordBatchBuffers<Vec<u32>>,
     ) -> Result<DictionaryRead<T::Dict>> {
         out.clear();
-        self.last_room.reserve_in(out);
+        self.size_batch(max_records, out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, fallback) = self.consume(max_records, &mut Sink::Indices(out))?;
         out.num_records = records;
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
-        let dictionary = self.values.dictionary().cloned();
+        let dictionary = self.values.dictionary()?.cloned();
         Ok(if fallback {
             DictionaryRead::Fallback {
                 records,
@@ -370,7 +393,7 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     ) -> Result<usize> {
         out.clear();
         buffers.clear();
-        self.last_room.reserve_in(out);
+        self.size_batch(max_records, out);
         let spaced_before = self.stats.spaced_decodes;
         let (records, _) = self.consume(max_records, &mut Sink::Views(out, buffers))?;
         out.num_records = records;

@@ -454,7 +454,7 @@ fn dictionary_mode_shares_one_arc() {
                     assert_eq!(got, data, "{what}");
                     assert!(Arc::ptr_eq(
                         first.as_ref().unwrap(),
-                        r.dictionary().unwrap()
+                        r.dictionary().unwrap().unwrap()
                     ));
                     assert_eq!(r.stats().dictionary_pages, 1);
                 }

@@ -428,7 +428,7 @@ fn dictionary_mode_shares_one_arc() {
         assert_eq!(got, data);
         assert!(Arc::ptr_eq(
             first.as_ref().unwrap(),
-            reader.dictionary().unwrap()
+            reader.dictionary().unwrap().unwrap()
         ));
         assert_eq!(reader.stats().dictionary_pages, 1);
     }

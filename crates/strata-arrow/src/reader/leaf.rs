@@ -64,9 +64,6 @@ struct Typed<T: ChunkValue> {
     dict_values: Option<(usize, ArrayRef)>,
     /// The chunk fell back from dictionary pages to another encoding.
     fallen_back: bool,
-    /// The chunk's dictionary and whether every entry is UTF-8 (checked
-    /// once, when a batch gathered from it is first read as a string).
-    dict_utf8: Option<(Arc<T::Dict>, bool)>,
     /// For a repeated leaf: its slot level and maximum definition level.
     /// Values read by [`plain`] are spread over the leaf's slots (null
     /// where the level is below the maximum) before they become an array.
@@ -99,7 +96,6 @@ impl<T: ChunkValue> Typed<T> {
             indices: RecordBatchBuffers::default(),
             dict_values: None,
             fallen_back: false,
-            dict_utf8: None,
             spread,
             interner: None,
             views: RecordBatchBuffers::default(),
@@ -348,29 +344,13 @@ fn read_bytes(t: &mut Typed<ByteArray>, n: usize, target: &DataType) -> Result<L
         target,
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
     );
-    let utf8 = gathered && strings && dictionary_is_utf8(t);
+    let utf8 = gathered && strings && t.reader.dictionary_is_utf8()?;
     Ok((
         records,
         def,
         rep,
         bytes_to_array(values, nulls, target, utf8)?,
     ))
-}
-
-/// Whether every entry of the chunk's dictionary (if it has one) is valid
-/// UTF-8; checked once per dictionary.
-fn dictionary_is_utf8(t: &mut Typed<ByteArray>) -> bool {
-    let Some(dict) = t.reader.dictionary() else {
-        return false;
-    };
-    if let Some((seen, ok)) = &t.dict_utf8
-        && Arc::ptr_eq(seen, dict)
-    {
-        return *ok;
-    }
-    let ok = views::entries_are_utf8(dict.values(), dict.offsets());
-    t.dict_utf8 = Some((Arc::clone(dict), ok));
-    ok
 }
 
 /// A string array of `offsets` and `values`. With `entries_utf8`, the
@@ -403,7 +383,7 @@ fn string_array(
         // copied by `ByteArrayBuffer::extend_gather`, or an empty null
         // slot, and every entry of that dictionary was checked to be UTF-8
         // with its boundaries on character boundaries
-        // (`dictionary_is_utf8`); or (from `intern_bytes`) each value is a
+        // (`ColumnRecordReader::dictionary_is_utf8`); or (from `intern_bytes`) each value is a
         // copy of one whole value of a `StringArray`, which Arrow checked,
         // or the offsets and values are those of such an array, its nulls
         // dropped.
@@ -561,7 +541,7 @@ fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Level
     let rep = std::mem::take(&mut b.rep_levels);
     let views = std::mem::take(&mut b.values);
     let utf8 = t.view_buffers.all_ascii()
-        && (!t.view_buffers.has_dictionary_values() || dictionary_is_utf8(t));
+        && (!t.view_buffers.has_dictionary_values() || t.reader.dictionary_is_utf8()?);
     let buffers = t.view_buffers.take();
     let array = views::views_over(strings, views, buffers, nulls, utf8)?;
     Ok((records, def, rep, array))

@@ -109,10 +109,15 @@ const MAX_INDEX_BIT_WIDTH: u8 = 32;
 pub struct ChunkDecoder<T: ChunkValue> {
     ctx: T::Context,
     source: Source,
+    /// The chunk's dictionary page (decompressed) and its entry count.
+    dict_page: Option<(Bytes, usize)>,
+    /// The dictionary decoded, on the first read that needs its values.
     dict: Option<Arc<T::Dict>>,
-    /// The dictionary's entries as views, and the bytes they point into,
-    /// built on the first read of a dictionary page as views.
-    dict_views: Option<(Vec<u128>, Bytes)>,
+    /// The dictionary's entries as views into its page, on the first read
+    /// of a dictionary-encoded page as views.
+    dict_views: Option<Vec<u128>>,
+    /// Whether every entry is UTF-8, once asked.
+    dict_utf8: Option<bool>,
     indices: Vec<u32>,
     store: T::Values,
 }
@@ -202,8 +207,10 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         Ok(Self {
             ctx: T::context(descr)?,
             source: Source::Empty,
+            dict_page: None,
             dict: None,
             dict_views: None,
+            dict_utf8: None,
             indices: Vec::new(),
             store: T::Values::default(),
         })
@@ -215,9 +222,45 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         T::reset_values(self.ctx, values);
     }
 
-    /// The chunk's dictionary, once its dictionary page was read.
-    pub fn dictionary(&self) -> Option<&Arc<T::Dict>> {
-        self.dict.as_ref()
+    /// The chunk's dictionary, decoded (once) if it was not yet; `None`
+    /// before a dictionary page was read.
+    pub fn dictionary(&mut self) -> Result<Option<&Arc<T::Dict>>> {
+        if self.dict_page.is_none() {
+            return Ok(None);
+        }
+        self.decoded().map(Some)
+    }
+
+    /// The decoded dictionary (decoded on first use).
+    fn decoded(&mut self) -> Result<&Arc<T::Dict>> {
+        let dict = match self.dict.take() {
+            Some(dict) => dict,
+            None => {
+                let (page, len) = self
+                    .dict_page
+                    .as_ref()
+                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                T::decode_dictionary(self.ctx, page, *len)?
+            }
+        };
+        Ok(self.dict.insert(dict))
+    }
+
+    /// Whether every entry of the chunk's dictionary is valid UTF-8 on its
+    /// own (checked once, from the dictionary page); `false` without a
+    /// dictionary or for types that are not byte arrays. A batch whose
+    /// every value is a dictionary entry is then UTF-8 without a second
+    /// check.
+    pub fn dictionary_is_utf8(&mut self) -> Result<bool> {
+        if let Some(ok) = self.dict_utf8 {
+            return Ok(ok);
+        }
+        let Some((page, len)) = &self.dict_page else {
+            return Ok(false);
+        };
+        let ok = T::dictionary_is_utf8(page, *len)?;
+        self.dict_utf8 = Some(ok);
+        Ok(ok)
     }
 
     /// Whether the current page holds dictionary indices (values read
@@ -236,7 +279,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         page: &Bytes,
         num_values: usize,
     ) -> Result<()> {
-        if self.dict.is_some() {
+        if self.dict_page.is_some() {
             return Err(corrupt("a second dictionary page in one column chunk"));
         }
         if !matches!(encoding, Encoding::Plain | Encoding::PlainDictionary) {
@@ -244,7 +287,9 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 "dictionary page encoding {encoding:?}"
             )));
         }
-        self.dict = Some(T::decode_dictionary(self.ctx, page, num_values)?);
+        // Decoded when a read first needs its values: views point into
+        // the page itself and need no decoded copy.
+        self.dict_page = Some((page.clone(), num_values));
         Ok(())
     }
 
@@ -263,7 +308,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         self.source = Source::Empty;
         match encoding {
             Encoding::PlainDictionary | Encoding::RleDictionary => {
-                if self.dict.is_none() {
+                if self.dict_page.is_none() {
                     return Err(corrupt("dictionary-encoded page without a dictionary page"));
                 }
                 let (bit_width, runs) = match values.split_first() {
@@ -338,12 +383,8 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         Ok(())
     }
 
-    fn dict_len(&self) -> Result<usize> {
-        let dict = self
-            .dict
-            .as_deref()
-            .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-        T::dict_len(dict)
+    fn dict_len(&mut self) -> Result<usize> {
+        T::dict_len(self.decoded()?)
     }
 
     /// Append `present` values (spread over `spaced` slots if given).
@@ -371,11 +412,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 // Gather the present values densely onto the end of `out`
                 // (then move them to their slots when some are null), a
                 // chunk of indices at a time.
-                let dict = Arc::clone(
-                    self.dict
-                        .as_ref()
-                        .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?,
-                );
+                let dict = Arc::clone(self.decoded()?);
                 let mark = match spaced {
                     Some(s) => Some(out.mark_spaced(s.slots)?),
                     None => None,
@@ -474,16 +511,15 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 *pos += present;
             }
             Source::Indices { .. } => {
-                let (views, bytes) = match &self.dict_views {
+                let (page, len) = self
+                    .dict_page
+                    .as_ref()
+                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                let views = match &self.dict_views {
                     Some(built) => built,
-                    None => {
-                        let dict = self.dict.as_ref().ok_or_else(|| {
-                            corrupt("dictionary-encoded page without a dictionary")
-                        })?;
-                        self.dict_views.insert(T::dictionary_views(dict)?)
-                    }
+                    None => self.dict_views.insert(T::dictionary_views(page, *len)?),
                 };
-                let index = buffers.dictionary_index(bytes)?;
+                let index = buffers.dictionary_index(page)?;
                 let start = out.len();
                 out.reserve(present);
                 let gathered = with_indices(
@@ -642,7 +678,8 @@ mod tests {
     fn dictionary_entries_become_views_over_the_dictionarys_bytes() {
         let want = indices();
         let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
-        dec.set_dictionary(Encoding::Plain, &plain_page(&ENTRIES), 3)
+        let dictionary_page = plain_page(&ENTRIES);
+        dec.set_dictionary(Encoding::Plain, &dictionary_page, 3)
             .unwrap();
         dec.set_page(Encoding::RleDictionary, index_page(&want, 2), want.len())
             .unwrap();
@@ -655,8 +692,8 @@ mod tests {
         assert!(buffers.has_dictionary_values());
         let buffers = buffers.take();
         assert_eq!(buffers.len(), 2);
-        let dict = dec.dictionary().unwrap();
-        assert_eq!(buffers[1].as_ptr(), dict.values().as_ptr());
+        // The views point into the dictionary page itself, not a copy.
+        assert_eq!(buffers[1].as_ptr(), dictionary_page.as_ptr());
         for (view, &i) in views.iter().zip(&want) {
             let entry = ENTRIES[i as usize];
             assert_eq!(*view as u32 as usize, entry.len());
@@ -666,6 +703,30 @@ mod tests {
                 assert_eq!(*view, crate::byte_view(entry, 0, 0));
             }
         }
+    }
+
+    #[test]
+    fn the_dictionarys_utf8_is_checked_once_from_its_page() {
+        let cases: [(&[&[u8]], bool); 4] = [
+            (&ENTRIES, true),
+            (&[b"caf\xc3\xa9", b"na\xc3\xafve, and long enough"], true),
+            (&[b"fine", b"\xff not UTF-8"], false),
+            // UTF-8 back to back, but an entry cut inside a character.
+            (&[b"\xc3", b"\xa9"], false),
+        ];
+        for (entries, want) in cases {
+            let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+            assert!(!dec.dictionary_is_utf8().unwrap(), "no dictionary yet");
+            dec.set_dictionary(Encoding::Plain, &plain_page(entries), entries.len())
+                .unwrap();
+            assert_eq!(dec.dictionary_is_utf8().unwrap(), want, "{entries:?}");
+        }
+        // A count the page cannot hold is an error, not an answer.
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_dictionary(Encoding::Plain, &plain_page(&[b"\xff"]), 2)
+            .unwrap();
+        assert!(dec.dictionary_is_utf8().is_err());
+        assert!(dec.dictionary().is_err());
     }
 
     #[test]

@@ -281,15 +281,22 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
     /// Append `dict[i]` for every index to `out`.
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()>;
 
-    /// The 16-byte views of every entry of `dict`, as buffer 0 of a view
-    /// array, and that buffer: the dictionary's own bytes, shared, not
-    /// copied. Only byte arrays have views.
-    fn dictionary_views(dict: &Arc<Self::Dict>) -> Result<(Vec<u128>, Bytes)> {
-        let _ = dict;
+    /// The 16-byte views of the `len` entries of the PLAIN dictionary
+    /// page `page`, pointing into the page as buffer 0 of a view array (no
+    /// entry copied). Only byte arrays have views.
+    fn dictionary_views(page: &[u8], len: usize) -> Result<Vec<u128>> {
+        let _ = (page, len);
         Err(EncodingError::Unsupported(format!(
             "{} dictionaries read as views",
             Self::NAME
         )))
+    }
+
+    /// Whether each of the `len` entries of the PLAIN dictionary page
+    /// `page` is valid UTF-8; `false` for types that are not byte arrays.
+    fn dictionary_is_utf8(page: &[u8], len: usize) -> Result<bool> {
+        let _ = (page, len);
+        Ok(false)
     }
 
     /// Append the views of values `start..start + present` of `store` to
@@ -747,25 +754,35 @@ impl ChunkValue for ByteArray {
         }
     }
 
-    fn dictionary_views(dict: &Arc<Self::Dict>) -> Result<(Vec<u128>, Bytes)> {
-        let bytes = dict.values();
-        if u32::try_from(bytes.len()).is_err() {
-            return Err(EncodingError::Unsupported(
-                "a dictionary of more than 4 GiB read as views".into(),
-            ));
+    fn dictionary_views(page: &[u8], len: usize) -> Result<Vec<u128>> {
+        let mut views = Vec::new();
+        crate::plain_views(page, 0, len, 0, &mut views)?;
+        Ok(views)
+    }
+
+    fn dictionary_is_utf8(page: &[u8], len: usize) -> Result<bool> {
+        // A page of ASCII bytes (length prefixes included) holds only
+        // ASCII entries; otherwise each entry is checked on its own.
+        if page.is_ascii() {
+            return Ok(true);
         }
-        let offsets = dict.offsets();
-        let mut views = Vec::with_capacity(dict.len());
-        for pair in offsets.windows(2) {
-            let value = usize::try_from(pair[0])
-                .ok()
-                .zip(usize::try_from(pair[1]).ok())
-                .and_then(|(start, end)| bytes.get(start..end))
-                .ok_or_else(|| EncodingError::Corrupt("dictionary offsets out of order".into()))?;
-            // The offset fits u32: it is within the bytes (checked above).
-            views.push(byte_view(value, 0, pair[0] as u32));
+        let mut dec = PlainByteArrayDecoder::new();
+        dec.set_data(page, len)?;
+        let mut entries = ByteArrayBuffer::new();
+        let mut ok = true;
+        while dec.values_left() > 0 {
+            entries.clear();
+            let got = dec.decode(&mut entries, 1024)?;
+            if got == 0 {
+                return Err(short(len, 0));
+            }
+            ok &= (0..entries.len()).all(|i| {
+                entries
+                    .value(i)
+                    .is_some_and(|v| std::str::from_utf8(v).is_ok())
+            });
         }
-        Ok((views, Bytes::from_owner(DictionaryBytes(Arc::clone(dict)))))
+        Ok(ok)
     }
 
     fn store_views(
@@ -804,16 +821,6 @@ impl ChunkValue for ByteArray {
 
     fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
         out.extend_gather(dict, indices)
-    }
-}
-
-/// A byte-array dictionary's bytes, as the owner of a [`Bytes`] that
-/// shares them.
-struct DictionaryBytes(Arc<ByteArrayBuffer>);
-
-impl AsRef<[u8]> for DictionaryBytes {
-    fn as_ref(&self) -> &[u8] {
-        self.0.values()
     }
 }
 
