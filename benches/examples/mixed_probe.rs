@@ -8,7 +8,6 @@
 #![forbid(unsafe_code)]
 
 #[path = "../benches/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use parquet::basic::{Compression, ZstdLevel};
