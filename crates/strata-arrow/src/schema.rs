@@ -9,7 +9,10 @@
 //!   writer used (`ARROW:schema`, a base64 IPC schema message, as pyarrow
 //!   and arrow-rs write it), its types are taken wherever the stored data
 //!   can be read as them, so large types, views, dictionaries, time zones
-//!   and the like round-trip exactly.
+//!   and the like round-trip exactly. Time and timestamp units are the
+//!   exception: an annotated column keeps its stored unit, as arrow-rs
+//!   and pyarrow read it (see `embedded_hint` for when the schema's unit is
+//!   taken).
 //! - **Arrow to Parquet** ([`arrow_to_parquet_schema`]): the inverse, as
 //!   arrow-rs and pyarrow write it (three-level lists named
 //!   `list`/`element`, maps as `key_value` with `key` and `value`, decimals
@@ -94,6 +97,12 @@ impl ParquetField {
 /// schema, refined by the embedded `ARROW:schema` when the key-value
 /// metadata holds one.
 ///
+/// Time and timestamp columns keep the unit their annotation states, as
+/// arrow-rs and pyarrow read them. The Arrow reader also recognises
+/// strata's own files by their `created_by` and reads their second-unit
+/// columns (stored as milliseconds) in seconds; this function, given only
+/// the key-value metadata, cannot, and gives milliseconds.
+///
 /// ```
 /// use strata_arrow::parquet_to_arrow_schema;
 /// use strata_format::metadata::{FieldRepetitionType, LogicalType, SchemaElement, Type};
@@ -119,8 +128,99 @@ pub fn parquet_to_arrow_schema(
     key_value_metadata: Option<&[KeyValue]>,
 ) -> Result<Schema> {
     let hint = key_value_metadata.and_then(embedded_arrow_schema);
-    let (schema, _) = build_arrow_schema(schema, None, hint.as_ref(), key_value_metadata)?;
+    let hint = hint
+        .as_ref()
+        .map(|h| (h, HintRule::Embedded { own_seconds: false }));
+    let (schema, _) = build_arrow_schema(schema, None, hint, key_value_metadata)?;
     Ok(schema)
+}
+
+/// How the types of an Arrow schema given beside the Parquet schema are
+/// applied to its leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HintRule {
+    /// Every type a leaf can be read as is taken: the schema a writer was
+    /// given, or one a reader's caller supplied.
+    Exact,
+    /// The `ARROW:schema` stored in the footer, taken as arrow-rs takes
+    /// it: a time or timestamp keeps the unit its Parquet annotation
+    /// states (the writer may have coerced it) unless the column has no
+    /// such annotation or is INT96; see [`embedded_hint`].
+    Embedded {
+        /// The file is strata's own (its `created_by` is strata's
+        /// default), which stores a second-unit time or timestamp as
+        /// milliseconds, so the schema's second unit is taken over a
+        /// millisecond annotation.
+        own_seconds: bool,
+    },
+}
+
+/// The prefix of the `created_by` strata writes by default
+/// (`strata_file::properties::DEFAULT_CREATED_BY`).
+const STRATA_CREATED_BY: &str = "strata version ";
+
+/// Whether a file's `created_by` says strata wrote it with its default
+/// `created_by`.
+pub(crate) fn written_by_strata(created_by: Option<&str>) -> bool {
+    created_by.is_some_and(|c| c.starts_with(STRATA_CREATED_BY))
+}
+
+/// The type a leaf `d` reads as when the footer's `ARROW:schema` says
+/// `hint` and the Parquet types alone say `derived`; `None` keeps
+/// `derived`. The caller has checked that `d` can be read as `hint`.
+///
+/// Times, timestamps, dates and durations follow arrow-rs 60.1, which
+/// reads what the Parquet annotation states and takes the schema's unit
+/// only where the annotation cannot state it: a bare INT32/INT64 (how
+/// arrow-rs stores seconds, `Date64` and durations) or an INT96
+/// timestamp. So a column a writer coerced to another unit
+/// (`coerce_timestamps`, format 1.0, pyarrow's seconds) reads in its
+/// stored unit, as pyarrow and arrow-rs read it. Two choices of strata's
+/// own: a timestamp takes the schema's time zone whatever the units (the
+/// instants are the same; pyarrow does so, arrow-rs only when the units
+/// match), and in strata's own files (`own_seconds`) a second unit is
+/// taken over a millisecond annotation, since strata stores seconds so.
+fn embedded_hint(
+    d: &ColumnDescriptor,
+    derived: &DataType,
+    hint: &DataType,
+    own_seconds: bool,
+) -> Option<DataType> {
+    use ArrowTimeUnit as U;
+    use DataType as D;
+    let seconds_as_millis =
+        |stored: &U, wanted: &U| own_seconds && *stored == U::Millisecond && *wanted == U::Second;
+    match (derived, hint) {
+        (_, D::Dictionary(_, value)) => {
+            // The value type follows the same rule; when it does not take
+            // the schema's, neither does the dictionary.
+            match embedded_hint(d, derived, value, own_seconds) {
+                Some(v) if v == **value => Some(hint.clone()),
+                other => other,
+            }
+        }
+        (D::Int64, D::Timestamp(..) | D::Time64(_) | D::Date64 | D::Duration(_))
+        | (D::Int32, D::Time32(_))
+        | (D::Date32, D::Date64) => Some(hint.clone()),
+        (D::Timestamp(..), D::Timestamp(..)) if d.physical_type == Type::Int96 => {
+            Some(hint.clone())
+        }
+        (D::Timestamp(stored, stored_tz), D::Timestamp(wanted, tz)) => {
+            let unit = if stored == wanted || seconds_as_millis(stored, wanted) {
+                *wanted
+            } else {
+                *stored
+            };
+            Some(D::Timestamp(unit, tz.clone().or_else(|| stored_tz.clone())))
+        }
+        (D::Time32(stored), D::Time32(wanted)) if seconds_as_millis(stored, wanted) => {
+            Some(hint.clone())
+        }
+        (_, D::Timestamp(..) | D::Time32(_) | D::Time64(_) | D::Date64 | D::Duration(_)) => {
+            (derived == hint).then(|| hint.clone())
+        }
+        _ => Some(hint.clone()),
+    }
 }
 
 /// The Arrow schema stored under `ARROW:schema`, if the metadata holds a
@@ -180,13 +280,18 @@ pub(crate) fn encode_arrow_schema(schema: &Schema) -> String {
 pub(crate) fn build_arrow_schema(
     schema: &SchemaDescriptor,
     mask: Option<&[bool]>,
-    hint: Option<&Schema>,
+    hint: Option<(&Schema, HintRule)>,
     key_value_metadata: Option<&[KeyValue]>,
 ) -> Result<(Schema, Vec<ParquetField>)> {
+    let (hint, rule) = match hint {
+        Some((h, rule)) => (Some(h), rule),
+        None => (None, HintRule::Exact),
+    };
     let mut builder = Builder {
         mask,
         next_leaf: 0,
         columns: schema.columns(),
+        rule,
     };
     let mut fields = Vec::new();
     let mut tree = Vec::new();
@@ -216,6 +321,7 @@ struct Builder<'a> {
     mask: Option<&'a [bool]>,
     next_leaf: usize,
     columns: &'a [ColumnDescriptor],
+    rule: HintRule,
 }
 
 fn is_list(node: &SchemaNode) -> bool {
@@ -293,9 +399,14 @@ impl Builder<'_> {
                     .get(column)
                     .ok_or_else(|| schema_err("schema tree and columns disagree"))?;
                 let derived = leaf_type(descr)?;
-                let dt = match hint {
-                    Some(h) if leaf_accepts(descr, h.data_type()) => h.data_type().clone(),
-                    _ => derived,
+                let dt = match (hint, self.rule) {
+                    (Some(h), _) if !leaf_accepts(descr, h.data_type()) => derived,
+                    (Some(h), HintRule::Exact) => h.data_type().clone(),
+                    (Some(h), HintRule::Embedded { own_seconds }) => {
+                        embedded_hint(descr, &derived, h.data_type(), own_seconds)
+                            .unwrap_or(derived)
+                    }
+                    (None, _) => derived,
                 };
                 Ok(make(dt, FieldKind::Leaf { column }))
             }
@@ -648,16 +759,15 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
         Type::Int96 => DataType::Timestamp(ArrowTimeUnit::Nanosecond, None),
         Type::Float => DataType::Float32,
         Type::Double => DataType::Float64,
+        // JSON is UTF-8 text; ENUM and BSON are bytes (the ENUM annotation
+        // does not promise UTF-8), read as binary as pyarrow and arrow-rs
+        // read them.
         Type::ByteArray => match (lt, ct) {
-            (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _) => {
-                DataType::Utf8
-            }
+            (Some(LogicalType::String | LogicalType::Json), _) => DataType::Utf8,
             (Some(LogicalType::Decimal { scale, precision }), _) => {
                 decimal_type(*precision, *scale)?
             }
-            (None, Some(ConvertedType::Utf8 | ConvertedType::Enum | ConvertedType::Json)) => {
-                DataType::Utf8
-            }
+            (None, Some(ConvertedType::Utf8 | ConvertedType::Json)) => DataType::Utf8,
             (None, Some(ConvertedType::Decimal)) => {
                 decimal_type(d.precision.unwrap_or(0), d.scale.unwrap_or(0))?
             }

@@ -12,6 +12,13 @@
 //! - [`corpus_matches_pyarrow`]: strata reads every non-encrypted file of
 //!   `shared/parquet-testing/data` and writes its reading as IPC; pyarrow
 //!   reads the same file and compares.
+//! - [`byte_array_annotations_read_as_peers_read`],
+//!   [`second_units_round_trip_in_strata_files_only`],
+//!   [`embedded_schema_units_follow_the_annotation`] and
+//!   [`coerce_types_with_and_without`]: ENUM/JSON/BSON annotations, time
+//!   units under an embedded Arrow schema, and `set_coerce_types`, each
+//!   checked in strata and, with a Python, against pyarrow and DuckDB
+//!   (`read_columns.py`).
 //!
 //! The interpreter is `$STRATA_PYTHON` (CI sets it to a venv with pyarrow
 //! and duckdb; it is an error if it cannot import them), else `python3` if
@@ -32,6 +39,10 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use arrow_array::builder::{
+    Int32Builder, Int64Builder, ListBuilder, MapBuilder, MapFieldNames, StringBuilder,
+};
+use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::*;
 use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer, i256};
@@ -44,6 +55,11 @@ use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use strata_arrow::{ArrowWriter, ProjectionMask};
 use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
 use strata_file::properties::{WriterProperties, WriterVersion};
+use strata_format::SchemaDescriptor;
+use strata_format::metadata::{
+    ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, SchemaElement,
+    Type as PhysicalType,
+};
 
 // ---------------------------------------------------------------------------
 // Known differences. Each entry: (case or file name, peer, reason). A
@@ -1536,6 +1552,628 @@ fn intervals_read_by_peers() {
     assert_eq!(results.len(), 6, "{out}");
     for r in &results {
         assert_eq!(r[2], "ok", "{r:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------
+// Logical types and time units as pyarrow reads them; set_coerce_types
+// ---------------------------------------------------------------------------
+
+/// Writes a file of required BYTE_ARRAY columns with strata's column
+/// writer: each column's schema element and values are given. `kv` is
+/// added to the footer.
+fn write_byte_array_file(
+    path: &Path,
+    columns: &[(SchemaElement, Vec<&[u8]>)],
+    kv: Option<KeyValue>,
+) {
+    use strata_encoding::ByteArrayBatch;
+    use strata_file::writer::{ColumnWriter, FileWriter};
+    let mut elements = vec![SchemaElement {
+        name: "schema".into(),
+        num_children: Some(columns.len() as i32),
+        ..Default::default()
+    }];
+    elements.extend(columns.iter().map(|(e, _)| e.clone()));
+    let schema = Arc::new(SchemaDescriptor::from_elements(&elements).unwrap());
+    let mut fw = FileWriter::new(
+        File::create(path).unwrap(),
+        schema,
+        Arc::new(WriterProperties::default()),
+    )
+    .unwrap();
+    if let Some(kv) = kv {
+        fw.append_key_value_metadata(kv);
+    }
+    let mut rg = fw.next_row_group().unwrap();
+    for (_, values) in columns {
+        let mut cw = rg.next_column().unwrap().unwrap();
+        match &mut cw {
+            ColumnWriter::ByteArrayColumnWriter(w) => {
+                w.write_batch(ByteArrayBatch::from_slices(values), None, None)
+                    .unwrap();
+            }
+            _ => panic!("not a byte-array column"),
+        }
+        rg.append_column(cw.close().unwrap()).unwrap();
+    }
+    rg.close().unwrap();
+    fw.close().unwrap();
+}
+
+fn byte_array_element(
+    name: &str,
+    lt: Option<LogicalType>,
+    ct: Option<ConvertedType>,
+) -> SchemaElement {
+    SchemaElement {
+        name: name.into(),
+        physical_type: Some(PhysicalType::ByteArray),
+        repetition_type: Some(Repetition::Required),
+        logical_type: lt,
+        converted_type: ct,
+        ..Default::default()
+    }
+}
+
+/// The peers' reading of `files`: (file, peer, column) -> (type, values
+/// as compact JSON).
+fn peer_columns(
+    py: &Path,
+    files: &[&Path],
+) -> BTreeMap<(String, String, String), (String, String)> {
+    let out = run_python(py, "read_columns.py", files);
+    results(&out)
+        .into_iter()
+        .map(|r| {
+            assert_eq!(r.len(), 5, "{r:?}");
+            (
+                (r[0].clone(), r[1].clone(), r[2].clone()),
+                (r[3].clone(), r[4].clone()),
+            )
+        })
+        .collect()
+}
+
+/// A BYTE_ARRAY annotated ENUM or BSON reads as binary, one annotated
+/// JSON as a string, whether the annotation is a logical or a legacy
+/// converted type: as pyarrow reads them (checked here) and as arrow-rs
+/// 60.1 does (`parquet::arrow::schema::primitive`, BYTE_ARRAY: ENUM and
+/// BSON to Binary, JSON to Utf8).
+#[test]
+fn byte_array_annotations_read_as_peers_read() {
+    let dir = work_dir("annotations");
+    let path = dir.join("annotations.parquet");
+    let enums: Vec<&[u8]> = vec![b"lo", b"mid", b"hi", b"mid"];
+    let json: Vec<&[u8]> = vec![br#"{"a":1}"#, b"[]", b"null", br#""x""#];
+    let bson: Vec<&[u8]> = vec![b"\x05\x00\x00\x00\x00", b"\xff\xfe", b"", b"\x00"];
+    let columns = [
+        (
+            byte_array_element(
+                "enum_lt",
+                Some(LogicalType::Enum),
+                Some(ConvertedType::Enum),
+            ),
+            enums.clone(),
+        ),
+        (
+            byte_array_element("enum_ct", None, Some(ConvertedType::Enum)),
+            enums.clone(),
+        ),
+        (
+            byte_array_element(
+                "json_lt",
+                Some(LogicalType::Json),
+                Some(ConvertedType::Json),
+            ),
+            json.clone(),
+        ),
+        (
+            byte_array_element("json_ct", None, Some(ConvertedType::Json)),
+            json.clone(),
+        ),
+        (
+            byte_array_element(
+                "bson_lt",
+                Some(LogicalType::Bson),
+                Some(ConvertedType::Bson),
+            ),
+            bson.clone(),
+        ),
+        (
+            byte_array_element("bson_ct", None, Some(ConvertedType::Bson)),
+            bson.clone(),
+        ),
+    ];
+    write_byte_array_file(&path, &columns, None);
+
+    let batch = strata_read(&path).unwrap();
+    for (i, (element, values)) in columns.iter().enumerate() {
+        let (field, column) = (batch.schema().field(i).clone(), batch.column(i));
+        let got: Vec<&[u8]> = if element.name.starts_with("json") {
+            assert_eq!(field.data_type(), &DataType::Utf8, "{}", element.name);
+            column
+                .as_string::<i32>()
+                .iter()
+                .map(|v| v.unwrap().as_bytes())
+                .collect()
+        } else {
+            assert_eq!(field.data_type(), &DataType::Binary, "{}", element.name);
+            column
+                .as_binary::<i32>()
+                .iter()
+                .map(|v| v.unwrap())
+                .collect()
+        };
+        assert_eq!(&got, values, "{}", element.name);
+    }
+
+    let Some(py) = python() else { return };
+    let peers = peer_columns(&py, &[&path]);
+    for (element, values) in &columns {
+        let key = (
+            "annotations.parquet".to_string(),
+            "pyarrow".to_string(),
+            element.name.clone(),
+        );
+        let (ty, got) = peers
+            .get(&key)
+            .unwrap_or_else(|| panic!("no pyarrow reading of {key:?}"));
+        if element.name.starts_with("json") {
+            // pyarrow 26 gives JSON the arrow.json extension over utf8.
+            assert!(
+                ty == "string" || ty.starts_with("extension<arrow.json"),
+                "{key:?}: {ty}"
+            );
+            let want: Vec<String> = values
+                .iter()
+                .map(|v| format!("{:?}", std::str::from_utf8(v).unwrap()))
+                .collect();
+            assert_eq!(got, &format!("[{}]", want.join(",")), "{key:?}");
+        } else {
+            assert_eq!(ty, "binary", "{key:?}");
+            let want: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    let hex: String = v.iter().map(|b| format!("{b:02x}")).collect();
+                    format!(r#"{{"hex":"{hex}"}}"#)
+                })
+                .collect();
+            assert_eq!(got, &format!("[{}]", want.join(",")), "{key:?}");
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The ARROW:schema value of `schema` (an IPC schema message, framed and
+/// base64, as the format stores it).
+fn arrow_schema_kv(schema: &Schema) -> KeyValue {
+    use base64::Engine;
+    let options = arrow_ipc::writer::IpcWriteOptions::default();
+    let mut tracker = arrow_ipc::writer::DictionaryTracker::new(true);
+    let message = arrow_ipc::writer::IpcDataGenerator::default()
+        .schema_to_bytes_with_dictionary_tracker(schema, &mut tracker, &options)
+        .ipc_message;
+    let mut framed = vec![0xFF; 4];
+    framed.extend_from_slice(&(message.len() as u32).to_le_bytes());
+    framed.extend_from_slice(&message);
+    KeyValue {
+        key: "ARROW:schema".into(),
+        value: Some(base64::engine::general_purpose::STANDARD.encode(framed)),
+    }
+}
+
+fn seconds_batch() -> RecordBatch {
+    let n = 5;
+    let t32 = Time32SecondArray::from_iter((0..n).map(|i| (i != 2).then_some(i * 3_607 + 59)));
+    let ts = |tz: Option<&str>| {
+        let a = TimestampSecondArray::from_iter(
+            (0..n).map(|i| (i != 3).then_some(1_700_000_000 + i64::from(i) * 86_401)),
+        );
+        Arc::new(a.with_timezone_opt(tz)) as ArrayRef
+    };
+    RecordBatch::try_from_iter([
+        ("t32_s", Arc::new(t32) as ArrayRef),
+        ("ts_s", ts(None)),
+        ("ts_s_tz", ts(Some("+05:30"))),
+    ])
+    .unwrap()
+}
+
+fn write_batch(path: &Path, batch: &RecordBatch, props: WriterProperties) {
+    let mut w =
+        ArrowWriter::try_new(File::create(path).unwrap(), batch.schema(), Some(props)).unwrap();
+    w.write(batch).unwrap();
+    w.close().unwrap();
+}
+
+/// Second-unit times and timestamps, which Parquet annotations cannot
+/// state, are stored as milliseconds. strata reads its own files (its
+/// default `created_by`) back in seconds; a file of another writer with
+/// the same storage (pyarrow writes seconds so) reads in milliseconds, as
+/// pyarrow and arrow-rs 60.1 read it. pyarrow reads both as milliseconds.
+#[test]
+fn second_units_round_trip_in_strata_files_only() {
+    let dir = work_dir("seconds");
+    let batch = seconds_batch();
+    let own = dir.join("own.parquet");
+    write_batch(&own, &batch, WriterProperties::default());
+    let other = dir.join("other.parquet");
+    let props = WriterProperties::builder()
+        .set_created_by("another writer 1.0".into())
+        .build();
+    write_batch(&other, &batch, props);
+
+    // strata's own file: the writer's types and values.
+    let back = strata_read(&own).unwrap();
+    assert_eq!(back.schema(), batch.schema());
+    assert_eq!(back, batch);
+
+    // Another writer's: the stored unit, the zone of the ARROW:schema.
+    let back = strata_read(&other).unwrap();
+    let types: Vec<DataType> = back
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
+    assert_eq!(
+        types,
+        vec![
+            DataType::Time32(TimeUnit::Millisecond),
+            DataType::Timestamp(TimeUnit::Millisecond, None),
+            DataType::Timestamp(TimeUnit::Millisecond, Some("+05:30".into())),
+        ]
+    );
+    let millis = |a: &ArrayRef| -> Vec<Option<i64>> {
+        match a.data_type() {
+            DataType::Time32(TimeUnit::Second) => a
+                .as_primitive::<Time32SecondType>()
+                .iter()
+                .map(|v| v.map(|v| i64::from(v) * 1000))
+                .collect(),
+            DataType::Time32(_) => a
+                .as_primitive::<Time32MillisecondType>()
+                .iter()
+                .map(|v| v.map(i64::from))
+                .collect(),
+            DataType::Timestamp(TimeUnit::Second, _) => a
+                .as_primitive::<TimestampSecondType>()
+                .iter()
+                .map(|v| v.map(|v| v * 1000))
+                .collect(),
+            _ => a
+                .as_primitive::<TimestampMillisecondType>()
+                .iter()
+                .collect(),
+        }
+    };
+    for i in 0..batch.num_columns() {
+        assert_eq!(
+            millis(back.column(i)),
+            millis(batch.column(i)),
+            "column {i}"
+        );
+    }
+
+    let Some(py) = python() else { return };
+    let peers = peer_columns(&py, &[&own, &other]);
+    let pyarrow_types = ["time32[ms]", "timestamp[ms]", "timestamp[ms, tz=+05:30]"];
+    for file in ["own.parquet", "other.parquet"] {
+        for (i, f) in batch.schema().fields().iter().enumerate() {
+            let key = (file.to_string(), "pyarrow".to_string(), f.name().clone());
+            let (ty, values) = &peers[&key];
+            assert_eq!(ty, pyarrow_types[i], "{key:?}");
+            let want: Vec<String> = millis(batch.column(i))
+                .iter()
+                .map(|v| v.map_or("null".to_string(), |v| v.to_string()))
+                .collect();
+            assert_eq!(values, &format!("[{}]", want.join(",")), "{key:?}");
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// How an embedded ARROW:schema's time units apply (arrow-rs 60.1's
+/// rule, `parquet::arrow::schema::primitive::apply_hint`): an annotated
+/// timestamp keeps its stored unit and takes the schema's zone; a bare
+/// INT64 takes the schema's timestamp type; a schema the caller supplies
+/// is taken whole, converting units.
+#[test]
+fn embedded_schema_units_follow_the_annotation() {
+    let dir = work_dir("hint-units");
+    let path = dir.join("hint.parquet");
+    let micros = LogicalType::Timestamp {
+        is_adjusted_to_utc: true,
+        unit: strata_format::metadata::TimeUnit::Micros,
+    };
+    let elements = [
+        SchemaElement {
+            physical_type: Some(PhysicalType::Int64),
+            ..byte_array_element("ts_us", Some(micros), None)
+        },
+        SchemaElement {
+            physical_type: Some(PhysicalType::Int64),
+            ..byte_array_element("bare", None, None)
+        },
+    ];
+    let hint = Schema::new(vec![
+        Field::new(
+            "ts_us",
+            DataType::Timestamp(TimeUnit::Nanosecond, Some("Europe/Paris".into())),
+            false,
+        ),
+        Field::new("bare", DataType::Timestamp(TimeUnit::Second, None), false),
+    ]);
+    {
+        use strata_file::writer::{ColumnWriter, FileWriter};
+        let mut all = vec![SchemaElement {
+            name: "schema".into(),
+            num_children: Some(2),
+            ..Default::default()
+        }];
+        all.extend(elements.iter().cloned());
+        let schema = Arc::new(SchemaDescriptor::from_elements(&all).unwrap());
+        let mut fw = FileWriter::new(
+            File::create(&path).unwrap(),
+            schema,
+            Arc::new(WriterProperties::default()),
+        )
+        .unwrap();
+        fw.append_key_value_metadata(arrow_schema_kv(&hint));
+        let mut rg = fw.next_row_group().unwrap();
+        for values in [[1_700_000_000_123_456i64, -5], [1_700_000_000, 7]] {
+            let mut cw = rg.next_column().unwrap().unwrap();
+            let ColumnWriter::Int64ColumnWriter(w) = &mut cw else {
+                panic!()
+            };
+            w.write_batch(&values, None, None).unwrap();
+            rg.append_column(cw.close().unwrap()).unwrap();
+        }
+        rg.close().unwrap();
+        fw.close().unwrap();
+    }
+    let back = strata_read(&path).unwrap();
+    assert_eq!(
+        back.schema().field(0).data_type(),
+        &DataType::Timestamp(TimeUnit::Microsecond, Some("Europe/Paris".into()))
+    );
+    assert_eq!(
+        back.column(0)
+            .as_primitive::<TimestampMicrosecondType>()
+            .values()
+            .to_vec(),
+        vec![1_700_000_000_123_456, -5]
+    );
+    assert_eq!(
+        back.schema().field(1).data_type(),
+        hint.field(1).data_type()
+    );
+    assert_eq!(
+        back.column(1)
+            .as_primitive::<TimestampSecondType>()
+            .values()
+            .to_vec(),
+        vec![1_700_000_000, 7]
+    );
+
+    // A supplied schema is the caller's choice: taken whole.
+    let options =
+        strata_arrow::arrow_reader::ArrowReaderOptions::new().with_schema(Arc::new(hint.clone()));
+    let reader =
+        ParquetRecordBatchReaderBuilder::try_new_with_options(File::open(&path).unwrap(), options)
+            .unwrap()
+            .build()
+            .unwrap();
+    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().unwrap();
+    assert_eq!(batches[0].schema().as_ref(), &hint);
+    assert_eq!(
+        batches[0]
+            .column(0)
+            .as_primitive::<TimestampNanosecondType>()
+            .values()
+            .to_vec(),
+        vec![1_700_000_000_123_456_000, -5_000]
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// `set_coerce_types` with and without: strata stores Date64 as DATE,
+/// second units as milliseconds and lists and maps with the
+/// specification's names either way, reads both files back as written,
+/// and pyarrow and DuckDB read both as dates, times, timestamps, lists
+/// and maps with the same values.
+#[test]
+fn coerce_types_with_and_without() {
+    let dir = work_dir("coerce");
+    let n = 6;
+    let date64 = Date64Array::from_iter(
+        (0..n).map(|i| (i != 1).then_some((i64::from(i) * 7_919 - 20_000) * 86_400_000)),
+    );
+    let t32 = Time32SecondArray::from_iter((0..n).map(|i| (i != 2).then_some(i * 3_607 + 59)));
+    let ts = TimestampSecondArray::from_iter(
+        (0..n).map(|i| (i != 3).then_some(1_700_000_000 + i64::from(i) * 86_401)),
+    )
+    .with_timezone("UTC");
+    let list_field = Arc::new(Field::new("item", DataType::Int32, true));
+    let mut list = ListBuilder::new(Int32Builder::new()).with_field(list_field);
+    for i in 0..n {
+        if i != 2 {
+            for j in 0..i {
+                list.values().append_option((j != 1).then_some(j * 10 + i));
+            }
+        }
+        list.append(i != 2);
+    }
+    let names = MapFieldNames {
+        entry: "entries".into(),
+        key: "keys".into(),
+        value: "values".into(),
+    };
+    let mut map = MapBuilder::new(Some(names), StringBuilder::new(), Int64Builder::new());
+    for i in 0..n {
+        if i != 4 {
+            for j in 0..(i % 3) {
+                map.keys().append_value(format!("k{j}"));
+                map.values().append_value(i64::from(i * 100 + j));
+            }
+        }
+        map.append(i != 4).unwrap();
+    }
+    let batch = RecordBatch::try_from_iter([
+        ("date64", Arc::new(date64) as ArrayRef),
+        ("t32_s", Arc::new(t32)),
+        ("ts_s_utc", Arc::new(ts)),
+        ("lst", Arc::new(list.finish())),
+        ("m", Arc::new(map.finish())),
+    ])
+    .unwrap();
+    let mut files = Vec::new();
+    for coerce in [false, true] {
+        let props = WriterProperties::builder().set_coerce_types(coerce).build();
+        assert_eq!(props.coerce_types(), coerce);
+        let path = dir.join(format!("coerce_{coerce}.parquet"));
+        write_batch(&path, &batch, props);
+        let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(&path).unwrap()).unwrap();
+        let stored: Vec<(String, PhysicalType, Option<LogicalType>)> = builder
+            .parquet_schema()
+            .columns()
+            .iter()
+            .map(|c| (c.path.string(), c.physical_type, c.logical_type.clone()))
+            .collect();
+        let millis = |utc| LogicalType::Time {
+            is_adjusted_to_utc: utc,
+            unit: strata_format::metadata::TimeUnit::Millis,
+        };
+        assert_eq!(
+            stored,
+            vec![
+                (
+                    "date64".to_string(),
+                    PhysicalType::Int32,
+                    Some(LogicalType::Date)
+                ),
+                (
+                    "t32_s".to_string(),
+                    PhysicalType::Int32,
+                    Some(millis(false))
+                ),
+                (
+                    "ts_s_utc".to_string(),
+                    PhysicalType::Int64,
+                    Some(LogicalType::Timestamp {
+                        is_adjusted_to_utc: true,
+                        unit: strata_format::metadata::TimeUnit::Millis,
+                    })
+                ),
+                ("lst.list.element".to_string(), PhysicalType::Int32, None),
+                (
+                    "m.key_value.key".to_string(),
+                    PhysicalType::ByteArray,
+                    Some(LogicalType::String)
+                ),
+                ("m.key_value.value".to_string(), PhysicalType::Int64, None),
+            ],
+            "coerce_types {coerce}"
+        );
+        let back = strata_read(&path).unwrap();
+        assert_eq!(back.schema(), batch.schema(), "coerce_types {coerce}");
+        assert_eq!(back, batch, "coerce_types {coerce}");
+        files.push(path);
+    }
+
+    let Some(py) = python() else { return };
+    let paths: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let peers = peer_columns(&py, &paths);
+    let days: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 1 {
+                "null".into()
+            } else {
+                (i * 7_919 - 20_000).to_string()
+            }
+        })
+        .collect();
+    let times: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 2 {
+                "null".into()
+            } else {
+                ((i * 3_607 + 59) * 1000).to_string()
+            }
+        })
+        .collect();
+    let instants: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 3 {
+                "null".into()
+            } else {
+                ((1_700_000_000 + i64::from(i) * 86_401) * 1000).to_string()
+            }
+        })
+        .collect();
+    let expect = |peer: &str, column: &str| -> (&'static str, String) {
+        match (peer, column) {
+            ("pyarrow", "date64") => ("date32[day]", format!("[{}]", days.join(","))),
+            ("duckdb", "date64") => ("DATE", format!("[{}]", days.join(","))),
+            ("pyarrow", "t32_s") => ("time32[ms]", format!("[{}]", times.join(","))),
+            ("duckdb", "t32_s") => ("TIME", format!("[{}]", times.join(","))),
+            ("pyarrow", "ts_s_utc") => {
+                ("timestamp[ms, tz=UTC]", format!("[{}]", instants.join(",")))
+            }
+            ("duckdb", "ts_s_utc") => (
+                "TIMESTAMP WITH TIME ZONE",
+                format!("[{}]", instants.join(",")),
+            ),
+            _ => ("", String::new()),
+        }
+    };
+    for peer in ["pyarrow", "duckdb"] {
+        for column in ["date64", "t32_s", "ts_s_utc", "lst", "m"] {
+            let key = |coerce: bool| {
+                (
+                    format!("coerce_{coerce}.parquet"),
+                    peer.to_string(),
+                    column.to_string(),
+                )
+            };
+            let without = peers
+                .get(&key(false))
+                .unwrap_or_else(|| panic!("no reading of {:?}", key(false)));
+            let with = peers
+                .get(&key(true))
+                .unwrap_or_else(|| panic!("no reading of {:?}", key(true)));
+            assert_eq!(
+                without, with,
+                "{peer} {column}: with and without set_coerce_types"
+            );
+            let (ty, values) = expect(peer, column);
+            if !ty.is_empty() {
+                assert_eq!(without, &(ty.to_string(), values), "{peer} {column}");
+            }
+        }
+        // Lists and maps: every peer sees the elements and entries.
+        let lst = &peers[&(
+            "coerce_false.parquet".to_string(),
+            peer.to_string(),
+            "lst".to_string(),
+        )]
+            .1;
+        assert_eq!(
+            lst, "[[],[1],null,[3,null,23],[4,null,24,34],[5,null,25,35,45]]",
+            "{peer}"
+        );
+        let m = &peers[&(
+            "coerce_false.parquet".to_string(),
+            peer.to_string(),
+            "m".to_string(),
+        )]
+            .1;
+        assert_eq!(
+            m, r#"[[],[["k0",100]],[["k0",200],["k1",201]],[],null,[["k0",500],["k1",501]]]"#,
+            "{peer}"
+        );
     }
     let _ = fs::remove_dir_all(&dir);
 }

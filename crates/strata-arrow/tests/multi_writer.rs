@@ -66,23 +66,6 @@ use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 /// features) and comparing its arrays with the sidecars the same way.
 #[rustfmt::skip]
 const KNOWN_TYPES: &[(&str, &str, &str, &str, &str)] = &[
-    // coerce_timestamps and version='1.0': stored in another unit than the Arrow type's.
-    ("pyarrow_coerce_timestamps_ms", "ts_ns", "timestamp[ms]", "timestamp[ns]", COERCED),
-    ("pyarrow_coerce_timestamps_ms", "ts_s", "timestamp[ms]", "timestamp[s]", COERCED),
-    ("pyarrow_coerce_timestamps_ms", "ts_ns_utc", "timestamp[ms, UTC]", "timestamp[ns, UTC]",
-        COERCED),
-    ("pyarrow_coerce_timestamps_ms", "ts_us_ny", "timestamp[ms, America/New_York]",
-        "timestamp[us, America/New_York]", COERCED_ZONE),
-    ("pyarrow_coerce_timestamps_us|pyarrow_version_1_0", "ts_ns", "timestamp[us]",
-        "timestamp[ns]", COERCED),
-    ("pyarrow_coerce_timestamps_us", "ts_ms", "timestamp[us]", "timestamp[ms]", COERCED),
-    ("pyarrow_coerce_timestamps_us", "ts_s", "timestamp[us]", "timestamp[s]", COERCED),
-    ("pyarrow_coerce_timestamps_us", "ts_ns_utc", "timestamp[us, UTC]", "timestamp[ns, UTC]",
-        COERCED),
-    // Second units, which Parquet lacks: stored as milliseconds.
-    ("pyarrow_more_types", "time32_s", "time[ms]", "time[s]", COERCED),
-    ("pyarrow_more_types", "ts_s_tz", "timestamp[ms, +05:30]", "timestamp[s, +05:30]",
-        COERCED_ZONE),
     // INT96 timestamps (use_deprecated_int96_timestamps, flavor='spark').
     ("pyarrow_int96|pyarrow_flavor_spark", "ts_ns_utc", "timestamp[ns]", "timestamp[ns, UTC]",
         INT96),
@@ -98,15 +81,6 @@ const KNOWN_TYPES: &[(&str, &str, &str, &str, &str)] = &[
     ("duckdb_*|fastparquet_object_json", "js", "extension<arrow.json, utf8>", "utf8", EXTENSION),
 ];
 
-const COERCED: &str = "the writer stored another unit than the Arrow type's (coerce_timestamps, \
-     version='1.0', or seconds, which Parquet lacks); strata reads the ARROW:schema's unit, \
-     converting exactly, so the writer's Arrow type comes back. pyarrow and arrow-rs 60.1 keep \
-     the stored unit (arrow-rs changes a timestamp or time unit only for INT96 or a column \
-     without a logical type). Compared as the same instant (time of day) in nanoseconds";
-const COERCED_ZONE: &str = "as for the other coerced units (strata: the ARROW:schema's unit and \
-     zone); pyarrow keeps the stored unit and the zone; arrow-rs 60.1 keeps the stored unit and \
-     gives the zone as UTC (the column is isAdjustedToUTC). Compared as the same instant in \
-     nanoseconds";
 const INT96: &str = "INT96 timestamps: pyarrow reads timestamp[ns] without the ARROW:schema's \
      unit or zone; strata applies both, as arrow-rs 60.1 does (INT96 reads as timestamp[ns] and \
      takes the ARROW:schema's timestamp type). Compared as the same instant in nanoseconds";

@@ -75,6 +75,8 @@ pub const DEFAULT_STATISTICS_TRUNCATE_LENGTH: Option<usize> = Some(64);
 pub const DEFAULT_BLOOM_FILTER_FPP: f64 = 0.05;
 /// Default Bloom filter number of distinct values.
 pub const DEFAULT_BLOOM_FILTER_NDV: u64 = DEFAULT_MAX_ROW_GROUP_ROW_COUNT as u64;
+/// Default of [`WriterProperties::coerce_types`].
+pub const DEFAULT_COERCE_TYPES: bool = false;
 
 /// Parquet format version the writer targets.
 ///
@@ -174,6 +176,7 @@ pub struct WriterProperties {
     offset_index_disabled: bool,
     write_page_crc: bool,
     write_distinct_count: bool,
+    coerce_types: bool,
     /// Resolved Bloom filter settings: the default, and columns that set
     /// any Bloom filter option.
     bloom_default: Option<BloomFilterProperties>,
@@ -213,6 +216,7 @@ impl WriterProperties {
             offset_index_disabled: self.offset_index_disabled,
             write_page_crc: self.write_page_crc,
             write_distinct_count: self.write_distinct_count,
+            coerce_types: self.coerce_types,
         }
     }
 
@@ -297,6 +301,12 @@ impl WriterProperties {
     /// The `created_by` string of the footer.
     pub fn created_by(&self) -> &str {
         &self.created_by
+    }
+
+    /// Whether the Arrow writer is asked to store Arrow types as native
+    /// Parquet types ([`WriterPropertiesBuilder::set_coerce_types`]).
+    pub fn coerce_types(&self) -> bool {
+        self.coerce_types
     }
 
     /// Key/value metadata of the footer.
@@ -394,6 +404,7 @@ pub struct WriterPropertiesBuilder {
     offset_index_disabled: bool,
     write_page_crc: bool,
     write_distinct_count: bool,
+    coerce_types: bool,
 }
 
 impl Default for WriterPropertiesBuilder {
@@ -412,6 +423,7 @@ impl Default for WriterPropertiesBuilder {
             offset_index_disabled: false,
             write_page_crc: false,
             write_distinct_count: false,
+            coerce_types: DEFAULT_COERCE_TYPES,
         }
     }
 }
@@ -464,6 +476,7 @@ impl WriterPropertiesBuilder {
             offset_index_disabled: self.offset_index_disabled,
             write_page_crc: self.write_page_crc,
             write_distinct_count: self.write_distinct_count,
+            coerce_types: self.coerce_types,
             bloom_default,
             bloom_columns,
         }
@@ -501,8 +514,52 @@ impl WriterPropertiesBuilder {
     }
 
     /// The footer's `created_by`.
+    ///
+    /// strata's Arrow reader recognises its own files by the default
+    /// (`strata version ...`): it reads a second-unit time or timestamp
+    /// they store as milliseconds back in seconds. Under another
+    /// `created_by` such a column reads in milliseconds, as pyarrow and
+    /// arrow-rs read it.
     pub fn set_created_by(mut self, value: String) -> Self {
         self.created_by = value;
+        self
+    }
+
+    /// Whether the Arrow writer stores Arrow types as native Parquet types
+    /// (default `false`, [`DEFAULT_COERCE_TYPES`]), arrow-rs's setting of
+    /// the same name. With `true` a file reads as dates, times and lists
+    /// in readers that ignore the embedded Arrow schema: `Date64` is
+    /// stored as `DATE` (INT32 days), and a list's element and a map's
+    /// entries, key and value get the names the Parquet specification
+    /// gives them (`element`, `key_value`, `key`, `value`).
+    ///
+    /// strata's Arrow writer already stores every type so, with or
+    /// without this setting, and the embedded Arrow schema gives the
+    /// writer's types and names back when strata, arrow-rs or pyarrow
+    /// read the file:
+    ///
+    /// | Arrow type | stored, either way |
+    /// |---|---|
+    /// | `Date64` | INT32 `DATE` (days; Arrow requires whole days, a remainder is dropped) |
+    /// | `Time32(Second)` | INT32 `TIME(MILLIS)`, seconds * 1000 |
+    /// | `Timestamp(Second, tz)` | INT64 `TIMESTAMP(MILLIS)`, seconds * 1000 |
+    /// | list / map | `list.element` / `key_value.key`, `key_value.value` |
+    ///
+    /// arrow-rs without coercion stores `Date64` and second units as bare
+    /// INT64/INT32, which pyarrow and DuckDB read as integers; strata
+    /// keeps the annotated forms, which every reader reads as dates,
+    /// times and timestamps; strata's reader gives the seconds back in
+    /// seconds (in files with strata's default `created_by`).
+    ///
+    /// ```
+    /// use strata_file::properties::WriterProperties;
+    ///
+    /// let props = WriterProperties::builder().set_coerce_types(true).build();
+    /// assert!(props.coerce_types());
+    /// assert!(!WriterProperties::default().coerce_types());
+    /// ```
+    pub fn set_coerce_types(mut self, coerce_types: bool) -> Self {
+        self.coerce_types = coerce_types;
         self
     }
 
@@ -708,5 +765,24 @@ impl WriterPropertiesBuilder {
     /// [`set_column_bloom_filter_max_ndv`](Self::set_column_bloom_filter_max_ndv).
     pub fn set_column_bloom_filter_ndv(self, col: ColumnPath, value: u64) -> Self {
         self.set_column_bloom_filter_max_ndv(col, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coerce_types_is_kept_through_the_builder() {
+        assert_eq!(
+            WriterProperties::default().coerce_types(),
+            DEFAULT_COERCE_TYPES
+        );
+        let props = WriterProperties::builder().set_coerce_types(true).build();
+        assert!(props.coerce_types());
+        assert!(props.clone().into_builder().build().coerce_types());
+        assert_ne!(props, WriterProperties::default());
+        let off = props.into_builder().set_coerce_types(false).build();
+        assert_eq!(off, WriterProperties::default());
     }
 }

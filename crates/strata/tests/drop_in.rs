@@ -40,7 +40,9 @@ fn write_file(path: &std::path::Path, batch: &RecordBatch) -> Result<()> {
         .set_write_batch_size(256)
         .set_bloom_filter_enabled(true)
         .set_created_by("drop-in test".to_string())
+        .set_coerce_types(true)
         .build();
+    assert!(props.coerce_types());
     let file = File::create(path)?;
     let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(props))?;
     writer.write(batch)?;

@@ -45,7 +45,9 @@ use strata_format::metadata::{FileMetaData, RowGroup};
 
 use crate::error::{ParquetError, Result, general};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
-use crate::schema::{ParquetField, build_arrow_schema, embedded_arrow_schema};
+use crate::schema::{
+    HintRule, ParquetField, build_arrow_schema, embedded_arrow_schema, written_by_strata,
+};
 
 mod selection;
 pub use selection::{RowSelection, RowSelector};
@@ -217,7 +219,7 @@ pub struct ParquetRecordBatchReaderBuilder<T: ChunkReader> {
     file: FileReader<T>,
     metadata: Arc<ParquetMetaData>,
     schema: SchemaRef,
-    hint: Option<Schema>,
+    hint: Option<(Schema, HintRule)>,
     batch_size: usize,
     projection: ProjectionMask,
     row_groups: Option<Vec<usize>>,
@@ -255,11 +257,15 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         });
         let kv = metadata.file.key_value_metadata.as_deref();
         let hint = match &options.supplied_schema {
-            Some(s) => Some(s.as_ref().clone()),
+            Some(s) => Some((s.as_ref().clone(), HintRule::Exact)),
             None if options.skip_arrow_metadata => None,
-            None => kv.and_then(embedded_arrow_schema),
+            None => kv.and_then(embedded_arrow_schema).map(|h| {
+                let own_seconds = written_by_strata(metadata.file.created_by.as_deref());
+                (h, HintRule::Embedded { own_seconds })
+            }),
         };
-        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint.as_ref(), kv)?;
+        let hint_ref = hint.as_ref().map(|(h, rule)| (h, *rule));
+        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint_ref, kv)?;
         if let Some(supplied) = &options.supplied_schema
             && supplied.fields() != schema.fields()
         {
@@ -338,7 +344,7 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         let (schema, fields) = build_arrow_schema(
             &self.metadata.schema,
             self.projection.as_slice(),
-            self.hint.as_ref(),
+            self.hint.as_ref().map(|(h, rule)| (h, *rule)),
             kv,
         )?;
         let num_rg = self.metadata.num_row_groups();

@@ -33,7 +33,8 @@ use strata_format::{ColumnDescriptor, SchemaDescriptor};
 use crate::arrow_reader::ParquetMetaData;
 use crate::error::{ParquetError, Result, general};
 use crate::schema::{
-    ARROW_SCHEMA_META_KEY, arrow_to_parquet_schema, build_arrow_schema, encode_arrow_schema,
+    ARROW_SCHEMA_META_KEY, HintRule, arrow_to_parquet_schema, build_arrow_schema,
+    encode_arrow_schema,
 };
 use levels::{LeafLevels, LevelNode};
 
@@ -139,7 +140,8 @@ impl<W: Write + Send> ArrowWriter<W> {
     ) -> Result<Self> {
         let props = Arc::new(props.unwrap_or_default());
         let descr = Arc::new(arrow_to_parquet_schema(&arrow_schema)?);
-        let (_, fields) = build_arrow_schema(&descr, None, Some(&arrow_schema), None)?;
+        let hint = Some((arrow_schema.as_ref(), HintRule::Exact));
+        let (_, fields) = build_arrow_schema(&descr, None, hint, None)?;
         let mut roots = Vec::with_capacity(fields.len());
         let mut next_leaf = 0;
         for f in &fields {

@@ -237,20 +237,25 @@ def duckdb_variants():
 V2_EXCLUDE = ("u32",)
 
 
-def cast_columns(table, schema):
-    """Cast each column of pyarrow's reading to the type pyarrow wrote and
-    embedded in the file (`ARROW:schema`). pyarrow does not restore some
-    types from it (date64 reads as date32, time32[s] as time32[ms],
-    timestamp[s] as timestamp[ms], coerced timestamps keep the coerced
-    unit) where strata, like arrow-rs, does; the values are the same.
-    Only temporal and nested columns are cast: other type changes (format
-    1.0 stores uint32 as INT64 without a logical type) are not restored by
-    pyarrow nor strata nor arrow-rs.
+def cast_columns(table, schema, int96=False):
+    """Cast columns of pyarrow's reading to the type pyarrow wrote and
+    embedded in the file (`ARROW:schema`) where strata, like arrow-rs,
+    restores that type and pyarrow does not; the values are the same.
+    That is date64 (pyarrow reads date32), INT96 timestamps (`int96`:
+    pyarrow reads timestamp[ns] without a zone) and nested types. Times
+    and timestamps stored in another unit (time32[s] and timestamp[s] as
+    milliseconds, coerce_timestamps) keep pyarrow's unit: arrow-rs and
+    strata read the stored unit too. Other type changes (format 1.0 stores
+    uint32 as INT64 without a logical type) are not restored by pyarrow
+    nor strata nor arrow-rs.
     Returns (table, notes about the casts)."""
     cols, notes = [], []
     for field in schema:
         col = table.column(field.name)
         temporal = (pa.types.is_temporal(col.type) and pa.types.is_temporal(field.type))
+        timed = pa.types.is_time(field.type) or pa.types.is_timestamp(field.type)
+        if timed and not (int96 and pa.types.is_timestamp(field.type)):
+            temporal = False
         if col.type != field.type and (temporal or pa.types.is_nested(field.type)):
             try:
                 col = col.cast(field.type)
@@ -319,7 +324,8 @@ def main():
             continue
         ref, notes = pq.read_table(path), []
         if kw.get("store_schema", True):
-            ref, notes = cast_columns(ref, t.schema)
+            ref, notes = cast_columns(ref, t.schema,
+                                      int96=kw.get("use_deprecated_int96_timestamps", False))
         write_ipc(ref, os.path.join(d, fname + ".arrow"))
         note = f"{kw}" + (f" (pyarrow's reading cast: {', '.join(notes)})" if notes else "")
         print(f"RESULT\t{fname}\tpyarrow\t{note}", flush=True)
