@@ -259,6 +259,11 @@ const DECLARED: &[Setter] = &[
         m.row_groups.iter_mut().for_each(|g| g.total_byte_size = v)
     }),
     ("num_values", |m, v| each_chunk(m, |c| c.num_values = v)),
+    ("num_values and every num_rows", |m, v| {
+        m.num_rows = v;
+        m.row_groups.iter_mut().for_each(|g| g.num_rows = v);
+        each_chunk(m, |c| c.num_values = v);
+    }),
     ("total_compressed_size", |m, v| {
         each_chunk(m, |c| c.total_compressed_size = v)
     }),
@@ -336,30 +341,36 @@ fn extreme_declared_sizes_counts_and_offsets_are_checked() {
                 file.extend_from_slice(sink.as_slice());
                 let size = file.len().max(original.len());
                 let file = Bytes::from(file);
-                let began = Instant::now();
-                let mut outcome = None;
-                let peak = peak_growth(|| {
-                    outcome = Some(catch_unwind(AssertUnwindSafe(|| {
-                        read_all(file, 1 << 16, true)
-                    })));
-                });
-                cases += 1;
-                let label = format!("{name}: {field} = {value}");
-                if !matches!(outcome, Some(Ok(_))) {
-                    failures.push(format!("{label}: panicked"));
-                }
-                if began.elapsed() > MAX_READ {
-                    failures.push(format!("{label}: took {:?}", began.elapsed()));
-                }
-                let peak = peak.max(0) as usize;
-                if peak > ALLOCATION_FACTOR * size + ALLOCATION_SLACK {
-                    failures.push(format!("{label}: peak heap {peak} bytes for {size}"));
+                // A large batch, and one as large as a caller can ask for
+                // (read everything at once): neither the declared count
+                // nor the batch size may size an allocation.
+                for batch_size in [1 << 16, usize::MAX] {
+                    let began = Instant::now();
+                    let mut outcome = None;
+                    let file = file.clone();
+                    let peak = peak_growth(|| {
+                        outcome = Some(catch_unwind(AssertUnwindSafe(|| {
+                            read_all(file, batch_size, true)
+                        })));
+                    });
+                    cases += 1;
+                    let label = format!("{name}: {field} = {value}, batches of {batch_size}");
+                    if !matches!(outcome, Some(Ok(_))) {
+                        failures.push(format!("{label}: panicked"));
+                    }
+                    if began.elapsed() > MAX_READ {
+                        failures.push(format!("{label}: took {:?}", began.elapsed()));
+                    }
+                    let peak = peak.max(0) as usize;
+                    if peak > ALLOCATION_FACTOR * size + ALLOCATION_SLACK {
+                        failures.push(format!("{label}: peak heap {peak} bytes for {size}"));
+                    }
                 }
             }
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(cases, names.len() * DECLARED.len() * 8);
+    assert_eq!(cases, names.len() * DECLARED.len() * 8 * 2);
 }
 
 /// Peak heap bound of a read of a file whose page headers lie: 100 times

@@ -114,6 +114,11 @@ pub enum DictionaryRead<D> {
 /// [`RecordError::PageTooLarge`].
 pub const MAX_PAGE_LEVELS: usize = 1 << 22;
 
+/// The most value slots reserved ahead for a column's first batch
+/// (65,536: 1 MiB of 16-byte views); a larger first batch grows as its
+/// values arrive.
+const FIRST_BATCH_SLOTS: usize = 1 << 16;
+
 /// `num_values` of a data page header as a level count, refused past
 /// [`MAX_PAGE_LEVELS`].
 fn page_levels(num_values: u32) -> Result<usize> {
@@ -307,13 +312,18 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     /// Size `out` for a batch of up to `max_records` records: by what the
     /// last batch took, or for the first batch of a non-repeated column
     /// (one value slot per record) by `max_records`, at most the values
-    /// the chunk has left, so the first batch's values are not grown (and
-    /// copied) step by step either.
+    /// the chunk's metadata says it has left and at most
+    /// [`FIRST_BATCH_SLOTS`], so the first batch's values are not grown
+    /// (and copied) step by step either. The metadata's count is
+    /// untrusted and a caller may ask for any number of records: the
+    /// fixed bound keeps either from sizing the reservation.
     fn size_batch<V: ValueBuffer>(&self, max_records: usize, out: &mut RecordBatchBuffers<V>) {
         if self.last_room.values.0 == 0 && self.max_rep == 0 {
             let page_left = self.levels.len.saturating_sub(self.levels.pos) as u64;
             let chunk_left = page_left.saturating_add(self.pages.values_left());
-            let slots = usize::try_from(chunk_left).map_or(max_records, |n| n.min(max_records));
+            let slots = usize::try_from(chunk_left)
+                .map_or(max_records, |n| n.min(max_records))
+                .min(FIRST_BATCH_SLOTS);
             out.values.reserve_room((slots, 0));
         }
         self.last_room.reserve_in(out);
