@@ -29,6 +29,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod corpus_support;
+mod python_peers;
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -113,50 +114,7 @@ fn scripts_dir() -> PathBuf {
 
 /// The interpreter to use, or `None` (with a printed message) to skip.
 fn python() -> Option<PathBuf> {
-    let probe = |py: &Path| {
-        Command::new(py)
-            .args([
-                "-c",
-                "import pyarrow, duckdb; print(pyarrow.__version__, duckdb.__version__)",
-            ])
-            .output()
-    };
-    if let Some(p) = std::env::var_os("STRATA_PYTHON") {
-        let py = PathBuf::from(p);
-        match probe(&py) {
-            Ok(out) if out.status.success() => {
-                eprintln!(
-                    "interop: using STRATA_PYTHON={} (pyarrow, duckdb: {})",
-                    py.display(),
-                    String::from_utf8_lossy(&out.stdout).trim()
-                );
-                return Some(py);
-            }
-            Ok(out) => panic!(
-                "STRATA_PYTHON={} cannot import pyarrow and duckdb:\n{}",
-                py.display(),
-                String::from_utf8_lossy(&out.stderr)
-            ),
-            Err(e) => panic!("STRATA_PYTHON={} cannot be run: {e}", py.display()),
-        }
-    }
-    let py = PathBuf::from("python3");
-    match probe(&py) {
-        Ok(out) if out.status.success() => {
-            eprintln!(
-                "interop: using python3 from PATH (pyarrow, duckdb: {})",
-                String::from_utf8_lossy(&out.stdout).trim()
-            );
-            Some(py)
-        }
-        _ => {
-            eprintln!(
-                "SKIPPED interop test: set STRATA_PYTHON to a Python with pyarrow and duckdb \
-                 installed (or make `python3` able to import both); .ci/run does this"
-            );
-            None
-        }
-    }
+    python_peers::find_python("interop", &["pyarrow", "duckdb"], &["pyarrow", "duckdb"])
 }
 
 /// Runs `script args...`, returning stdout; panics with stderr on failure.

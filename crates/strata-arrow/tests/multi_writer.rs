@@ -30,6 +30,8 @@
 //! when the interpreter lacks fastparquet or polars.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod python_peers;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -104,64 +106,13 @@ const EXTENSION: &str = "the UUID and JSON logical types: pyarrow 26 gives the a
 // Python discovery and the generator
 // ---------------------------------------------------------------------------
 
-/// The modules the generator needs, and the probe that prints their
-/// versions.
-const PROBE: &str = "import pyarrow, duckdb, fastparquet, polars, pandas; \
-    print('pyarrow', pyarrow.__version__, 'duckdb', duckdb.__version__, \
-    'fastparquet', fastparquet.__version__, 'polars', polars.__version__)";
-
 /// The interpreter to use, or `None` (with a printed message) to skip.
 fn python() -> Option<PathBuf> {
-    let probe = |py: &Path| Command::new(py).args(["-c", PROBE]).output();
-    if let Some(p) = std::env::var_os("STRATA_PYTHON") {
-        let py = PathBuf::from(p);
-        let out = probe(&py)
-            .unwrap_or_else(|e| panic!("STRATA_PYTHON={} cannot be run: {e}", py.display()));
-        if out.status.success() {
-            eprintln!(
-                "multi_writer: using STRATA_PYTHON={} ({})",
-                py.display(),
-                String::from_utf8_lossy(&out.stdout).trim()
-            );
-            return Some(py);
-        }
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let base = Command::new(&py)
-            .args(["-c", "import pyarrow, duckdb"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(
-            base,
-            "STRATA_PYTHON={} cannot import pyarrow and duckdb:\n{stderr}",
-            py.display()
-        );
-        eprintln!(
-            "SKIPPED multi_writer test: STRATA_PYTHON={} has pyarrow and duckdb but \
-             cannot import all of fastparquet, polars and pandas ({}); .ci/run installs \
-             fastparquet==2026.9.0 and polars==2.1.0 in its venv",
-            py.display(),
-            stderr.lines().last().unwrap_or("").trim()
-        );
-        return None;
-    }
-    let py = PathBuf::from("python3");
-    match probe(&py) {
-        Ok(out) if out.status.success() => {
-            eprintln!(
-                "multi_writer: using python3 from PATH ({})",
-                String::from_utf8_lossy(&out.stdout).trim()
-            );
-            Some(py)
-        }
-        _ => {
-            eprintln!(
-                "SKIPPED multi_writer test: set STRATA_PYTHON to a Python with pyarrow, duckdb, \
-                 fastparquet and polars installed (or make `python3` able to import them); \
-                 .ci/run does this"
-            );
-            None
-        }
-    }
+    python_peers::find_python(
+        "multi_writer",
+        &["pyarrow", "duckdb", "fastparquet", "polars", "pandas"],
+        &["pyarrow", "duckdb"],
+    )
 }
 
 /// A fresh directory under the system temp dir.
