@@ -741,14 +741,14 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
             ) => {
                 let unit = time_unit(unit)
                     .ok_or_else(|| schema_err(format!("column {}: unknown time unit", d.path)))?;
-                DataType::Timestamp(unit, is_adjusted_to_utc.then(|| "+00:00".into()))
+                DataType::Timestamp(unit, is_adjusted_to_utc.then(|| "UTC".into()))
             }
             (None, Some(ConvertedType::Uint64)) => DataType::UInt64,
             (None, Some(ConvertedType::TimestampMillis)) => {
-                DataType::Timestamp(ArrowTimeUnit::Millisecond, Some("+00:00".into()))
+                DataType::Timestamp(ArrowTimeUnit::Millisecond, Some("UTC".into()))
             }
             (None, Some(ConvertedType::TimestampMicros)) => {
-                DataType::Timestamp(ArrowTimeUnit::Microsecond, Some("+00:00".into()))
+                DataType::Timestamp(ArrowTimeUnit::Microsecond, Some("UTC".into()))
             }
             (None, Some(ConvertedType::TimeMicros)) => DataType::Time64(ArrowTimeUnit::Microsecond),
             (None, Some(ConvertedType::Decimal)) => {

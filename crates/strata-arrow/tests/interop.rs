@@ -1003,9 +1003,9 @@ fn check_a(rows: &[Vec<String>], write_errors: &[String], dir: &Path) {
 /// The documented normalisation before comparing (representation only):
 ///
 /// - a UTC zone spelt "UTC", "+00:00", "Z" or "Etc/UTC" is spelt "UTC"
-///   (strata says "+00:00" for a Parquet `isAdjustedToUTC` timestamp
-///   without an embedded Arrow schema; pyarrow and arrow-rs 60.1 say
-///   "UTC");
+///   (strata, pyarrow and arrow-rs 60.1 say "UTC" for a Parquet
+///   `isAdjustedToUTC` timestamp without an embedded Arrow schema; other
+///   writers' embedded schemas spell it in other ways);
 /// - the names of list items and of map entries, keys and values are
 ///   canonical ("item", "entries", "keys", "values"): without an embedded
 ///   Arrow schema they are whatever the writer named the Parquet groups

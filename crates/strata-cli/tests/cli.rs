@@ -404,3 +404,48 @@ fn bad_files_and_arguments_give_one_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Timestamps in UTC print in every format: the zone reads as "UTC" (as
+/// arrow-rs and pyarrow read an adjusted-to-UTC timestamp, and as a
+/// writer's Arrow schema often names it), which Arrow's printers cannot
+/// parse without a time zone database.
+#[test]
+fn utc_timestamps_print() {
+    use std::sync::Arc;
+
+    use arrow_array::builder::{ListBuilder, TimestampMicrosecondBuilder};
+    use arrow_array::{ArrayRef, RecordBatch, TimestampMicrosecondArray};
+
+    let dir = temp_dir("utc");
+    // 2021-01-01T00:00:00Z and one second later.
+    let instants = [1_609_459_200_000_000i64, 1_609_459_201_000_000];
+    let ts: ArrayRef =
+        Arc::new(TimestampMicrosecondArray::from(instants.to_vec()).with_timezone("UTC"));
+    let mut lists = ListBuilder::new(TimestampMicrosecondBuilder::new().with_timezone("UTC"));
+    lists.values().append_value(instants[0]);
+    lists.append(true);
+    lists.append(false);
+    let list: ArrayRef = Arc::new(lists.finish());
+    let batch = RecordBatch::try_from_iter([("ts", ts), ("list", list)]).expect("batch");
+    let file = dir.join("in.arrow");
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(&file).expect("create"),
+        &batch.schema(),
+    )
+    .expect("ipc writer");
+    writer.write(&batch).expect("write");
+    writer.finish().expect("finish");
+    let parquet = dir.join("utc.parquet");
+    let out = strata(&["convert", p(&file), p(&parquet)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = strata(&["cat", p(&parquet), "--format", "jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("2021-01-01T00:00:00"), "{text}");
+    assert!(text.contains("2021-01-01T00:00:01"), "{text}");
+    let out = strata(&["cat", p(&parquet), "--columns", "ts", "--format", "csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = strata(&["head", p(&parquet)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
