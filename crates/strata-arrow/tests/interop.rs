@@ -38,7 +38,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use arrow_array::builder::{
     Int32Builder, Int64Builder, ListBuilder, MapBuilder, MapFieldNames, StringBuilder,
@@ -138,16 +137,7 @@ fn run_python(py: &Path, script: &str, args: &[&Path]) -> String {
 
 /// A fresh directory under the system temp dir.
 fn work_dir(part: &str) -> PathBuf {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "strata-interop-{part}-{}-{nanos}",
-        std::process::id()
-    ));
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    python_peers::fresh_dir(&format!("interop-{part}"))
 }
 
 /// Lines `RESULT\t<f1>\t<f2>...` of a script's output, split on tabs.

@@ -38,7 +38,6 @@ use std::fs::{self, File};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
@@ -117,16 +116,7 @@ fn python() -> Option<PathBuf> {
 
 /// A fresh directory under the system temp dir.
 fn work_dir() -> PathBuf {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "strata-multi-writer-{}-{nanos}",
-        std::process::id()
-    ));
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    python_peers::fresh_dir("multi-writer")
 }
 
 /// Runs `generate.py dir`; panics with its output on failure.

@@ -55,6 +55,17 @@ fn assert_one_line_error(out: &Output) {
     assert!(!err.contains("panicked"), "stderr: {err}");
 }
 
+/// `batch` as an Arrow IPC file at `path`.
+fn write_ipc_file(path: &Path, batch: &arrow_array::RecordBatch) {
+    let mut writer = arrow_ipc::writer::FileWriter::try_new(
+        std::fs::File::create(path).expect("create"),
+        &batch.schema(),
+    )
+    .expect("ipc writer");
+    writer.write(batch).expect("write");
+    writer.finish().expect("finish");
+}
+
 fn p(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
@@ -285,13 +296,7 @@ fn convert_arrow_ipc_file_and_stream() {
     let names: ArrayRef = Arc::new(StringArray::from(vec![Some("a"), None, Some("c")]));
     let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).expect("batch");
     let file = dir.join("in.arrow");
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&file).expect("create"),
-        &batch.schema(),
-    )
-    .expect("ipc writer");
-    writer.write(&batch).expect("write");
-    writer.finish().expect("finish");
+    write_ipc_file(&file, &batch);
     let stream = dir.join("in.stream");
     let mut writer = arrow_ipc::writer::StreamWriter::try_new(
         std::fs::File::create(&stream).expect("create"),
@@ -428,13 +433,7 @@ fn utc_timestamps_print() {
     let list: ArrayRef = Arc::new(lists.finish());
     let batch = RecordBatch::try_from_iter([("ts", ts), ("list", list)]).expect("batch");
     let file = dir.join("in.arrow");
-    let mut writer = arrow_ipc::writer::FileWriter::try_new(
-        std::fs::File::create(&file).expect("create"),
-        &batch.schema(),
-    )
-    .expect("ipc writer");
-    writer.write(&batch).expect("write");
-    writer.finish().expect("finish");
+    write_ipc_file(&file, &batch);
     let parquet = dir.join("utc.parquet");
     let out = strata(&["convert", p(&file), p(&parquet)]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -1,9 +1,22 @@
-//! Finding the Python interpreter the peer tests drive (pyarrow, DuckDB
-//! and the other writers): `STRATA_PYTHON` when set (`.ci/run` sets it to
-//! its venv), else a `python3` on the `PATH` that has the modules.
+//! What the peer tests share: finding the Python interpreter they drive
+//! (pyarrow, DuckDB and the other writers): `STRATA_PYTHON` when set
+//! (`.ci/run` sets it to its venv), else a `python3` on the `PATH` that
+//! has the modules; and a fresh directory for the files they exchange.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A fresh directory `strata-{name}-{pid}-{nanos}` under the system temp
+/// dir.
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("strata-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temp dir");
+    dir
+}
 
 /// The interpreter for the test `test`, which needs `modules` (each with a
 /// `__version__`), or `None` after printing why the test is skipped.
