@@ -68,15 +68,7 @@ use strata_format::metadata::{
 // ---------------------------------------------------------------------------
 
 /// Part a: (substring of the case name, peer, column name prefix, reason).
-const KNOWN_A: &[(&str, &str, &str, &str)] = &[(
-    "_v2_dict-off",
-    "pyarrow",
-    "dict_",
-    "pyarrow limitation: with dictionary encoding off, format v2 byte-array columns are \
-         DELTA_BYTE_ARRAY (as arrow-rs writes them); pyarrow cannot decode DELTA_BYTE_ARRAY \
-         into a dictionary-typed column ('Not yet implemented: DecodeArrow of DictAccumulator \
-         for DeltaByteArrayDecoder')",
-)];
+const KNOWN_A: &[(&str, &str, &str, &str)] = &[];
 
 /// Part b: (substring of the file name, column or "*", reason).
 const KNOWN_B: &[(&str, &str, &str)] = &[(
@@ -624,6 +616,10 @@ fn primitive_fields() -> Vec<Field> {
         f("dict_i8_binary", dict(D::Int8, D::Binary)),
         f("dict_u16_i64", dict(D::UInt16, D::Int64)),
         f("dict_i64_large_utf8", dict(D::Int64, D::LargeUtf8)),
+        f("dict_i16_utf8", dict(D::Int16, D::Utf8)),
+        f("dict_u8_utf8", dict(D::UInt8, D::Utf8)),
+        f("dict_u32_f64", dict(D::UInt32, D::Float64)),
+        f("dict_u64_binary", dict(D::UInt64, D::Binary)),
         Field::new("req_i32", D::Int32, false),
         Field::new("req_utf8", D::Utf8, false),
         Field::new("req_f64", D::Float64, false),

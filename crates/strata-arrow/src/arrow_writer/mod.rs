@@ -25,16 +25,16 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, IntervalUnit, SchemaRef, TimeUnit as ArrowTimeUnit};
 use strata_encoding::{ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, Int96};
-use strata_file::properties::WriterProperties;
+use strata_file::properties::{Encoding, WriterProperties, WriterVersion};
 use strata_file::writer::{ColumnWriter, FileWriter};
-use strata_format::metadata::KeyValue;
+use strata_format::metadata::{KeyValue, Type};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
 use crate::arrow_reader::ParquetMetaData;
 use crate::error::{ParquetError, Result, general};
 use crate::schema::{
-    ARROW_SCHEMA_META_KEY, HintRule, arrow_to_parquet_schema, build_arrow_schema,
-    encode_arrow_schema,
+    ARROW_SCHEMA_META_KEY, FieldKind, HintRule, ParquetField, arrow_to_parquet_schema,
+    build_arrow_schema, encode_arrow_schema,
 };
 use levels::{LeafLevels, LevelNode};
 
@@ -84,7 +84,7 @@ impl Scratch {
 /// use std::sync::Arc;
 /// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
 /// use strata_arrow::ArrowWriter;
-/// use strata_file::properties::WriterProperties;
+/// use strata_file::properties::{Encoding, WriterProperties, WriterVersion};
 /// use strata_file::codec::{Compression, ZstdLevel};
 ///
 /// let col: ArrayRef = Arc::new(Int32Array::from(vec![Some(1), None, Some(3)]));
@@ -130,6 +130,61 @@ impl<W: Write + Send> std::fmt::Debug for ArrowWriter<W> {
     }
 }
 
+/// `props`, with PLAIN as the encoding of every byte-array leaf of an
+/// Arrow `Dictionary` type that has no encoding of its own, when the
+/// format version would otherwise make its non-dictionary pages
+/// DELTA_BYTE_ARRAY.
+///
+/// Such pages appear when dictionary encoding is off or falls back
+/// mid-chunk. pyarrow refuses to read DELTA_BYTE_ARRAY pages into a
+/// dictionary-typed column (the type the embedded Arrow schema asks for),
+/// so the whole column would be unreadable there; PLAIN pages read
+/// everywhere, and the values are the same.
+fn plain_fallback_for_dictionaries(
+    props: WriterProperties,
+    fields: &[ParquetField],
+    descr: &SchemaDescriptor,
+) -> WriterProperties {
+    fn dictionary_leaves(field: &ParquetField, out: &mut Vec<usize>) {
+        match &field.kind {
+            FieldKind::Leaf { column } => {
+                if matches!(field.arrow_type, DataType::Dictionary(..)) {
+                    out.push(*column);
+                }
+            }
+            FieldKind::Struct { children } => {
+                children.iter().for_each(|c| dictionary_leaves(c, out))
+            }
+            FieldKind::List { element } => dictionary_leaves(element, out),
+        }
+    }
+    if props.writer_version() != WriterVersion::PARQUET_2_0 {
+        return props;
+    }
+    let mut leaves = Vec::new();
+    fields
+        .iter()
+        .for_each(|f| dictionary_leaves(f, &mut leaves));
+    let paths: Vec<_> = leaves
+        .into_iter()
+        .filter_map(|i| descr.column(i))
+        .filter(|c| {
+            matches!(c.physical_type, Type::ByteArray | Type::FixedLenByteArray)
+                && props.encoding(&c.path).is_none()
+        })
+        .map(|c| c.path.clone())
+        .collect();
+    if paths.is_empty() {
+        return props;
+    }
+    paths
+        .into_iter()
+        .fold(props.into_builder(), |b, path| {
+            b.set_column_encoding(path, Encoding::PLAIN)
+        })
+        .build()
+}
+
 impl<W: Write + Send> ArrowWriter<W> {
     /// A writer of batches of `arrow_schema` to `writer`, with `props` (or
     /// the defaults). Writes the leading magic bytes.
@@ -138,10 +193,14 @@ impl<W: Write + Send> ArrowWriter<W> {
         arrow_schema: SchemaRef,
         props: Option<WriterProperties>,
     ) -> Result<Self> {
-        let props = Arc::new(props.unwrap_or_default());
         let descr = Arc::new(arrow_to_parquet_schema(&arrow_schema)?);
         let hint = Some((arrow_schema.as_ref(), HintRule::Exact));
         let (_, fields) = build_arrow_schema(&descr, None, hint, None)?;
+        let props = Arc::new(plain_fallback_for_dictionaries(
+            props.unwrap_or_default(),
+            &fields,
+            &descr,
+        ));
         let mut roots = Vec::with_capacity(fields.len());
         let mut next_leaf = 0;
         for f in &fields {
