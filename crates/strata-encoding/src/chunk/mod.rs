@@ -340,9 +340,11 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                         values.len()
                     )));
                 }
-                self.source = if width.is_some() {
+                self.source = if let Some(w) = width {
+                    // Bytes past the values (some writers leave slack)
+                    // are not values: the page's count ends them.
                     Source::Plain {
-                        data: values,
+                        data: values.slice(..present * w),
                         pos: 0,
                     }
                 } else {
@@ -587,7 +589,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ByteArray;
+    use crate::{ByteArray, FixedLenByteArray};
     use strata_format::ColumnPath;
     use strata_format::metadata::{FieldRepetitionType, Type};
     use strata_sink::rle::RleEncoder;
@@ -727,6 +729,58 @@ mod tests {
             .unwrap();
         assert!(dec.dictionary_is_utf8().is_err());
         assert!(dec.dictionary().is_err());
+    }
+
+    /// fastparquet leaves zero bytes after a FIXED_LEN_BYTE_ARRAY page's
+    /// PLAIN values (1,508 bytes for 300 values of 5); other writers may
+    /// too. Bytes past the values are ignored; too few bytes for the
+    /// values the page declares is an error.
+    #[test]
+    fn bytes_after_a_pages_plain_values_are_ignored_but_too_few_are_an_error() {
+        let flba = ColumnDescriptor {
+            physical_type: Type::FixedLenByteArray,
+            type_length: Some(5),
+            ..descr()
+        };
+        let values: Vec<u8> = (0..1500u32).map(|i| (i % 251) as u8).collect();
+        for slack in [0usize, 1, 8, 4096] {
+            let mut page = values.clone();
+            page.resize(values.len() + slack, 0);
+            let mut dec = ChunkDecoder::<FixedLenByteArray>::new(&flba).unwrap();
+            dec.set_page(Encoding::Plain, Bytes::from(page), 300)
+                .unwrap();
+            let mut out = crate::FixedLenByteArrayBuffer::default();
+            dec.reset_values(&mut out);
+            dec.read(300, &mut out, None).unwrap();
+            assert_eq!(out.values(), &values[..], "slack {slack}");
+            assert!(dec.read(1, &mut out, None).is_err(), "past the count");
+        }
+        // One byte short: refused when the page is set or when read.
+        let mut dec = ChunkDecoder::<FixedLenByteArray>::new(&flba).unwrap();
+        let mut out = crate::FixedLenByteArrayBuffer::default();
+        dec.reset_values(&mut out);
+        let short = Bytes::from(values[..1499].to_vec());
+        let read = dec
+            .set_page(Encoding::Plain, short, 300)
+            .and_then(|()| dec.read(300, &mut out, None));
+        assert!(read.is_err(), "one byte short");
+
+        // The same for BYTE_ARRAY: a zero length prefix in the slack
+        // would read as a value, but the page's count ends the values.
+        let mut page = plain_page(&ENTRIES).to_vec();
+        page.extend_from_slice(&[0; 11]);
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_page(Encoding::Plain, Bytes::from(page), 3).unwrap();
+        let mut out = crate::ByteArrayBuffer::new();
+        dec.read(3, &mut out, None).unwrap();
+        assert_eq!(out.len(), 3);
+        assert!(dec.read(1, &mut out, None).is_err(), "past the count");
+        let short = plain_page(&ENTRIES);
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        let read = dec
+            .set_page(Encoding::Plain, short.slice(..short.len() - 1), 3)
+            .and_then(|()| dec.read(3, &mut out, None));
+        assert!(read.is_err(), "last value cut");
     }
 
     #[test]
