@@ -100,7 +100,7 @@ pub fn cat(
     let reader = builder.build()?;
     let schema = arrow_array::RecordBatchReader::schema(&reader);
     let named = |e: arrow_schema::ArrowError| CliError::msg(format!("{}: {e}", path.display()));
-    let reader = reader.map(move |batch| batch.map_err(&named).and_then(|b| printable(&b)));
+    let reader = reader.map(move |batch| batch.map_err(&named));
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         Format::Jsonl => {
@@ -134,63 +134,6 @@ pub fn cat(
     }
     stdout.flush()?;
     Ok(())
-}
-
-/// `t` with every timestamp whose zone is a name for UTC ("UTC", as
-/// arrow-rs and pyarrow read an adjusted-to-UTC timestamp) given the zone
-/// as an offset, "+00:00": Arrow's printers parse zone names only with
-/// the chrono-tz time zone database, which the CLI does not build with.
-/// The instants are unchanged.
-fn utc_as_offset(t: &DataType) -> DataType {
-    let field = |f: &arrow_schema::FieldRef| {
-        std::sync::Arc::new(
-            f.as_ref()
-                .clone()
-                .with_data_type(utc_as_offset(f.data_type())),
-        )
-    };
-    match t {
-        DataType::Timestamp(unit, Some(tz))
-            if matches!(tz.as_ref(), "UTC" | "utc" | "Etc/UTC" | "Z") =>
-        {
-            DataType::Timestamp(*unit, Some("+00:00".into()))
-        }
-        DataType::List(f) => DataType::List(field(f)),
-        DataType::LargeList(f) => DataType::LargeList(field(f)),
-        DataType::FixedSizeList(f, n) => DataType::FixedSizeList(field(f), *n),
-        DataType::Map(f, sorted) => DataType::Map(field(f), *sorted),
-        DataType::Struct(fields) => DataType::Struct(fields.iter().map(field).collect()),
-        DataType::Dictionary(k, v) => DataType::Dictionary(k.clone(), Box::new(utc_as_offset(v))),
-        other => other.clone(),
-    }
-}
-
-/// `batch` with its UTC timestamps given an offset zone
-/// ([`utc_as_offset`]), so Arrow's printers can print them.
-fn printable(batch: &RecordBatch) -> Result<RecordBatch> {
-    let columns = batch
-        .columns()
-        .iter()
-        .map(|c| {
-            let wanted = utc_as_offset(c.data_type());
-            if &wanted == c.data_type() {
-                Ok(std::sync::Arc::clone(c))
-            } else {
-                arrow_cast::cast(c.as_ref(), &wanted)
-            }
-        })
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    let fields: Vec<arrow_schema::Field> = batch
-        .schema()
-        .fields()
-        .iter()
-        .zip(&columns)
-        .map(|(f, c)| f.as_ref().clone().with_data_type(c.data_type().clone()))
-        .collect();
-    Ok(RecordBatch::try_new(
-        std::sync::Arc::new(Schema::new(fields)),
-        columns,
-    )?)
 }
 
 /// CSV holds flat columns only.

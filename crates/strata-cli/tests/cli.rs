@@ -410,12 +410,12 @@ fn bad_files_and_arguments_give_one_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Timestamps in UTC print in every format: the zone reads as "UTC" (as
-/// arrow-rs and pyarrow read an adjusted-to-UTC timestamp, and as a
-/// writer's Arrow schema often names it), which Arrow's printers cannot
-/// parse without a time zone database.
+/// Timestamps with a zone print in every format: "UTC" (as arrow-rs and
+/// pyarrow read an adjusted-to-UTC timestamp) and a named zone, which
+/// Arrow's printers can parse only with the time zone database the CLI
+/// builds with.
 #[test]
-fn utc_timestamps_print() {
+fn zoned_timestamps_print() {
     use std::sync::Arc;
 
     use arrow_array::builder::{ListBuilder, TimestampMicrosecondBuilder};
@@ -431,7 +431,12 @@ fn utc_timestamps_print() {
     lists.append(true);
     lists.append(false);
     let list: ArrayRef = Arc::new(lists.finish());
-    let batch = RecordBatch::try_from_iter([("ts", ts), ("list", list)]).expect("batch");
+    // A named zone other than UTC: printed as local time with its offset.
+    let ny: ArrayRef = Arc::new(
+        TimestampMicrosecondArray::from(instants.to_vec()).with_timezone("America/New_York"),
+    );
+    let batch =
+        RecordBatch::try_from_iter([("ts", ts), ("list", list), ("ny", ny)]).expect("batch");
     let file = dir.join("in.arrow");
     write_ipc_file(&file, &batch);
     let parquet = dir.join("utc.parquet");
@@ -442,9 +447,15 @@ fn utc_timestamps_print() {
     let text = stdout(&out);
     assert!(text.contains("2021-01-01T00:00:00"), "{text}");
     assert!(text.contains("2021-01-01T00:00:01"), "{text}");
+    assert!(text.contains("2020-12-31T19:00:00-05:00"), "{text}");
     let out = strata(&["cat", p(&parquet), "--columns", "ts", "--format", "csv"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = strata(&["head", p(&parquet)]);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("2020-12-31T19:00:01-05:00"),
+        "{}",
+        stdout(&out)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
