@@ -753,6 +753,19 @@ pub struct ByteArrayBuffer<O: OffsetSize = i32> {
     values: Vec<u8>,
 }
 
+/// Bytes to reserve for the next `n` of the `left` PLAIN values held in
+/// `page_len` bytes: their share of the payload (the bytes less the 4-byte
+/// lengths), one part in 64 over, and the [`OVERCOPY`] the fixed copies
+/// write past the last value.
+fn plain_share(page_len: usize, left: usize, n: usize) -> usize {
+    if left == 0 {
+        return OVERCOPY;
+    }
+    let payload = page_len.saturating_sub(left.saturating_mul(4)) as u128;
+    let share = (payload * n as u128 / left as u128) as usize;
+    share + share / 64 + OVERCOPY
+}
+
 /// The PLAIN byte array (4-byte length, then its bytes) at `pos` of
 /// `page`, or `None` if the page ends inside it.
 #[inline(always)]
@@ -924,29 +937,32 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
     }
 
     /// Append the first `n` PLAIN-encoded values of `page` (each a 4-byte
-    /// little-endian length and its bytes) and return how many bytes of
-    /// `page` they took. Fails, appending nothing, if the page ends inside
-    /// them or the offsets would overflow.
+    /// little-endian length and its bytes), the page's last `left` values
+    /// (`left >= n`), and return how many bytes of `page` they took.
+    /// Fails, appending nothing, if the page ends inside them or the
+    /// offsets would overflow.
     ///
     /// One pass, each length checked against the bytes left. A value of up
     /// to [`OVERCOPY`] bytes with that many page bytes from its start is
     /// appended as one fixed-size copy ([`ShortAppender::push_chunk`]:
     /// vector moves, where a copy of a run-time length is a call to
     /// `memcpy`).
-    pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize) -> Result<usize> {
+    ///
+    /// The bytes are reserved once, as the `n` values' share of the
+    /// page's remaining payload (its bytes less the `left` lengths), a
+    /// little over; should the values turn out longer than their share,
+    /// the buffer grows to the share of what is still to come, never by
+    /// doubling. The batch, not the page, sizes the buffer.
+    pub(crate) fn extend_plain(&mut self, page: &[u8], n: usize, left: usize) -> Result<usize> {
         self.start();
         let (first_offset, base) = (self.offsets.len(), self.values.len());
         // Each value takes at least its 4-byte length: a count the page
         // cannot hold fails before anything is sized by it.
-        if n > page.len() / 4 {
+        let left = left.max(n);
+        if left > page.len() / 4 {
             return Err(EncodingError::Truncated("byte array value"));
         }
-        // The page bounds the payload; a smaller batch may need less.
-        self.values.reserve(
-            page.len()
-                .saturating_sub(4 * n)
-                .min(n.saturating_mul(OVERCOPY)),
-        );
+        self.values.reserve_exact(plain_share(page.len(), left, n));
         // Offsets go into slots sized once (a failure below truncates
         // them again).
         self.offsets.resize(first_offset + n, O::ZERO);
@@ -988,12 +1004,16 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
             let Some(value) = plain_value(page, pos) else {
                 break Some(EncodingError::Truncated("byte array value"));
             };
+            let after = pos + 4 + value.len();
+            out.reserve_exact(
+                value.len() + plain_share(page.len() - after, left - k - 1, n - k - 1),
+            );
             out.push(value);
             let Some(end) = O::from_usize(out.len()) else {
                 break Some(EncodingError::OffsetOverflow(out.len()));
             };
             *slot = end;
-            pos += 4 + value.len();
+            pos = after;
             k += 1;
         };
         drop(out);

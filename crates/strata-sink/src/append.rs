@@ -160,6 +160,30 @@ impl<'a> ShortAppender<'a> {
         }
     }
 
+    /// Make room for at least `additional` more bytes, growing the
+    /// vector to exactly that much spare capacity when it has less (no
+    /// doubling: the caller knows how much is coming).
+    ///
+    /// ```
+    /// use strata_sink::append::ShortAppender;
+    /// let mut out = b"ab".to_vec();
+    /// let mut app = ShortAppender::new(&mut out);
+    /// app.reserve_exact(100);
+    /// app.push(b"cd");
+    /// drop(app);
+    /// assert!(out.capacity() >= 102);
+    /// assert_eq!(out, b"abcd");
+    /// ```
+    pub fn reserve_exact(&mut self, additional: usize) {
+        if self.capacity - self.len >= additional {
+            return;
+        }
+        self.sync();
+        self.buf.reserve_exact(additional);
+        self.ptr = self.buf.as_mut_ptr();
+        self.capacity = self.buf.capacity();
+    }
+
     /// Set the vector's length to the bytes written.
     fn sync(&mut self) {
         debug_assert!(self.len <= self.buf.capacity());

@@ -110,7 +110,11 @@ pub struct ChunkDecoder<T: ChunkValue> {
     ctx: T::Context,
     source: Source,
     /// The chunk's dictionary page (decompressed) and its entry count.
-    dict_page: Option<(Bytes, usize)>,
+    /// The page is let go once decoded when the decoded dictionary copies
+    /// it ([`ChunkValue::DICTIONARY_COPIES_PAGE`]) and no views point into
+    /// it; views asked for after that point into the decoded dictionary,
+    /// whose bytes then take the page's place here.
+    dict_page: Option<(Option<Bytes>, usize)>,
     /// The dictionary decoded, on the first read that needs its values.
     dict: Option<Arc<T::Dict>>,
     /// The dictionary's entries as views into its page, on the first read
@@ -238,9 +242,17 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             None => {
                 let (page, len) = self
                     .dict_page
-                    .as_ref()
+                    .as_mut()
                     .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
-                T::decode_dictionary(self.ctx, page, *len)?
+                let bytes = page
+                    .as_ref()
+                    .ok_or_else(|| corrupt("dictionary page let go"))?;
+                let dict = T::decode_dictionary(self.ctx, bytes, *len)?;
+                if T::DICTIONARY_COPIES_PAGE && self.dict_views.is_none() {
+                    // The copy is the dictionary now: hold it alone.
+                    *page = None;
+                }
+                dict
             }
         };
         Ok(self.dict.insert(dict))
@@ -255,10 +267,12 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         if let Some(ok) = self.dict_utf8 {
             return Ok(ok);
         }
-        let Some((page, len)) = &self.dict_page else {
-            return Ok(false);
+        let ok = match (&self.dict, &self.dict_page) {
+            (_, None) => return Ok(false),
+            (Some(dict), _) => T::decoded_dictionary_is_utf8(dict),
+            (None, Some((Some(page), len))) => T::dictionary_is_utf8(page, *len)?,
+            (None, Some((None, _))) => return Err(corrupt("dictionary page let go")),
         };
-        let ok = T::dictionary_is_utf8(page, *len)?;
         self.dict_utf8 = Some(ok);
         Ok(ok)
     }
@@ -289,7 +303,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         }
         // Decoded when a read first needs its values: views point into
         // the page itself and need no decoded copy.
-        self.dict_page = Some((page.clone(), num_values));
+        self.dict_page = Some((Some(page.clone()), num_values));
         Ok(())
     }
 
@@ -440,7 +454,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             }
             Source::PlainInPlace { data, at, left } => {
                 let bytes = data.get(*at..).unwrap_or_default();
-                *at += T::read_plain_from(bytes, present, out, spaced)?;
+                *at += T::read_plain_from(bytes, present, *left, out, spaced)?;
                 *left -= present;
             }
         }
@@ -513,10 +527,23 @@ impl<T: ChunkValue> ChunkDecoder<T> {
                 *pos += present;
             }
             Source::Indices { .. } => {
-                let (page, len) = self
+                if matches!(self.dict_page, Some((None, _))) && self.dict_views.is_none() {
+                    // The page was let go when the dictionary was decoded:
+                    // views point into the decoded dictionary instead.
+                    let dict = Arc::clone(self.decoded()?);
+                    let (bytes, views) = T::decoded_dictionary_views(&dict)?;
+                    self.dict_views = Some(views);
+                    if let Some((page, _)) = &mut self.dict_page {
+                        *page = Some(bytes);
+                    }
+                }
+                let (Some(page), len) = self
                     .dict_page
                     .as_ref()
-                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?;
+                    .ok_or_else(|| corrupt("dictionary-encoded page without a dictionary"))?
+                else {
+                    return Err(corrupt("dictionary page let go"));
+                };
                 let views = match &self.dict_views {
                     Some(built) => built,
                     None => self.dict_views.insert(T::dictionary_views(page, *len)?),
@@ -705,6 +732,48 @@ mod tests {
                 assert_eq!(*view, crate::byte_view(entry, 0, 0));
             }
         }
+    }
+
+    /// A byte-array dictionary is held once: decoded, its page is let go;
+    /// views asked for afterwards point into the decoded entries.
+    #[test]
+    fn a_decoded_dictionary_lets_its_page_go_and_still_gives_views() {
+        let want = indices();
+        let dictionary_page = plain_page(&ENTRIES);
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_dictionary(Encoding::Plain, &dictionary_page, 3)
+            .unwrap();
+        assert!(!dictionary_page.is_unique(), "held until decoded");
+        dec.set_page(Encoding::RleDictionary, index_page(&want, 2), want.len())
+            .unwrap();
+        let mut values = crate::ByteArrayBuffer::new();
+        dec.read(100, &mut values, None).unwrap();
+        assert!(dictionary_page.is_unique(), "let go once decoded");
+        for (i, &k) in want[..100].iter().enumerate() {
+            assert_eq!(values.value(i).unwrap(), ENTRIES[k as usize]);
+        }
+        assert!(dec.dictionary_is_utf8().unwrap());
+        let mut buffers = ViewBuffers::new();
+        let mut views = Vec::new();
+        dec.read_views(200, &mut views, &mut buffers, None).unwrap();
+        let buffers = buffers.take();
+        let dict = dec.dictionary().unwrap().unwrap();
+        assert_eq!(buffers[0].as_ptr(), dict.values().as_ptr());
+        for (view, &k) in views.iter().zip(&want[100..]) {
+            let entry = ENTRIES[k as usize];
+            if entry.len() > crate::MAX_INLINE_VIEW_LEN {
+                assert_eq!(view_value(*view, &buffers), entry);
+            } else {
+                assert_eq!(*view, crate::byte_view(entry, 0, 0));
+            }
+        }
+        // Not UTF-8: the verdict is the same from the decoded entries.
+        let bad: [&[u8]; 2] = [b"fine", b"\xff"];
+        let mut dec = ChunkDecoder::<ByteArray>::new(&descr()).unwrap();
+        dec.set_dictionary(Encoding::Plain, &plain_page(&bad), 2)
+            .unwrap();
+        dec.dictionary().unwrap();
+        assert!(!dec.dictionary_is_utf8().unwrap());
     }
 
     #[test]

@@ -223,16 +223,19 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
     /// [`read_plain_from`]: Self::read_plain_from
     const PLAIN_IN_PLACE: bool = false;
 
-    /// Decode `present` PLAIN values from the start of `bytes` into `out`,
-    /// spread over null slots when `spaced` is given; returns the bytes they
-    /// took. Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
+    /// Decode `present` PLAIN values from the start of `bytes`, which
+    /// holds the page's last `left` values (`left >= present`: the output
+    /// is sized by the values' share of those bytes), into `out`, spread
+    /// over null slots when `spaced` is given; returns the bytes they took.
+    /// Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
     fn read_plain_from(
         bytes: &[u8],
         present: usize,
+        left: usize,
         out: &mut Self::Values,
         spaced: Option<Spaced<'_>>,
     ) -> Result<usize> {
-        let _ = (bytes, present, out, spaced);
+        let _ = (bytes, present, left, out, spaced);
         Err(not_in_place::<Self>())
     }
 
@@ -299,6 +302,29 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
         Ok(false)
     }
 
+    /// Whether the decoded dictionary copies what it needs of its page, so
+    /// the page can be let go once it is decoded (byte arrays); fixed-width
+    /// dictionaries read their page in place and keep it.
+    const DICTIONARY_COPIES_PAGE: bool = false;
+
+    /// [`dictionary_is_utf8`](Self::dictionary_is_utf8) of a dictionary
+    /// already decoded (its page let go).
+    fn decoded_dictionary_is_utf8(dict: &Self::Dict) -> bool {
+        let _ = dict;
+        false
+    }
+
+    /// The views of a decoded dictionary's entries and the bytes they
+    /// point into (buffer 0), sharing the dictionary's memory: for views
+    /// read after the page was let go.
+    fn decoded_dictionary_views(dict: &Arc<Self::Dict>) -> Result<(Bytes, Vec<u128>)> {
+        let _ = dict;
+        Err(EncodingError::Unsupported(format!(
+            "{} dictionaries read as views",
+            Self::NAME
+        )))
+    }
+
     /// Append the views of values `start..start + present` of `store` to
     /// `out`, their bytes copied to `buffers` (values of up to 12 bytes
     /// inline). Only byte arrays have views.
@@ -315,6 +341,12 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
             Self::NAME
         )))
     }
+}
+
+/// A decoded dictionary whose offsets do not fit its bytes (cannot happen
+/// for one the decoder built; an error rather than a panic all the same).
+fn corrupt_entry() -> EncodingError {
+    EncodingError::Corrupt("dictionary entry outside the dictionary's bytes".into())
 }
 
 /// The error of [`ChunkValue::read_plain_from`] and
@@ -684,7 +716,7 @@ impl ChunkValue for ByteArray {
         out: &mut Self::Values,
         spaced: Option<Spaced<'_>>,
     ) -> Result<()> {
-        Self::read_plain_from(bytes, present, out, spaced).map(|_| ())
+        Self::read_plain_from(bytes, present, present, out, spaced).map(|_| ())
     }
 
     const PLAIN_IN_PLACE: bool = true;
@@ -692,11 +724,12 @@ impl ChunkValue for ByteArray {
     fn read_plain_from(
         bytes: &[u8],
         present: usize,
+        left: usize,
         out: &mut Self::Values,
         spaced: Option<Spaced<'_>>,
     ) -> Result<usize> {
         let mut dec = PlainByteArrayDecoder::new();
-        dec.set_data(bytes, present)?;
+        dec.set_data(bytes, left.max(present))?;
         emit_append(&mut dec, out, present, spaced)?;
         Ok(dec.position())
     }
@@ -758,6 +791,40 @@ impl ChunkValue for ByteArray {
         let mut views = Vec::new();
         crate::plain_views(page, 0, len, 0, &mut views)?;
         Ok(views)
+    }
+
+    const DICTIONARY_COPIES_PAGE: bool = true;
+
+    fn decoded_dictionary_is_utf8(dict: &ByteArrayBuffer) -> bool {
+        dict.values().is_ascii()
+            || (0..dict.len()).all(|i| {
+                dict.value(i)
+                    .is_some_and(|v| std::str::from_utf8(v).is_ok())
+            })
+    }
+
+    fn decoded_dictionary_views(dict: &Arc<ByteArrayBuffer>) -> Result<(Bytes, Vec<u128>)> {
+        /// The dictionary's value bytes, as the owner of a `Bytes`.
+        struct EntryBytes(Arc<ByteArrayBuffer>);
+        impl AsRef<[u8]> for EntryBytes {
+            fn as_ref(&self) -> &[u8] {
+                self.0.values()
+            }
+        }
+        let bytes = Bytes::from_owner(EntryBytes(Arc::clone(dict)));
+        let views = dict
+            .offsets()
+            .windows(2)
+            .map(|w| {
+                let (start, end) = (usize::try_from(w[0]), usize::try_from(w[1]));
+                let (Ok(start), Ok(end)) = (start, end) else {
+                    return Err(corrupt_entry());
+                };
+                let entry = bytes.get(start..end).ok_or_else(corrupt_entry)?;
+                Ok(crate::byte_view(entry, 0, w[0] as u32))
+            })
+            .collect::<Result<Vec<u128>>>()?;
+        Ok((bytes, views))
     }
 
     fn dictionary_is_utf8(page: &[u8], len: usize) -> Result<bool> {

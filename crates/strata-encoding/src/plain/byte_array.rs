@@ -238,7 +238,7 @@ impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, 
     fn decode(&mut self, out: &mut ByteArrayBuffer<O>, max_values: usize) -> Result<usize> {
         let n = max_values.min(self.left);
         let rest = self.data.get(self.pos..).unwrap_or_default();
-        self.pos += out.extend_plain(rest, n)?;
+        self.pos += out.extend_plain(rest, n, self.left)?;
         self.left -= n;
         Ok(n)
     }
@@ -353,13 +353,13 @@ mod tests {
         out.push(b"kept").unwrap();
         let before = out.clone();
         // More values than 4-byte lengths fit: refused before any sizing.
-        assert!(out.extend_plain(&page, page.len() / 4 + 1).is_err());
-        assert!(out.extend_plain(&page, usize::MAX).is_err());
+        assert!(out.extend_plain(&page, page.len() / 4 + 1, 0).is_err());
+        assert!(out.extend_plain(&page, usize::MAX, 0).is_err());
         // A count the page could hold but does not: the fourth length is
         // missing, after a short value, a long one and a short one.
-        assert!(out.extend_plain(&page, 4).is_err());
+        assert!(out.extend_plain(&page, 4, 4).is_err());
         assert_eq!(out, before);
-        assert_eq!(out.extend_plain(&page, 3).unwrap(), page.len());
+        assert_eq!(out.extend_plain(&page, 3, 3).unwrap(), page.len());
         let mut want: Vec<&[u8]> = vec![b"kept"];
         want.extend(values.iter().map(Vec::as_slice));
         assert_eq!(out.iter().collect::<Vec<_>>(), want);
