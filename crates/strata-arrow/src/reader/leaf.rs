@@ -26,7 +26,7 @@ use arrow_array::types::*;
 use arrow_array::*;
 use arrow_buffer::{
     BooleanBuffer, Buffer, IntervalDayTime, IntervalMonthDayNano, NullBuffer, OffsetBuffer,
-    ScalarBuffer, i256,
+    ScalarBuffer, ToByteSlice, i256,
 };
 use arrow_schema::{DataType, IntervalUnit, TimeUnit as ArrowTimeUnit};
 use strata_encoding::chunk::{ChunkValue, Spaced, ValueBuffer, ViewBuffers};
@@ -404,7 +404,8 @@ fn string_array(
 /// one offset at a time with an early exit, which took a tenth of reading a
 /// dictionary-encoded Utf8 column (perf); here the decreases are ORed
 /// together in one pass the compiler vectorises.
-fn offset_buffer(offsets: Vec<i32>) -> Result<OffsetBuffer<i32>> {
+fn offset_buffer(offsets: impl Into<ScalarBuffer<i32>>) -> Result<OffsetBuffer<i32>> {
+    let offsets: ScalarBuffer<i32> = offsets.into();
     let starts_at_zero_or_more = offsets.first().is_some_and(|&o| o >= 0);
     let decreases = offsets
         .iter()
@@ -419,8 +420,47 @@ fn offset_buffer(offsets: Vec<i32>) -> Result<OffsetBuffer<i32>> {
     // monotonically increasing offsets: the first is at least 0 and no
     // offset is below the one before it (checked just above).
     #[allow(unsafe_code)]
-    let buffer = unsafe { OffsetBuffer::new_unchecked(ScalarBuffer::from(offsets)) };
+    let buffer = unsafe { OffsetBuffer::new_unchecked(offsets) };
     Ok(buffer)
+}
+
+/// The chunk's decoded dictionary as an Arrow array of `target`, for the
+/// values of `Dictionary` outputs. `Utf8` and `Binary` arrays share the
+/// dictionary's memory with the decoder (their buffers own a reference to
+/// it), so a chunk's dictionary is held once, not once decoded and once
+/// in Arrow; other types get a copy.
+fn dictionary_values(dict: &Arc<ByteArrayBuffer>, target: &DataType) -> Result<ArrayRef> {
+    /// The dictionary's value bytes, as the owner of an Arrow buffer.
+    struct EntryBytes(Arc<ByteArrayBuffer>);
+    impl AsRef<[u8]> for EntryBytes {
+        fn as_ref(&self) -> &[u8] {
+            self.0.values()
+        }
+    }
+    /// The dictionary's offsets, as the owner of an Arrow buffer.
+    struct EntryOffsets(Arc<ByteArrayBuffer>);
+    impl AsRef<[u8]> for EntryOffsets {
+        fn as_ref(&self) -> &[u8] {
+            self.0.offsets().to_byte_slice()
+        }
+    }
+    if !matches!(target, DataType::Utf8 | DataType::Binary) {
+        return from_bytes(dict.as_ref().clone(), None, target);
+    }
+    fn shared(owner: impl AsRef<[u8]> + Send + 'static) -> Buffer {
+        Buffer::from(bytes::Bytes::from_owner(owner))
+    }
+    let offsets = ScalarBuffer::<i32>::new(
+        shared(EntryOffsets(Arc::clone(dict))),
+        0,
+        dict.offsets().len(),
+    );
+    let offsets = offset_buffer(offsets)?;
+    let values = shared(EntryBytes(Arc::clone(dict)));
+    Ok(match target {
+        DataType::Utf8 => Arc::new(string_array(offsets, values, None, false)?),
+        _ => Arc::new(BinaryArray::try_new(offsets, values, None)?),
+    })
 }
 
 fn take_nulls(validity: &mut Vec<u8>, null_count: usize, len: usize) -> Option<NullBuffer> {
@@ -499,7 +539,7 @@ fn read_dictionary(
                 match &t.dict_values {
                     Some((a, v)) if *a == addr => v.clone(),
                     _ => {
-                        let v = from_bytes(dict.as_ref().clone(), None, value)?;
+                        let v = dictionary_values(dict, value)?;
                         t.dict_values = Some((addr, v.clone()));
                         v
                     }
@@ -1224,7 +1264,61 @@ fn large_offsets(o: &OffsetBuffer<i32>) -> OffsetBuffer<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::offset_buffer;
+    use super::{dictionary_values, offset_buffer};
+    use std::sync::Arc;
+
+    use arrow_array::cast::AsArray;
+    use arrow_schema::DataType;
+    use strata_encoding::ByteArrayBuffer;
+
+    fn dictionary(entries: &[&[u8]]) -> Arc<ByteArrayBuffer> {
+        let mut d = ByteArrayBuffer::new();
+        for e in entries {
+            d.push(e).unwrap();
+        }
+        Arc::new(d)
+    }
+
+    /// Utf8 and Binary dictionary values are the decoder's own memory, not
+    /// a copy; the UTF-8 of a string dictionary is still checked.
+    #[test]
+    fn dictionary_values_share_the_decoded_dictionary() {
+        let entries: [&[u8]; 4] = [b"red", b"", "gr\u{fc}n".as_bytes(), b"blue"];
+        let dict = dictionary(&entries);
+        let strings = dictionary_values(&dict, &DataType::Utf8).unwrap();
+        let strings = strings.as_string::<i32>();
+        let want: Vec<&str> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(e).unwrap())
+            .collect();
+        assert_eq!(strings.iter().flatten().collect::<Vec<_>>(), want);
+        assert_eq!(strings.values().as_ptr(), dict.values().as_ptr());
+        assert_eq!(
+            strings.offsets().as_ptr() as *const u8,
+            dict.offsets().as_ptr() as *const u8
+        );
+        let binary = dictionary_values(&dict, &DataType::Binary).unwrap();
+        assert_eq!(
+            binary.as_binary::<i32>().values().as_ptr(),
+            dict.values().as_ptr()
+        );
+        // Other types are copies with the same values.
+        let large = dictionary_values(&dict, &DataType::LargeUtf8).unwrap();
+        assert_eq!(
+            large
+                .as_string::<i64>()
+                .iter()
+                .flatten()
+                .collect::<Vec<_>>(),
+            want
+        );
+
+        let bad = dictionary(&[b"fine", b"\xff"]);
+        assert!(dictionary_values(&bad, &DataType::Utf8).is_err());
+        assert_eq!(dictionary_values(&bad, &DataType::Binary).unwrap().len(), 2);
+        let empty = dictionary(&[]);
+        assert_eq!(dictionary_values(&empty, &DataType::Utf8).unwrap().len(), 0);
+    }
 
     /// The same verdict as Arrow's own check (`OffsetBuffer::new` panics
     /// where this gives an error), for a decrease at every position.
