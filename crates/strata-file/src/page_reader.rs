@@ -683,8 +683,14 @@ impl PageReader {
             // An empty values section: some writers store no codec frame.
             return Ok(body);
         }
-        // Take back an earlier page's buffer if the caller dropped it.
-        for slot in &mut self.previous_pages {
+        // Take back an earlier page's buffer if the caller dropped it: the
+        // last page's first, so that a reader that lets go of each page
+        // before asking for the next (the record reader does) keeps one
+        // buffer; the page before is then let go below. The older page is
+        // the one to reuse while the last is still held (its values viewed
+        // by Arrow arrays, say).
+        let [older, newer] = &mut self.previous_pages;
+        for slot in [newer, older] {
             if self.scratch.capacity() == 0
                 && let Some(previous) = slot.take()
             {
