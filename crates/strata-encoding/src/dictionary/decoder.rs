@@ -124,7 +124,7 @@ impl<'a, T: DictValue> DictDecoder<'a, T> {
     }
 
     /// Number of dictionary entries (0 with no dictionary).
-    pub fn num_dict_entries(&self) -> usize {
+    pub(crate) fn num_dict_entries(&self) -> usize {
         self.dict.as_deref().map_or(0, DictStore::entries)
     }
 

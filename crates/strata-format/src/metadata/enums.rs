@@ -131,6 +131,55 @@ impl Type {
     }
 }
 
+/// arrow-rs's spellings (`parquet::basic::Type::INT32`), so code written
+/// for it names strata's variants unchanged.
+///
+/// ```
+/// use strata_format::metadata::Type;
+/// assert_eq!(Type::FIXED_LEN_BYTE_ARRAY, Type::FixedLenByteArray);
+/// assert_eq!(Type::INT96.to_string(), "INT96");
+/// ```
+#[allow(non_upper_case_globals)]
+impl Type {
+    /// `BOOLEAN`.
+    pub const BOOLEAN: Self = Self::Boolean;
+    /// `INT32`.
+    pub const INT32: Self = Self::Int32;
+    /// `INT64`.
+    pub const INT64: Self = Self::Int64;
+    /// `INT96`.
+    pub const INT96: Self = Self::Int96;
+    /// `FLOAT`.
+    pub const FLOAT: Self = Self::Float;
+    /// `DOUBLE`.
+    pub const DOUBLE: Self = Self::Double;
+    /// `BYTE_ARRAY`.
+    pub const BYTE_ARRAY: Self = Self::ByteArray;
+    /// `FIXED_LEN_BYTE_ARRAY`.
+    pub const FIXED_LEN_BYTE_ARRAY: Self = Self::FixedLenByteArray;
+
+    /// The specification's name (`FIXED_LEN_BYTE_ARRAY`).
+    pub const fn spec_name(self) -> &'static str {
+        match self {
+            Self::Boolean => "BOOLEAN",
+            Self::Int32 => "INT32",
+            Self::Int64 => "INT64",
+            Self::Int96 => "INT96",
+            Self::Float => "FLOAT",
+            Self::Double => "DOUBLE",
+            Self::ByteArray => "BYTE_ARRAY",
+            Self::FixedLenByteArray => "FIXED_LEN_BYTE_ARRAY",
+        }
+    }
+}
+
+/// The specification's name, as arrow-rs prints it.
+impl std::fmt::Display for Type {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.spec_name())
+    }
+}
+
 impl ReadThrift for Type {
     const WIRE_TYPE: FieldType = FieldType::I32;
     #[inline]
@@ -186,6 +235,35 @@ impl FieldRepetitionType {
             Self::Repeated => 2,
             Self::Vector => 3,
         }
+    }
+}
+
+/// arrow-rs's spellings (`parquet::basic::Repetition::REQUIRED`).
+///
+/// ```
+/// use strata_format::metadata::FieldRepetitionType;
+/// assert_eq!(FieldRepetitionType::OPTIONAL, FieldRepetitionType::Optional);
+/// assert_eq!(FieldRepetitionType::REPEATED.to_string(), "REPEATED");
+/// ```
+#[allow(non_upper_case_globals)]
+impl FieldRepetitionType {
+    /// `REQUIRED`.
+    pub const REQUIRED: Self = Self::Required;
+    /// `OPTIONAL`.
+    pub const OPTIONAL: Self = Self::Optional;
+    /// `REPEATED`.
+    pub const REPEATED: Self = Self::Repeated;
+}
+
+/// The specification's name (`REQUIRED`, `VECTOR`), as arrow-rs prints it.
+impl std::fmt::Display for FieldRepetitionType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Required => "REQUIRED",
+            Self::Optional => "OPTIONAL",
+            Self::Repeated => "REPEATED",
+            Self::Vector => "VECTOR",
+        })
     }
 }
 

@@ -136,7 +136,7 @@ impl<'a> CompactReader<'a> {
     /// almost always, so the common case costs one bounds check and a few
     /// byte compares instead of a field loop.
     #[inline]
-    pub fn try_small_i32_struct<const N: usize>(&mut self) -> Option<[i32; N]> {
+    pub(crate) fn try_small_i32_struct<const N: usize>(&mut self) -> Option<[i32; N]> {
         let bytes = self.data.get(self.pos..self.pos + 2 * N + 1)?;
         let mut out = [0i32; N];
         for (i, v) in out.iter_mut().enumerate() {
@@ -178,7 +178,10 @@ impl<'a> CompactReader<'a> {
     /// reports errors. A fast path for small structs that come by the
     /// thousand (the page locations of an offset index).
     #[inline]
-    pub fn read_varint_struct<const N: usize>(&mut self, headers: [u8; N]) -> Option<[u64; N]> {
+    pub(crate) fn read_varint_struct<const N: usize>(
+        &mut self,
+        headers: [u8; N],
+    ) -> Option<[u64; N]> {
         if self.depth >= MAX_DEPTH {
             return None;
         }
@@ -310,7 +313,7 @@ impl<'a> CompactReader<'a> {
     /// A caller copying a short value can move those 16 bytes at once and
     /// keep the value's length, instead of a copy of variable length.
     #[inline]
-    pub fn read_binary_window(&mut self) -> Result<(&'a [u8], Option<&'a [u8; 16]>)> {
+    pub(crate) fn read_binary_window(&mut self) -> Result<(&'a [u8], Option<&'a [u8; 16]>)> {
         let len = self.read_varint()?;
         let len = usize::try_from(len).map_err(|_| self.eof(usize::MAX))?;
         let window = self
@@ -497,7 +500,7 @@ impl<'a> CompactReader<'a> {
     /// Mark the start of a row group's column list: column chunks read after
     /// this are numbered from 0 for [`read_path_in_schema`](Self::read_path_in_schema).
     #[inline]
-    pub fn start_row_group(&mut self) {
+    pub(crate) fn start_row_group(&mut self) {
         self.chunk_ordinal = 0;
     }
 
@@ -505,7 +508,7 @@ impl<'a> CompactReader<'a> {
     /// group (see [`read_path_in_schema`](Self::read_path_in_schema)), so
     /// the cache is not grown step by step. `columns` should be bounded by
     /// input already decoded, such as the schema's element count.
-    pub fn reserve_paths(&mut self, columns: usize) {
+    pub(crate) fn reserve_paths(&mut self, columns: usize) {
         self.path_cache
             .reserve(columns.saturating_sub(self.path_cache.len()));
     }
@@ -523,7 +526,7 @@ impl<'a> CompactReader<'a> {
     /// in the previous row group, the already decoded path is shared instead
     /// of allocated again. Sharing depends only on a byte comparison, so a
     /// malformed or unusual footer decodes exactly as without the cache.
-    pub fn read_path_in_schema(&mut self) -> Result<Arc<[String]>> {
+    pub(crate) fn read_path_in_schema(&mut self) -> Result<Arc<[String]>> {
         let ordinal = self.chunk_ordinal;
         self.chunk_ordinal = self.chunk_ordinal.saturating_add(1);
         let start = self.pos;
