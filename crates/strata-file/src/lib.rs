@@ -51,6 +51,7 @@ pub mod bloom;
 pub mod chunk_reader;
 pub mod codec;
 mod error;
+pub mod metadata;
 pub mod page;
 pub mod page_reader;
 pub mod properties;

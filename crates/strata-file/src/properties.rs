@@ -92,6 +92,47 @@ pub enum WriterVersion {
     PARQUET_2_0,
 }
 
+/// `PARQUET_1_0` or `PARQUET_2_0`, in upper or lower case, as arrow-rs
+/// parses them.
+///
+/// ```
+/// use strata_file::properties::WriterVersion;
+/// assert_eq!("parquet_2_0".parse::<WriterVersion>(), Ok(WriterVersion::PARQUET_2_0));
+/// assert!("2.0".parse::<WriterVersion>().is_err());
+/// ```
+impl std::str::FromStr for WriterVersion {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "PARQUET_1_0" | "parquet_1_0" => Ok(Self::PARQUET_1_0),
+            "PARQUET_2_0" | "parquet_2_0" => Ok(Self::PARQUET_2_0),
+            other => Err(format!("invalid writer version: {other}")),
+        }
+    }
+}
+
+/// `NONE`, `CHUNK` or `PAGE`, in upper or lower case, as arrow-rs parses
+/// them.
+///
+/// ```
+/// use strata_file::properties::EnabledStatistics;
+/// assert_eq!("chunk".parse::<EnabledStatistics>(), Ok(EnabledStatistics::Chunk));
+/// assert!("Page".parse::<EnabledStatistics>().is_err());
+/// ```
+impl std::str::FromStr for EnabledStatistics {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "NONE" | "none" => Ok(Self::None),
+            "CHUNK" | "chunk" => Ok(Self::Chunk),
+            "PAGE" | "page" => Ok(Self::Page),
+            other => Err(format!("invalid statistics level: {other}")),
+        }
+    }
+}
+
 impl WriterVersion {
     /// The version number written to the footer (1 or 2).
     pub fn as_num(&self) -> i32 {

@@ -182,6 +182,83 @@ pub enum Compression {
     LZ4_RAW,
 }
 
+/// As arrow-rs prints it, its `Debug` form: `SNAPPY`, `ZSTD(ZstdLevel(3))`.
+impl std::fmt::Display for Compression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
+}
+
+/// Parses arrow-rs's spellings: a codec's name in upper or lower case
+/// (`snappy`, `LZ4_RAW`), with a level in parentheses for the codecs that
+/// take one and only for them (`zstd(3)`, `GZIP(6)`, `brotli(4)`).
+///
+/// ```
+/// use strata_file::codec::{Compression, ZstdLevel};
+///
+/// let zstd: Compression = "zstd(3)".parse().unwrap();
+/// assert_eq!(zstd, Compression::ZSTD(ZstdLevel::try_new(3).unwrap()));
+/// assert_eq!(zstd.to_string(), "ZSTD(ZstdLevel(3))");
+/// assert_eq!("SNAPPY".parse::<Compression>().unwrap(), Compression::SNAPPY);
+/// assert!("zstd".parse::<Compression>().is_err(), "zstd needs a level");
+/// assert!("snappy(1)".parse::<Compression>().is_err(), "snappy takes none");
+/// assert!("Snappy".parse::<Compression>().is_err());
+/// ```
+impl std::str::FromStr for Compression {
+    type Err = FileError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        let (name, level) = match s.split_once('(') {
+            Some((name, rest)) => match rest.strip_suffix(')') {
+                Some(level) => (name, Some(level)),
+                None => return Err(bad_compression(s)),
+            },
+            None => (s, None),
+        };
+        let known = [
+            "UNCOMPRESSED",
+            "SNAPPY",
+            "GZIP",
+            "LZO",
+            "BROTLI",
+            "LZ4",
+            "ZSTD",
+            "LZ4_RAW",
+        ];
+        let upper = known
+            .into_iter()
+            .find(|k| *k == name || k.to_ascii_lowercase() == name)
+            .ok_or_else(|| bad_compression(s))?;
+        let number = |level: Option<&str>| -> Result<i64> {
+            level
+                .and_then(|l| l.trim().parse::<i64>().ok())
+                .ok_or_else(|| bad_compression(s))
+        };
+        let unsigned = |level| u32::try_from(number(level)?).map_err(|_| bad_compression(s));
+        Ok(match (upper, level) {
+            ("UNCOMPRESSED", None) => Self::UNCOMPRESSED,
+            ("SNAPPY", None) => Self::SNAPPY,
+            ("LZO", None) => Self::LZO,
+            ("LZ4", None) => Self::LZ4,
+            ("LZ4_RAW", None) => Self::LZ4_RAW,
+            ("GZIP", Some(_)) => Self::GZIP(GzipLevel::try_new(unsigned(level)?)?),
+            ("BROTLI", Some(_)) => Self::BROTLI(BrotliLevel::try_new(unsigned(level)?)?),
+            ("ZSTD", Some(_)) => {
+                let level = i32::try_from(number(level)?).map_err(|_| bad_compression(s))?;
+                Self::ZSTD(ZstdLevel::try_new(level)?)
+            }
+            _ => return Err(bad_compression(s)),
+        })
+    }
+}
+
+fn bad_compression(s: &str) -> FileError {
+    FileError::UnsupportedCodec(format!(
+        "{s:?} (expected a codec name in upper or lower case, with a level in parentheses \
+         for gzip, brotli and zstd only)"
+    ))
+}
+
 impl Compression {
     /// The codec id written to column metadata.
     pub fn codec(&self) -> CompressionCodec {

@@ -26,6 +26,8 @@
 //! # Ok::<(), strata_file::FileError>(())
 //! ```
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use strata_format::footer::{FOOTER_TAIL_LEN, PARQUET_MAGIC, decode_metadata, parse_footer_tail};
 use strata_format::metadata::{
@@ -66,8 +68,10 @@ impl ReadOptions {
 pub struct FileReader<R: ChunkReader> {
     reader: R,
     file_len: u64,
-    metadata: FileMetaData,
-    schema: SchemaDescriptor,
+    /// Shared, so that readers of one file opened from metadata already
+    /// read (`with_metadata`) hold one copy of it.
+    metadata: Arc<FileMetaData>,
+    schema: Arc<SchemaDescriptor>,
     options: ReadOptions,
 }
 
@@ -89,10 +93,68 @@ impl<R: ChunkReader> FileReader<R> {
         Ok(Self {
             reader,
             file_len,
+            metadata: Arc::new(metadata),
+            schema: Arc::new(schema),
+            options,
+        })
+    }
+
+    /// A reader of `reader` whose footer was already read: `metadata` and
+    /// its `schema` (from [`shared_metadata`](Self::shared_metadata) and
+    /// [`shared_schema`](Self::shared_schema) of an earlier reader of the
+    /// same file), so the footer is neither read nor decoded again.
+    ///
+    /// ```
+    /// # use strata_file::writer::FileWriter;
+    /// # use strata_file::properties::WriterProperties;
+    /// # use strata_format::SchemaDescriptor;
+    /// # use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+    /// # use std::sync::Arc;
+    /// # let schema = Arc::new(SchemaDescriptor::from_elements(&[
+    /// #     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+    /// #     SchemaElement {
+    /// #         name: "x".into(), physical_type: Some(Type::Int32),
+    /// #         repetition_type: Some(FieldRepetitionType::Required), ..Default::default()
+    /// #     },
+    /// # ]).unwrap());
+    /// # let mut out = Vec::new();
+    /// # FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap().close().unwrap();
+    /// use bytes::Bytes;
+    /// use strata_file::reader::{FileReader, ReadOptions};
+    ///
+    /// let file = Bytes::from(out);
+    /// let first = FileReader::try_new(file.clone()).unwrap();
+    /// let second = FileReader::with_metadata(
+    ///     file,
+    ///     first.shared_metadata(),
+    ///     first.shared_schema(),
+    ///     ReadOptions::default(),
+    /// );
+    /// assert_eq!(second.num_row_groups(), first.num_row_groups());
+    /// ```
+    pub fn with_metadata(
+        reader: R,
+        metadata: Arc<FileMetaData>,
+        schema: Arc<SchemaDescriptor>,
+        options: ReadOptions,
+    ) -> Self {
+        Self {
+            file_len: reader.len(),
+            reader,
             metadata,
             schema,
             options,
-        })
+        }
+    }
+
+    /// The decoded footer, shared.
+    pub fn shared_metadata(&self) -> Arc<FileMetaData> {
+        Arc::clone(&self.metadata)
+    }
+
+    /// The schema, shared.
+    pub fn shared_schema(&self) -> Arc<SchemaDescriptor> {
+        Arc::clone(&self.schema)
     }
 
     /// The decoded footer.

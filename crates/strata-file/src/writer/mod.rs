@@ -320,6 +320,13 @@ impl<W: Write + Send> FileWriter<W> {
     pub fn inner(&self) -> &W {
         &self.out.inner
     }
+
+    /// The underlying writer, mutably. Bytes written through it are not
+    /// counted, so the file's offsets would be wrong: for flushing or
+    /// inspecting the sink, not writing to it.
+    pub fn inner_mut(&mut self) -> &mut W {
+        &mut self.out.inner
+    }
 }
 
 fn len_i32(n: usize) -> Result<i32> {
