@@ -26,11 +26,26 @@ pub enum ParquetError {
     #[error("schema: {0}")]
     Schema(String),
     /// A feature strata does not support (yet).
-    #[error("not yet implemented: {0}")]
+    #[error("NYI: {0}")]
     NYI(String),
     /// Anything else, with a message (arrow-rs's catch-all variant).
-    #[error("{0}")]
+    #[error("Parquet error: {0}")]
     General(String),
+    /// Input ended early (arrow-rs's variant, for code that builds or
+    /// matches it).
+    #[error("EOF: {0}")]
+    EOF(String),
+    /// An Arrow error as text (arrow-rs's variant; strata's own Arrow
+    /// errors keep their type, in [`Arrow`](Self::Arrow)).
+    #[error("Arrow: {0}")]
+    ArrowError(String),
+    /// An index past the end: the index and the bound.
+    #[error("Index {0} out of bound: {1}")]
+    IndexOutOfBound(usize, usize),
+    /// An error from outside strata, boxed (for example from a caller's
+    /// own reader or writer).
+    #[error("External: {0}")]
+    External(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl From<FormatError> for ParquetError {

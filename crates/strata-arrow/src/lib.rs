@@ -59,7 +59,7 @@
 #![deny(unsafe_code)]
 
 pub mod arrow_reader;
-mod arrow_writer;
+pub mod arrow_writer;
 mod error;
 mod reader;
 mod schema;
@@ -68,6 +68,6 @@ pub use arrow_reader::{ParquetMetaData, ProjectionMask};
 pub use arrow_writer::ArrowWriter;
 pub use error::{ParquetError, Result};
 pub use schema::{
-    ARROW_SCHEMA_META_KEY, PARQUET_FIELD_ID_META_KEY, arrow_to_parquet_schema,
-    parquet_to_arrow_schema,
+    ARROW_SCHEMA_META_KEY, ArrowSchemaConverter, PARQUET_FIELD_ID_META_KEY,
+    arrow_to_parquet_schema, parquet_to_arrow_schema,
 };

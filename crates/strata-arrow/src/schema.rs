@@ -123,10 +123,12 @@ impl ParquetField {
 /// assert_eq!(schema.field(0).data_type(), &arrow_schema::DataType::Utf8);
 /// assert!(schema.field(0).is_nullable());
 /// ```
+#[allow(clippy::ptr_arg)] // arrow-rs's signature, so callers pass `key_value_metadata()`
 pub fn parquet_to_arrow_schema(
     schema: &SchemaDescriptor,
-    key_value_metadata: Option<&[KeyValue]>,
+    key_value_metadata: Option<&Vec<KeyValue>>,
 ) -> Result<Schema> {
+    let key_value_metadata = key_value_metadata.map(Vec::as_slice);
     let hint = key_value_metadata.and_then(embedded_arrow_schema);
     let hint = hint
         .as_ref()
@@ -894,13 +896,81 @@ pub(crate) fn decimal_length(precision: u8) -> usize {
 /// assert_eq!(parquet.column(1).unwrap().max_def_level, 3);
 /// ```
 pub fn arrow_to_parquet_schema(schema: &Schema) -> Result<SchemaDescriptor> {
+    arrow_to_parquet_schema_rooted(schema, DEFAULT_SCHEMA_ROOT)
+}
+
+/// Converts an Arrow schema to the Parquet schema strata writes for it,
+/// with arrow-rs's builder (`ArrowSchemaConverter::new().convert(&schema)`).
+///
+/// strata converts as arrow-rs does with `with_coerce_types(true)`
+/// whatever the setting (native Parquet types and the specification's
+/// list and map names; see `docs/architecture.md`); the setting is kept
+/// so that code setting it compiles and reads it back.
+///
+/// ```
+/// use arrow_schema::{DataType, Field, Schema};
+/// use strata_arrow::ArrowSchemaConverter;
+///
+/// let schema = Schema::new(vec![Field::new("id", DataType::Int64, false)]);
+/// let parquet = ArrowSchemaConverter::new()
+///     .with_coerce_types(true)
+///     .schema_root("table")
+///     .convert(&schema)
+///     .unwrap();
+/// assert_eq!(parquet.num_columns(), 1);
+/// assert_eq!(parquet.root().name, "table");
+/// ```
+#[derive(Debug, Default)]
+pub struct ArrowSchemaConverter<'a> {
+    coerce_types: bool,
+    schema_root: Option<&'a str>,
+}
+
+impl<'a> ArrowSchemaConverter<'a> {
+    /// A converter with the defaults (root `arrow_schema`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Record the coercion setting (strata always stores the coerced
+    /// form).
+    pub fn with_coerce_types(mut self, coerce_types: bool) -> Self {
+        self.coerce_types = coerce_types;
+        self
+    }
+
+    /// The coercion setting given.
+    pub fn coerce_types(&self) -> bool {
+        self.coerce_types
+    }
+
+    /// Name the schema's root.
+    pub fn schema_root(mut self, schema_root: &'a str) -> Self {
+        self.schema_root = Some(schema_root);
+        self
+    }
+
+    /// The Parquet schema of `schema`.
+    pub fn convert(&self, schema: &Schema) -> Result<SchemaDescriptor> {
+        arrow_to_parquet_schema_rooted(schema, self.schema_root.unwrap_or(DEFAULT_SCHEMA_ROOT))
+    }
+}
+
+/// The name of the Parquet schema's root when none is given.
+pub(crate) const DEFAULT_SCHEMA_ROOT: &str = "arrow_schema";
+
+/// [`arrow_to_parquet_schema`] with the root named `root`.
+pub(crate) fn arrow_to_parquet_schema_rooted(
+    schema: &Schema,
+    root: &str,
+) -> Result<SchemaDescriptor> {
     let children = schema
         .fields()
         .iter()
         .map(|f| arrow_field_to_node(f))
         .collect::<Result<Vec<_>>>()?;
     let root = SchemaNode {
-        name: "arrow_schema".into(),
+        name: root.into(),
         repetition: None,
         converted_type: None,
         logical_type: None,

@@ -43,7 +43,7 @@ pub fn schema(path: &Path) -> Result<()> {
     for (i, child) in children.iter().enumerate() {
         schema_node(&mut out, child, "", i + 1 == children.len(), 0, 0);
     }
-    let kv = reader.metadata().key_value_metadata.as_deref();
+    let kv = reader.metadata().key_value_metadata.as_ref();
     let _ = writeln!(out);
     match strata_arrow::parquet_to_arrow_schema(descr, kv) {
         Ok(arrow) => {

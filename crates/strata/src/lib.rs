@@ -61,10 +61,15 @@ pub use strata_format as format;
 pub use strata_record as record;
 pub use strata_sink as sink;
 
-/// Basic enums of the format, at arrow-rs's `parquet::basic` path.
+/// Basic enums of the format, at arrow-rs's `parquet::basic` path. The
+/// physical type and repetition answer to arrow-rs's spellings
+/// (`Type::INT32`, `Repetition::OPTIONAL`) beside strata's own.
 pub mod basic {
     pub use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     pub use strata_file::properties::Encoding;
+    pub use strata_format::metadata::{
+        ConvertedType, FieldRepetitionType as Repetition, PageType, Type,
+    };
 }
 
 /// Schema types, at arrow-rs's `parquet::schema` path.

@@ -39,7 +39,7 @@ use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::page_reader::PageReader;
-use strata_file::reader::FileReader;
+use strata_file::reader::{FileReader, ReadOptions};
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::{FileMetaData, RowGroup};
 
@@ -51,6 +51,7 @@ use crate::schema::{
 
 mod selection;
 pub use selection::{RowSelection, RowSelector};
+pub use strata_file::metadata::PageIndexPolicy;
 
 /// Default number of rows per batch (as arrow-rs).
 const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -110,6 +111,63 @@ impl ProjectionMask {
         Self { mask: Some(mask) }
     }
 
+    /// The leaf columns named by dotted paths: a name selects every leaf
+    /// whose path begins with its parts ("a" selects `a.b` and `a.c.d`;
+    /// "a.b.c" does not select `a.b`). Names matching nothing select
+    /// nothing.
+    ///
+    /// ```
+    /// use strata_arrow::{ProjectionMask, arrow_to_parquet_schema};
+    /// use arrow_schema::{DataType, Field, Fields, Schema};
+    ///
+    /// let point = Fields::from(vec![
+    ///     Field::new("x", DataType::Float64, false),
+    ///     Field::new("y", DataType::Float64, false),
+    /// ]);
+    /// let schema = arrow_to_parquet_schema(&Schema::new(vec![
+    ///     Field::new("id", DataType::Int64, false),
+    ///     Field::new("point", DataType::Struct(point), true),
+    /// ]))
+    /// .unwrap();
+    /// let mask = ProjectionMask::columns(&schema, ["point.y", "nothing"]);
+    /// assert_eq!((0..3).map(|i| mask.leaf_included(i)).collect::<Vec<_>>(), [false, false, true]);
+    /// let mask = ProjectionMask::columns(&schema, ["point"]);
+    /// assert_eq!((0..3).map(|i| mask.leaf_included(i)).collect::<Vec<_>>(), [false, true, true]);
+    /// ```
+    pub fn columns<'a>(
+        schema: &SchemaDescriptor,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        let mut mask = vec![false; schema.num_columns()];
+        for name in names {
+            let wanted: Vec<&str> = name.split('.').collect();
+            for (m, column) in mask.iter_mut().zip(schema.columns()) {
+                let path = column.path.parts();
+                if wanted.len() <= path.len() && wanted.iter().zip(path).all(|(a, b)| a == b) {
+                    *m = true;
+                }
+            }
+        }
+        Self { mask: Some(mask) }
+    }
+
+    /// Read the columns either mask reads.
+    pub fn union(&mut self, other: &Self) {
+        self.mask = match (self.mask.take(), &other.mask) {
+            (Some(a), Some(b)) => Some(zip_longest(&a, b, |x, y| x || y)),
+            _ => None,
+        };
+    }
+
+    /// Read only the columns both masks read.
+    pub fn intersect(&mut self, other: &Self) {
+        self.mask = match (self.mask.take(), &other.mask) {
+            (None, b) => b.clone(),
+            (a, None) => a,
+            (Some(a), Some(b)) => Some(zip_longest(&a, b, |x, y| x && y)),
+        };
+    }
+
     /// Whether leaf `leaf_idx` is read.
     pub fn leaf_included(&self, leaf_idx: usize) -> bool {
         self.mask
@@ -122,13 +180,27 @@ impl ProjectionMask {
     }
 }
 
+/// `f` over two masks position by position, a position only one has
+/// counting as not read in the other.
+fn zip_longest(a: &[bool], b: &[bool], f: impl Fn(bool, bool) -> bool) -> Vec<bool> {
+    (0..a.len().max(b.len()))
+        .map(|i| {
+            f(
+                a.get(i).copied().unwrap_or(false),
+                b.get(i).copied().unwrap_or(false),
+            )
+        })
+        .collect()
+}
+
 /// Options for opening a file: an Arrow schema to read as, whether to use
 /// the embedded Arrow schema, whether to load the page index.
 #[derive(Debug, Clone, Default)]
 pub struct ArrowReaderOptions {
     skip_arrow_metadata: bool,
     supplied_schema: Option<SchemaRef>,
-    page_index: bool,
+    column_index: PageIndexPolicy,
+    offset_index: PageIndexPolicy,
 }
 
 impl ArrowReaderOptions {
@@ -163,28 +235,62 @@ impl ArrowReaderOptions {
         self
     }
 
-    /// Load the page index (used by row selections to skip pages).
-    pub fn with_page_index(mut self, page_index: bool) -> Self {
-        self.page_index = page_index;
+    /// Whether to load the page index, both column and offset indexes.
+    /// A row selection reads the offset index of the chunks it skips
+    /// within whatever the policy.
+    pub fn with_page_index_policy(self, policy: PageIndexPolicy) -> Self {
+        self.with_column_index_policy(policy)
+            .with_offset_index_policy(policy)
+    }
+
+    /// Whether to load the column indexes.
+    pub fn with_column_index_policy(mut self, policy: PageIndexPolicy) -> Self {
+        self.column_index = policy;
         self
     }
 
-    /// Whether the page index is loaded.
+    /// Whether to load the offset indexes.
+    pub fn with_offset_index_policy(mut self, policy: PageIndexPolicy) -> Self {
+        self.offset_index = policy;
+        self
+    }
+
+    /// The column index policy.
+    pub fn column_index_policy(&self) -> PageIndexPolicy {
+        self.column_index
+    }
+
+    /// The offset index policy.
+    pub fn offset_index_policy(&self) -> PageIndexPolicy {
+        self.offset_index
+    }
+
+    /// Load the page index: `with_page_index_policy(true.into())`, the
+    /// spelling of arrow-rs before its policies.
+    pub fn with_page_index(self, page_index: bool) -> Self {
+        self.with_page_index_policy(PageIndexPolicy::from(page_index))
+    }
+
+    /// Whether any page index is loaded.
     pub fn page_index(&self) -> bool {
-        self.page_index
+        self.column_index.loads() || self.offset_index.loads()
     }
 }
 
-/// A file's metadata: the footer and its schema tree.
+/// A file's metadata: the footer and its schema tree (shared, not
+/// copied, by the readers of one file).
 #[derive(Debug, Clone)]
 pub struct ParquetMetaData {
-    file: FileMetaData,
-    schema: SchemaDescriptor,
+    file: Arc<FileMetaData>,
+    schema: Arc<SchemaDescriptor>,
 }
 
 impl ParquetMetaData {
     pub(crate) fn new(file: FileMetaData, schema: SchemaDescriptor) -> Self {
-        Self { file, schema }
+        Self {
+            file: Arc::new(file),
+            schema: Arc::new(schema),
+        }
     }
 
     /// The decoded footer.
@@ -210,6 +316,97 @@ impl ParquetMetaData {
     /// All row groups.
     pub fn row_groups(&self) -> &[RowGroup] {
         &self.file.row_groups
+    }
+}
+
+/// A file's metadata and its Arrow schema, read once
+/// ([`load`](Self::load)) and used to open several readers of the same
+/// file ([`ParquetRecordBatchReaderBuilder::new_with_metadata`]) without
+/// reading the footer again.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// # use strata_arrow::ArrowWriter;
+/// # let batch = RecordBatch::try_from_iter([("x", Arc::new(Int32Array::from(vec![1, 2, 3])) as ArrayRef)]).unwrap();
+/// # let mut out = Vec::new();
+/// # let mut w = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use bytes::Bytes;
+/// use strata_arrow::arrow_reader::{
+///     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+/// };
+///
+/// let file = Bytes::from(out);
+/// let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
+/// assert_eq!(metadata.schema().field(0).name(), "x");
+/// for _ in 0..2 {
+///     let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
+///         .build()
+///         .unwrap();
+///     assert_eq!(reader.map(|b| b.unwrap().num_rows()).sum::<usize>(), 3);
+/// }
+/// ```
+#[derive(Debug, Clone)]
+pub struct ArrowReaderMetadata {
+    metadata: Arc<ParquetMetaData>,
+    schema: SchemaRef,
+    hint: Option<(Schema, HintRule)>,
+}
+
+impl ArrowReaderMetadata {
+    /// Read `reader`'s footer and map its schema to Arrow, as `options`
+    /// say.
+    pub fn load<T: ChunkReader>(reader: &T, options: ArrowReaderOptions) -> Result<Self> {
+        let file = FileReader::try_new(reader)?;
+        let metadata = ParquetMetaData {
+            file: file.shared_metadata(),
+            schema: file.shared_schema(),
+        };
+        Self::try_new(Arc::new(metadata), options)
+    }
+
+    /// Map the schema of metadata already read to Arrow, as `options` say.
+    pub fn try_new(metadata: Arc<ParquetMetaData>, options: ArrowReaderOptions) -> Result<Self> {
+        let kv = metadata.file.key_value_metadata.as_deref();
+        let hint = match &options.supplied_schema {
+            Some(s) => Some((s.as_ref().clone(), HintRule::Exact)),
+            None if options.skip_arrow_metadata => None,
+            None => kv.and_then(embedded_arrow_schema).map(|h| {
+                let own_seconds = written_by_strata(metadata.file.created_by.as_deref());
+                (h, HintRule::Embedded { own_seconds })
+            }),
+        };
+        let hint_ref = hint.as_ref().map(|(h, rule)| (h, *rule));
+        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint_ref, kv)?;
+        if let Some(supplied) = &options.supplied_schema
+            && supplied.fields() != schema.fields()
+        {
+            return Err(ParquetError::Schema(format!(
+                "the supplied schema {supplied} does not match the file's {schema}"
+            )));
+        }
+        Ok(Self {
+            metadata,
+            schema: Arc::new(schema),
+            hint,
+        })
+    }
+
+    /// The file's metadata.
+    pub fn metadata(&self) -> &Arc<ParquetMetaData> {
+        &self.metadata
+    }
+
+    /// The file's Arrow schema (all columns).
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// The file's Parquet schema.
+    pub fn parquet_schema(&self) -> &SchemaDescriptor {
+        &self.metadata.schema
     }
 }
 
@@ -250,41 +447,31 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
 
     /// [`try_new`](Self::try_new) with options.
     pub fn try_new_with_options(reader: T, options: ArrowReaderOptions) -> Result<Self> {
-        let file = FileReader::try_new(reader)?;
-        let metadata = Arc::new(ParquetMetaData {
-            file: file.metadata().clone(),
-            schema: file.schema().clone(),
-        });
-        let kv = metadata.file.key_value_metadata.as_deref();
-        let hint = match &options.supplied_schema {
-            Some(s) => Some((s.as_ref().clone(), HintRule::Exact)),
-            None if options.skip_arrow_metadata => None,
-            None => kv.and_then(embedded_arrow_schema).map(|h| {
-                let own_seconds = written_by_strata(metadata.file.created_by.as_deref());
-                (h, HintRule::Embedded { own_seconds })
-            }),
-        };
-        let hint_ref = hint.as_ref().map(|(h, rule)| (h, *rule));
-        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint_ref, kv)?;
-        if let Some(supplied) = &options.supplied_schema
-            && supplied.fields() != schema.fields()
-        {
-            return Err(ParquetError::Schema(format!(
-                "the supplied schema {supplied} does not match the file's {schema}"
-            )));
-        }
-        Ok(Self {
+        let metadata = ArrowReaderMetadata::load(&reader, options)?;
+        Ok(Self::new_with_metadata(reader, metadata))
+    }
+
+    /// A builder over `reader`, whose metadata was read already (by
+    /// [`ArrowReaderMetadata::load`], from the same file).
+    pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
+        let file = FileReader::with_metadata(
+            reader,
+            Arc::clone(&metadata.metadata.file),
+            Arc::clone(&metadata.metadata.schema),
+            ReadOptions::default(),
+        );
+        Self {
             file,
-            metadata,
-            schema: Arc::new(schema),
-            hint,
+            metadata: metadata.metadata,
+            schema: metadata.schema,
+            hint: metadata.hint,
             batch_size: DEFAULT_BATCH_SIZE,
             projection: ProjectionMask::all(),
             row_groups: None,
             selection: None,
             limit: None,
             offset: None,
-        })
+        }
     }
 
     /// The file's metadata.
@@ -490,6 +677,14 @@ impl std::fmt::Debug for ParquetRecordBatchReader {
 }
 
 impl ParquetRecordBatchReader {
+    /// A reader of every column of `reader`, `batch_size` rows a batch:
+    /// `ParquetRecordBatchReaderBuilder::try_new(reader)?.with_batch_size(batch_size).build()`.
+    pub fn try_new<T: ChunkReader + Send + 'static>(reader: T, batch_size: usize) -> Result<Self> {
+        ParquetRecordBatchReaderBuilder::try_new(reader)?
+            .with_batch_size(batch_size)
+            .build()
+    }
+
     fn open(&self, rg: usize) -> Result<Vec<LeafReader>> {
         let mut leaves = Vec::with_capacity(self.leaf_columns.len());
         for (i, &col) in self.leaf_columns.iter().enumerate() {

@@ -2,6 +2,8 @@
 
 use std::ops::Range;
 
+use arrow_array::{Array, BooleanArray};
+
 /// A run of rows to select or skip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowSelector {
@@ -100,6 +102,182 @@ impl RowSelection {
     /// Whether any row is selected.
     pub fn selects_any(&self) -> bool {
         self.selectors.iter().any(|s| !s.skip && s.row_count > 0)
+    }
+
+    /// Select the rows whose filter value is true, the filters one after
+    /// another (the first row of each follows the last of the one
+    /// before). A null filter value selects nothing (arrow-rs panics on
+    /// nulls).
+    ///
+    /// ```
+    /// use arrow_array::BooleanArray;
+    /// use strata_arrow::arrow_reader::{RowSelection, RowSelector};
+    ///
+    /// let s = RowSelection::from_filters(&[
+    ///     BooleanArray::from(vec![true, true, false]),
+    ///     BooleanArray::from(vec![Some(false), None, Some(true)]),
+    /// ]);
+    /// let runs: Vec<RowSelector> = s.into();
+    /// assert_eq!(runs, vec![RowSelector::select(2), RowSelector::skip(3), RowSelector::select(1)]);
+    /// ```
+    pub fn from_filters(filters: &[BooleanArray]) -> Self {
+        let mut selectors = Vec::new();
+        for filter in filters {
+            let mut run = RowSelector::skip(0);
+            for i in 0..filter.len() {
+                let selected = filter.is_valid(i) && filter.value(i);
+                if selected == run.skip {
+                    selectors.push(run);
+                    run = RowSelector {
+                        row_count: 0,
+                        skip: !selected,
+                    };
+                }
+                run.row_count += 1;
+            }
+            selectors.push(run);
+        }
+        Self::from(selectors)
+    }
+
+    /// Rows in all: selected and skipped.
+    pub fn total_row_count(&self) -> usize {
+        self.selectors.iter().map(|s| s.row_count).sum()
+    }
+
+    /// Split off the first `row_count` rows (selected or skipped): they are
+    /// returned, and `self` keeps the rest.
+    ///
+    /// ```
+    /// use strata_arrow::arrow_reader::{RowSelection, RowSelector};
+    ///
+    /// let mut s = RowSelection::from(vec![RowSelector::select(3), RowSelector::skip(4)]);
+    /// let head = s.split_off(5);
+    /// assert_eq!(Vec::from(head), vec![RowSelector::select(3), RowSelector::skip(2)]);
+    /// assert_eq!(Vec::from(s), vec![RowSelector::skip(2)]);
+    /// ```
+    pub fn split_off(&mut self, row_count: usize) -> Self {
+        let mut head = Vec::new();
+        let mut left = row_count;
+        let mut rest = std::mem::take(&mut self.selectors).into_iter();
+        for s in rest.by_ref() {
+            if s.row_count <= left {
+                left -= s.row_count;
+                head.push(s);
+                if left == 0 {
+                    break;
+                }
+            } else {
+                head.push(RowSelector {
+                    row_count: left,
+                    skip: s.skip,
+                });
+                self.selectors.push(RowSelector {
+                    row_count: s.row_count - left,
+                    skip: s.skip,
+                });
+                break;
+            }
+        }
+        self.selectors.extend(rest);
+        Self::from(head)
+    }
+
+    /// `other` applied to the rows `self` selects: a row is selected when
+    /// `self` selects it and `other` selects it among the rows `self`
+    /// selects. When `other` covers fewer rows than `self` selects, the
+    /// rest are not selected (arrow-rs panics there).
+    ///
+    /// ```
+    /// use strata_arrow::arrow_reader::{RowSelection, RowSelector};
+    ///
+    /// let first = RowSelection::from(vec![RowSelector::skip(2), RowSelector::select(4)]);
+    /// let then = RowSelection::from(vec![RowSelector::select(1), RowSelector::skip(2), RowSelector::select(1)]);
+    /// assert_eq!(
+    ///     Vec::from(first.and_then(&then)),
+    ///     vec![RowSelector::skip(2), RowSelector::select(1), RowSelector::skip(2), RowSelector::select(1)]
+    /// );
+    /// ```
+    pub fn and_then(&self, other: &Self) -> Self {
+        let mut out = Vec::with_capacity(self.selectors.len() + other.selectors.len());
+        let mut inner = other.selectors.iter().copied();
+        let mut current: Option<RowSelector> = None;
+        for s in &self.selectors {
+            if s.skip {
+                out.push(*s);
+                continue;
+            }
+            let mut need = s.row_count;
+            while need > 0 {
+                let Some(mut run) = current.take().or_else(|| inner.next()) else {
+                    out.push(RowSelector::skip(need));
+                    break;
+                };
+                let n = run.row_count.min(need);
+                out.push(RowSelector {
+                    row_count: n,
+                    skip: run.skip,
+                });
+                need -= n;
+                run.row_count -= n;
+                if run.row_count > 0 {
+                    current = Some(run);
+                }
+            }
+        }
+        Self::from(out)
+    }
+
+    /// The rows both select (AND); past the end of the shorter selection,
+    /// the longer one's runs as they are.
+    ///
+    /// ```
+    /// use strata_arrow::arrow_reader::{RowSelection, RowSelector};
+    ///
+    /// let a = RowSelection::from(vec![RowSelector::select(4), RowSelector::skip(2)]);
+    /// let b = RowSelection::from(vec![RowSelector::skip(1), RowSelector::select(2)]);
+    /// assert_eq!(
+    ///     Vec::from(a.intersection(&b)),
+    ///     vec![RowSelector::skip(1), RowSelector::select(3), RowSelector::skip(2)]
+    /// );
+    /// ```
+    pub fn intersection(&self, other: &Self) -> Self {
+        self.combine(other, |a, b| a && b)
+    }
+
+    /// The rows either selects (OR); past the end of the shorter
+    /// selection, the longer one's runs as they are.
+    pub fn union(&self, other: &Self) -> Self {
+        self.combine(other, |a, b| a || b)
+    }
+
+    /// Row by row `selected(self, other)` where both have rows; then the
+    /// tail of the longer.
+    fn combine(&self, other: &Self, selected: impl Fn(bool, bool) -> bool) -> Self {
+        let mut out = Vec::with_capacity(self.selectors.len() + other.selectors.len());
+        let (mut left, mut right) = (
+            self.selectors.iter().copied(),
+            other.selectors.iter().copied(),
+        );
+        let (mut l, mut r) = (left.next(), right.next());
+        while let (Some(a), Some(b)) = (l.as_mut(), r.as_mut()) {
+            let n = a.row_count.min(b.row_count);
+            out.push(RowSelector {
+                row_count: n,
+                skip: !selected(!a.skip, !b.skip),
+            });
+            a.row_count -= n;
+            b.row_count -= n;
+            if a.row_count == 0 {
+                l = left.next();
+            }
+            if b.row_count == 0 {
+                r = right.next();
+            }
+        }
+        out.extend(l.into_iter().chain(left));
+        out.extend(r.into_iter().chain(right));
+        Self::from(out)
     }
 
     /// Skip the first `offset` selected rows.

@@ -33,8 +33,8 @@ use strata_format::{ColumnDescriptor, SchemaDescriptor};
 use crate::arrow_reader::ParquetMetaData;
 use crate::error::{ParquetError, Result, general};
 use crate::schema::{
-    ARROW_SCHEMA_META_KEY, FieldKind, HintRule, ParquetField, arrow_to_parquet_schema,
-    build_arrow_schema, encode_arrow_schema,
+    ARROW_SCHEMA_META_KEY, DEFAULT_SCHEMA_ROOT, FieldKind, HintRule, ParquetField,
+    arrow_to_parquet_schema_rooted, build_arrow_schema, encode_arrow_schema,
 };
 use levels::{LeafLevels, LevelNode};
 
@@ -185,6 +185,63 @@ fn plain_fallback_for_dictionaries(
         .build()
 }
 
+/// Options of an [`ArrowWriter`] beyond its [`WriterProperties`]
+/// ([`ArrowWriter::try_new_with_options`]).
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// use strata_arrow::arrow_writer::{ArrowWriter, ArrowWriterOptions};
+/// use strata_file::properties::WriterProperties;
+///
+/// let batch = RecordBatch::try_from_iter([("x", Arc::new(Int32Array::from(vec![1])) as ArrayRef)])
+///     .unwrap();
+/// let options = ArrowWriterOptions::new()
+///     .with_properties(WriterProperties::builder().build())
+///     .with_skip_arrow_metadata(true)
+///     .with_schema_root("table".to_string());
+/// let mut out = Vec::new();
+/// let mut writer = ArrowWriter::try_new_with_options(&mut out, batch.schema(), options).unwrap();
+/// writer.write(&batch).unwrap();
+/// let metadata = writer.close().unwrap();
+/// assert_eq!(metadata.file_metadata().schema[0].name, "table");
+/// assert!(metadata.file_metadata().key_value_metadata.is_none());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ArrowWriterOptions {
+    properties: WriterProperties,
+    skip_arrow_metadata: bool,
+    schema_root: Option<String>,
+}
+
+impl ArrowWriterOptions {
+    /// The defaults: default properties, the Arrow schema embedded, the
+    /// root named `arrow_schema`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The writer properties.
+    pub fn with_properties(mut self, properties: WriterProperties) -> Self {
+        self.properties = properties;
+        self
+    }
+
+    /// Do not store the Arrow schema (`ARROW:schema`) in the footer.
+    /// Readers then see the Parquet schema's own types: large, view,
+    /// dictionary and some time types come back as their plain forms.
+    pub fn with_skip_arrow_metadata(mut self, skip_arrow_metadata: bool) -> Self {
+        self.skip_arrow_metadata = skip_arrow_metadata;
+        self
+    }
+
+    /// The name of the Parquet schema's root.
+    pub fn with_schema_root(mut self, schema_root: String) -> Self {
+        self.schema_root = Some(schema_root);
+        self
+    }
+}
+
 impl<W: Write + Send> ArrowWriter<W> {
     /// A writer of batches of `arrow_schema` to `writer`, with `props` (or
     /// the defaults). Writes the leading magic bytes.
@@ -193,11 +250,25 @@ impl<W: Write + Send> ArrowWriter<W> {
         arrow_schema: SchemaRef,
         props: Option<WriterProperties>,
     ) -> Result<Self> {
-        let descr = Arc::new(arrow_to_parquet_schema(&arrow_schema)?);
+        let options = ArrowWriterOptions::new().with_properties(props.unwrap_or_default());
+        Self::try_new_with_options(writer, arrow_schema, options)
+    }
+
+    /// [`try_new`](Self::try_new) with [`ArrowWriterOptions`].
+    pub fn try_new_with_options(
+        writer: W,
+        arrow_schema: SchemaRef,
+        options: ArrowWriterOptions,
+    ) -> Result<Self> {
+        let root = options
+            .schema_root
+            .as_deref()
+            .unwrap_or(DEFAULT_SCHEMA_ROOT);
+        let descr = Arc::new(arrow_to_parquet_schema_rooted(&arrow_schema, root)?);
         let hint = Some((arrow_schema.as_ref(), HintRule::Exact));
         let (_, fields) = build_arrow_schema(&descr, None, hint, None)?;
         let props = Arc::new(plain_fallback_for_dictionaries(
-            props.unwrap_or_default(),
+            options.properties,
             &fields,
             &descr,
         ));
@@ -220,10 +291,12 @@ impl<W: Write + Send> ArrowWriter<W> {
             return Err(general("schema mapping lost a leaf column"));
         }
         let mut file = FileWriter::new(writer, descr.clone(), props.clone())?;
-        file.append_key_value_metadata(KeyValue::new(
-            ARROW_SCHEMA_META_KEY.to_string(),
-            encode_arrow_schema(&arrow_schema),
-        ));
+        if !options.skip_arrow_metadata {
+            file.append_key_value_metadata(KeyValue::new(
+                ARROW_SCHEMA_META_KEY.to_string(),
+                encode_arrow_schema(&arrow_schema),
+            ));
+        }
         let widest = roots.iter().map(|r| r.maxima.len()).max().unwrap_or(0);
         let columns = file.columns().to_vec();
         let mut this = Self {
@@ -288,6 +361,13 @@ impl<W: Write + Send> ArrowWriter<W> {
     /// The underlying writer.
     pub fn inner(&self) -> &W {
         self.file.inner()
+    }
+
+    /// The underlying writer, mutably. Bytes written through it are not
+    /// counted: the file's offsets would be wrong. For flushing or
+    /// inspecting the sink, not writing to it.
+    pub fn inner_mut(&mut self) -> &mut W {
+        self.file.inner_mut()
     }
 
     /// Write a batch: buffered into the current row group, which is
