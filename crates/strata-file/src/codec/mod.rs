@@ -203,6 +203,8 @@ impl std::fmt::Display for Compression {
 /// assert!("zstd".parse::<Compression>().is_err(), "zstd needs a level");
 /// assert!("snappy(1)".parse::<Compression>().is_err(), "snappy takes none");
 /// assert!("Snappy".parse::<Compression>().is_err());
+/// assert!("".parse::<Compression>().is_err());
+/// assert!("zstd(".parse::<Compression>().is_err());
 /// ```
 impl std::str::FromStr for Compression {
     type Err = FileError;
