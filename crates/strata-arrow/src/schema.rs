@@ -304,15 +304,30 @@ pub(crate) fn build_arrow_schema(
             tree.push(pf);
         }
     }
-    let mut metadata: Metadata = hint.map(|h| h.metadata().clone()).unwrap_or_default();
-    if hint.is_none()
-        && let Some(kv) = key_value_metadata
-    {
-        for kv in kv {
+    // The schema's metadata, as arrow-rs builds it: the footer's key-value
+    // pairs that have a value (the Arrow schema's own key left out), then
+    // the embedded Arrow schema's metadata under keys the footer lacks. A
+    // schema the caller supplied keeps its own metadata alone.
+    let supplied = hint.filter(|_| matches!(rule, HintRule::Exact));
+    let mut metadata = match supplied {
+        Some(h) => h.metadata().clone(),
+        None => Metadata::default(),
+    };
+    if supplied.is_none() {
+        for kv in key_value_metadata.unwrap_or_default() {
             if kv.key != ARROW_SCHEMA_META_KEY
                 && let Some(v) = &kv.value
             {
                 metadata.insert(kv.key.as_str(), v.as_str());
+            }
+        }
+        for (k, v) in hint
+            .map(Schema::metadata)
+            .into_iter()
+            .flat_map(Metadata::iter)
+        {
+            if !metadata.contains_key(k) {
+                metadata.insert(k.as_str(), v.as_str());
             }
         }
     }

@@ -8,6 +8,8 @@
 //!
 //! [`FileMetaData`]: strata_format::metadata::FileMetaData
 
+pub use strata_format::metadata::{KeyValue, SortingColumn};
+
 /// Whether a reader loads a page index (the column index or the offset
 /// index of each column chunk).
 ///

@@ -599,7 +599,10 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         }
         Ok(ParquetRecordBatchReader {
             source: Box::new(self.file),
-            schema: Arc::new(schema),
+            // The batches' schema: the projected fields, without the
+            // schema-level metadata (the builder's `schema()` has it), as
+            // arrow-rs's batches come.
+            schema: Arc::new(Schema::new(schema.fields().clone())),
             fields,
             leaf_columns,
             leaf_types,

@@ -121,6 +121,18 @@ pub struct ArrowWriter<W: Write + Send> {
     max_bytes: Option<usize>,
 }
 
+/// Arrow's writer trait, so an `ArrowWriter` goes wherever an IPC or CSV
+/// writer would.
+impl<W: Write + Send> arrow_array::RecordBatchWriter for ArrowWriter<W> {
+    fn write(&mut self, batch: &RecordBatch) -> std::result::Result<(), arrow_schema::ArrowError> {
+        ArrowWriter::write(self, batch).map_err(Into::into)
+    }
+
+    fn close(self) -> std::result::Result<(), arrow_schema::ArrowError> {
+        ArrowWriter::close(self).map(|_| ()).map_err(Into::into)
+    }
+}
+
 impl<W: Write + Send> std::fmt::Debug for ArrowWriter<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ArrowWriter")

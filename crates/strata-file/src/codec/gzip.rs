@@ -25,7 +25,7 @@ impl Codec for GzipCodec {
             codec: "GZIP",
             reason: e.to_string(),
         };
-        let level = flate2::Compression::new(self.level.compression_level().min(9));
+        let level = flate2::Compression::new(self.level.compression_level());
         let mut encoder = flate2::write::GzEncoder::new(output, level);
         encoder.write_all(input).map_err(err)?;
         encoder.finish().map_err(err)?;

@@ -73,15 +73,17 @@ pub trait Codec: Send + std::fmt::Debug {
 pub struct ZstdLevel(i32);
 
 impl ZstdLevel {
-    /// A level, checked against zstd's range 1..=22.
+    /// A level, checked against zstd's range -131072..=22 (as arrow-rs
+    /// checks it): negative levels trade ratio for speed, 0 is zstd's
+    /// default.
     pub fn try_new(level: i32) -> Result<Self> {
-        if (1..=22).contains(&level) {
+        if (-131_072..=22).contains(&level) {
             Ok(Self(level))
         } else {
             Err(FileError::InvalidLevel {
                 codec: "ZSTD",
                 level: i64::from(level),
-                range: "1..=22",
+                range: "-131072..=22",
             })
         }
     }
@@ -103,15 +105,15 @@ impl Default for ZstdLevel {
 pub struct GzipLevel(u32);
 
 impl GzipLevel {
-    /// A level, checked against the range 0..=10.
+    /// A level, checked against the range 0..=9 (as arrow-rs checks it).
     pub fn try_new(level: u32) -> Result<Self> {
-        if level <= 10 {
+        if level <= 9 {
             Ok(Self(level))
         } else {
             Err(FileError::InvalidLevel {
                 codec: "GZIP",
                 level: i64::from(level),
-                range: "0..=10",
+                range: "0..=9",
             })
         }
     }

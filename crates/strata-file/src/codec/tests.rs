@@ -12,15 +12,22 @@ fn all() -> Vec<Compression> {
         Compression::LZ4_RAW,
         Compression::ZSTD(ZstdLevel::default()),
         Compression::ZSTD(ZstdLevel::try_new(9).unwrap()),
+        Compression::ZSTD(ZstdLevel::try_new(-5).unwrap()),
+        Compression::ZSTD(ZstdLevel::try_new(0).unwrap()),
+        Compression::GZIP(GzipLevel::try_new(9).unwrap()),
     ]
 }
 
 #[test]
 fn levels_are_checked() {
-    assert!(ZstdLevel::try_new(0).is_err());
+    // arrow-rs's ranges: zstd -131072..=22 (0 is zstd's default level,
+    // negative levels its fast modes), gzip 0..=9.
+    assert!(ZstdLevel::try_new(-131_073).is_err());
+    assert!(ZstdLevel::try_new(-131_072).is_ok());
+    assert!(ZstdLevel::try_new(0).is_ok());
     assert!(ZstdLevel::try_new(23).is_err());
     assert_eq!(ZstdLevel::try_new(22).unwrap().compression_level(), 22);
-    assert!(GzipLevel::try_new(11).is_err());
+    assert!(GzipLevel::try_new(10).is_err());
     assert!(BrotliLevel::try_new(12).is_err());
     assert!(create_codec(Compression::UNCOMPRESSED).unwrap().is_none());
     assert!(matches!(

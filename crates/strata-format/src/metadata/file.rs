@@ -178,6 +178,51 @@ pub struct FileMetaData {
     pub footer_signing_key_metadata: Option<Vec<u8>>,
 }
 
+/// arrow-rs's accessors (`parquet::file::metadata::FileMetaData`), beside
+/// the public fields they read, so that code written for arrow-rs reads
+/// the footer unchanged.
+///
+/// ```
+/// use strata_format::metadata::{FileMetaData, KeyValue};
+///
+/// let footer = FileMetaData {
+///     version: 2,
+///     num_rows: 7,
+///     created_by: Some("me".into()),
+///     key_value_metadata: Some(vec![KeyValue::new("k".into(), Some("v".into()))]),
+///     ..Default::default()
+/// };
+/// assert_eq!((footer.version(), footer.num_rows()), (2, 7));
+/// assert_eq!(footer.created_by(), Some("me"));
+/// assert_eq!(footer.key_value_metadata().map(|kv| kv.len()), Some(1));
+/// ```
+impl FileMetaData {
+    /// The format version (1 or 2).
+    pub fn version(&self) -> i32 {
+        self.version
+    }
+
+    /// Rows in the file.
+    pub fn num_rows(&self) -> i64 {
+        self.num_rows
+    }
+
+    /// The application that wrote the file.
+    pub fn created_by(&self) -> Option<&str> {
+        self.created_by.as_deref()
+    }
+
+    /// The key/value metadata.
+    pub fn key_value_metadata(&self) -> Option<&Vec<KeyValue>> {
+        self.key_value_metadata.as_ref()
+    }
+
+    /// The order of each leaf column's statistics.
+    pub fn column_orders(&self) -> Option<&Vec<ColumnOrder>> {
+        self.column_orders.as_ref()
+    }
+}
+
 impl ReadThrift for FileMetaData {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
