@@ -1,0 +1,18 @@
+// Helpers the programs share, written against `pq` like the programs
+// (included once per side).
+
+use arrow_array::RecordBatch;
+use bytes::Bytes;
+
+use pq::arrow::ArrowWriter;
+use pq::file::properties::WriterProperties;
+
+/// Write `batch` to memory in row groups of at most `rows_per_group` rows.
+pub fn to_parquet(batch: &RecordBatch, rows_per_group: usize) -> Bytes {
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(rows_per_group))
+        .build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(batch).unwrap();
+    Bytes::from(writer.into_inner().unwrap())
+}

@@ -1,0 +1,324 @@
+//! arrow-rs `parquet` 60.1 as the oracle of strata's small API pieces that
+//! compute something: the row selection algebra, `ProjectionMask`'s
+//! column names and set operations, and the parsing of codec, encoding,
+//! writer version and statistics names. Each case runs on both crates and
+//! the answers must be equal.
+
+use arrow_array::BooleanArray;
+use arrow_schema::{DataType, Field, Fields, Schema};
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Random runs: (row_count, skip), some of length 0, covering `total`
+/// rows when given.
+fn runs(g: &mut Rng, total: Option<usize>) -> Vec<(usize, bool)> {
+    let mut out = Vec::new();
+    match total {
+        Some(mut left) => {
+            while left > 0 {
+                let n = (1 + g.below(9) as usize).min(left);
+                out.push((n, g.below(2) == 0));
+                left -= n;
+            }
+        }
+        None => {
+            for _ in 0..g.below(8) {
+                out.push((g.below(9) as usize, g.below(2) == 0));
+            }
+        }
+    }
+    out
+}
+
+fn strata_sel(r: &[(usize, bool)]) -> strata::arrow::arrow_reader::RowSelection {
+    use strata::arrow::arrow_reader::RowSelector;
+    r.iter()
+        .map(|&(n, skip)| RowSelector { row_count: n, skip })
+        .collect()
+}
+
+fn arrow_sel(r: &[(usize, bool)]) -> parquet::arrow::arrow_reader::RowSelection {
+    use parquet::arrow::arrow_reader::RowSelector;
+    r.iter()
+        .map(|&(n, skip)| RowSelector { row_count: n, skip })
+        .collect()
+}
+
+fn strata_runs(s: &strata::arrow::arrow_reader::RowSelection) -> Vec<(usize, bool)> {
+    s.iter().map(|r| (r.row_count, r.skip)).collect()
+}
+
+/// arrow-rs's runs, with the same normal form as strata's (adjacent runs
+/// of one kind merged, empty runs dropped): the two may split a run
+/// differently without selecting different rows.
+fn arrow_runs(s: &parquet::arrow::arrow_reader::RowSelection) -> Vec<(usize, bool)> {
+    let mut out: Vec<(usize, bool)> = Vec::new();
+    for r in s.iter() {
+        if r.row_count == 0 {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.1 == r.skip => last.0 += r.row_count,
+            _ => out.push((r.row_count, r.skip)),
+        }
+    }
+    out
+}
+
+#[test]
+fn row_selection_algebra_matches_arrow_rs() {
+    let mut g = Rng(0x5EED_2026);
+    for case in 0..3000 {
+        let a = runs(&mut g, None);
+        let b = runs(&mut g, None);
+        let (sa, sb) = (strata_sel(&a), strata_sel(&b));
+        let (aa, ab) = (arrow_sel(&a), arrow_sel(&b));
+        assert_eq!(
+            strata_runs(&sa.intersection(&sb)),
+            arrow_runs(&aa.intersection(&ab)),
+            "case {case}: {a:?} AND {b:?}"
+        );
+        assert_eq!(
+            strata_runs(&sa.union(&sb)),
+            arrow_runs(&aa.union(&ab)),
+            "case {case}: {a:?} OR {b:?}"
+        );
+        assert_eq!(sa.row_count(), aa.row_count(), "case {case}");
+        assert_eq!(
+            sa.skipped_row_count(),
+            aa.skipped_row_count(),
+            "case {case}"
+        );
+        assert_eq!(sa.total_row_count(), aa.total_row_count(), "case {case}");
+        assert_eq!(sa.selects_any(), aa.selects_any(), "case {case}");
+
+        // and_then: arrow-rs requires `other` to cover exactly the rows
+        // `self` selects.
+        let then = runs(&mut g, Some(sa.row_count()));
+        assert_eq!(
+            strata_runs(&sa.and_then(&strata_sel(&then))),
+            arrow_runs(&aa.and_then(&arrow_sel(&then))),
+            "case {case}: {a:?} and_then {then:?}"
+        );
+
+        let at = g.below(sa.total_row_count() as u64 + 3) as usize;
+        let (mut rest_s, mut rest_a) = (sa.clone(), aa.clone());
+        let (head_s, head_a) = (rest_s.split_off(at), rest_a.split_off(at));
+        assert_eq!(
+            strata_runs(&head_s),
+            arrow_runs(&head_a),
+            "case {case}: split_off({at}) of {a:?}"
+        );
+        assert_eq!(
+            strata_runs(&rest_s),
+            arrow_runs(&rest_a),
+            "case {case}: rest after {at}"
+        );
+    }
+}
+
+#[test]
+fn row_selection_from_filters_matches_arrow_rs() {
+    let mut g = Rng(7);
+    for case in 0..500 {
+        let filters: Vec<BooleanArray> = (0..g.below(4))
+            .map(|_| {
+                let len = g.below(20) as usize;
+                BooleanArray::from((0..len).map(|_| g.below(3) != 0).collect::<Vec<_>>())
+            })
+            .collect();
+        let s = strata::arrow::arrow_reader::RowSelection::from_filters(&filters);
+        let a = parquet::arrow::arrow_reader::RowSelection::from_filters(&filters);
+        assert_eq!(strata_runs(&s), arrow_runs(&a), "case {case}: {filters:?}");
+    }
+}
+
+fn nested_schema() -> Schema {
+    let point = Fields::from(vec![
+        Field::new("x", DataType::Float64, false),
+        Field::new("y", DataType::Float64, true),
+    ]);
+    let tags = Field::new_list("tags", Field::new_list_field(DataType::Utf8, true), true);
+    let map = Field::new_map(
+        "attrs",
+        "entries",
+        Field::new("keys", DataType::Utf8, false),
+        Field::new("values", DataType::Int64, true),
+        false,
+        true,
+    );
+    Schema::new(vec![
+        Field::new("id", DataType::Int64, false),
+        Field::new("point", DataType::Struct(point), true),
+        tags,
+        map,
+        Field::new("point_x", DataType::Int32, true),
+    ])
+}
+
+#[test]
+fn projection_by_names_matches_arrow_rs() {
+    let schema = nested_schema();
+    let ours = strata::arrow::ArrowSchemaConverter::new()
+        .convert(&schema)
+        .unwrap();
+    // strata always names list elements and map entries as the
+    // specification does, which arrow-rs does with coercion on.
+    let theirs = parquet::arrow::ArrowSchemaConverter::new()
+        .with_coerce_types(true)
+        .convert(&schema)
+        .unwrap();
+    for (o, t) in ours.columns().iter().zip(theirs.columns()) {
+        assert_eq!(o.path.string(), t.path().string());
+    }
+    assert_eq!(ours.num_columns(), theirs.num_columns());
+    let leaves = ours.num_columns();
+    let name_sets: &[&[&str]] = &[
+        &["id"],
+        &["point"],
+        &["point.x"],
+        &["point.x.z"],
+        &["point_x"],
+        &["tags"],
+        &["tags.list.element"],
+        &["attrs", "id"],
+        &["attrs.key_value.key"],
+        &["nothing"],
+        &[],
+        &["poi"],
+    ];
+    let ours_of = |m: &strata::arrow::ProjectionMask| -> Vec<bool> {
+        (0..leaves).map(|i| m.leaf_included(i)).collect()
+    };
+    let theirs_of = |m: &parquet::arrow::ProjectionMask| -> Vec<bool> {
+        (0..leaves).map(|i| m.leaf_included(i)).collect()
+    };
+    for names in name_sets {
+        let s = strata::arrow::ProjectionMask::columns(&ours, names.iter().copied());
+        let a = parquet::arrow::ProjectionMask::columns(&theirs, names.iter().copied());
+        assert_eq!(ours_of(&s), theirs_of(&a), "columns {names:?}");
+    }
+    // Union and intersection, with the "all columns" mask on either side.
+    let pick = |i: usize| -> (
+        strata::arrow::ProjectionMask,
+        parquet::arrow::ProjectionMask,
+    ) {
+        match i {
+            0 => (
+                strata::arrow::ProjectionMask::all(),
+                parquet::arrow::ProjectionMask::all(),
+            ),
+            i => (
+                strata::arrow::ProjectionMask::columns(
+                    &ours,
+                    name_sets[i % name_sets.len()].iter().copied(),
+                ),
+                parquet::arrow::ProjectionMask::columns(
+                    &theirs,
+                    name_sets[i % name_sets.len()].iter().copied(),
+                ),
+            ),
+        }
+    };
+    for i in 0..8 {
+        for j in 0..8 {
+            let ((mut s1, mut a1), (s2, a2)) = (pick(i), pick(j));
+            let (mut s3, mut a3) = (s1.clone(), a1.clone());
+            s1.union(&s2);
+            a1.union(&a2);
+            assert_eq!(ours_of(&s1), theirs_of(&a1), "union {i} {j}");
+            s3.intersect(&s2);
+            a3.intersect(&a2);
+            assert_eq!(ours_of(&s3), theirs_of(&a3), "intersect {i} {j}");
+        }
+    }
+}
+
+#[test]
+fn names_parse_as_arrow_rs_parses_them() {
+    for text in [
+        "UNCOMPRESSED",
+        "uncompressed",
+        "snappy",
+        "SNAPPY",
+        "gzip(6)",
+        "GZIP(9)",
+        "brotli(4)",
+        "BROTLI(11)",
+        "zstd(3)",
+        "ZSTD(22)",
+        "lz4",
+        "LZ4_RAW",
+        "lz4_raw",
+        "lzo",
+        "zstd",
+        "gzip",
+        "snappy(1)",
+        "Snappy",
+        "zstd(x)",
+        "brotli(12)",
+        // Not "" or "zstd(": arrow-rs 60.1 panics on them (an overflow in
+        // its parser); strata refuses them (its own unit tests).
+        "nope",
+    ] {
+        let ours = text.parse::<strata::basic::Compression>();
+        let theirs = text.parse::<parquet::basic::Compression>();
+        assert_eq!(
+            ours.is_ok(),
+            theirs.is_ok(),
+            "{text:?}: {ours:?} / {theirs:?}"
+        );
+        if let (Ok(o), Ok(t)) = (ours, theirs) {
+            assert_eq!(o.to_string(), t.to_string(), "{text:?}");
+        }
+    }
+    for text in [
+        "PLAIN",
+        "plain",
+        "RLE_DICTIONARY",
+        "delta_binary_packed",
+        "DELTA_LENGTH_BYTE_ARRAY",
+        "delta_byte_array",
+        "BYTE_STREAM_SPLIT",
+        "RLE",
+        "PLAIN_DICTIONARY",
+        "nope",
+    ] {
+        let ours = text.parse::<strata::basic::Encoding>();
+        let theirs = text.parse::<parquet::basic::Encoding>();
+        assert_eq!(ours.is_ok(), theirs.is_ok(), "{text:?}");
+        if let (Ok(o), Ok(t)) = (ours, theirs) {
+            assert_eq!(o.to_string(), t.to_string(), "{text:?}");
+        }
+    }
+    for text in ["PARQUET_1_0", "parquet_2_0", "Parquet_2_0", "2.0"] {
+        let ours = text.parse::<strata::file::properties::WriterVersion>();
+        let theirs = text.parse::<parquet::file::properties::WriterVersion>();
+        assert_eq!(ours.is_ok(), theirs.is_ok(), "{text:?}");
+        if let (Ok(o), Ok(t)) = (ours, theirs) {
+            assert_eq!(o.as_num(), t.as_num(), "{text:?}");
+        }
+    }
+    for text in ["NONE", "chunk", "PAGE", "Page", "all"] {
+        let ours = text.parse::<strata::file::properties::EnabledStatistics>();
+        let theirs = text.parse::<parquet::file::properties::EnabledStatistics>();
+        assert_eq!(ours.is_ok(), theirs.is_ok(), "{text:?}");
+        if let (Ok(o), Ok(t)) = (ours, theirs) {
+            assert_eq!(format!("{o:?}"), format!("{t:?}"), "{text:?}");
+        }
+    }
+}
