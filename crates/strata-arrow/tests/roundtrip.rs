@@ -1371,7 +1371,6 @@ fn chunk_null_counts(data: &Bytes) -> Vec<i64> {
         .metadata()
         .clone();
     meta.row_group(0)
-        .unwrap()
         .columns
         .iter()
         .map(|c| {

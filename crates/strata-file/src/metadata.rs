@@ -8,7 +8,97 @@
 //!
 //! [`FileMetaData`]: strata_format::metadata::FileMetaData
 
-pub use strata_format::metadata::{KeyValue, SortingColumn};
+use std::sync::Arc;
+
+use strata_format::SchemaDescriptor;
+pub use strata_format::metadata::{
+    ColumnChunk as ColumnChunkMetaData, FileMetaData, KeyValue, RowGroup as RowGroupMetaData,
+    SortingColumn,
+};
+
+/// A file's metadata: the decoded footer and its schema tree, both shared
+/// (`Arc`) by the readers of one file. arrow-rs's accessors read it:
+/// `file_metadata().num_rows()`, `row_group(i).num_rows()`,
+/// `row_group(i).column(j).compressed_size()`; the row group and column
+/// chunk types are strata-format's Thrift structs
+/// ([`RowGroupMetaData`], [`ColumnChunkMetaData`]), with public fields
+/// beside those accessors.
+///
+/// ```
+/// use std::sync::Arc;
+/// use strata_file::metadata::{FileMetaData, ParquetMetaData, RowGroupMetaData};
+/// use strata_format::SchemaDescriptor;
+/// use strata_format::metadata::SchemaElement;
+///
+/// let schema = SchemaDescriptor::from_elements(&[SchemaElement {
+///     name: "empty".into(),
+///     num_children: Some(0),
+///     ..Default::default()
+/// }])
+/// .unwrap();
+/// let footer = FileMetaData {
+///     num_rows: 3,
+///     row_groups: vec![RowGroupMetaData { num_rows: 3, ..Default::default() }],
+///     ..Default::default()
+/// };
+/// let metadata = ParquetMetaData::from_footer(Arc::new(footer), Arc::new(schema));
+/// assert_eq!(metadata.file_metadata().num_rows(), 3);
+/// assert_eq!(metadata.num_row_groups(), 1);
+/// assert_eq!(metadata.row_group(0).num_rows(), 3);
+/// assert!(metadata.row_groups().get(1).is_none());
+/// ```
+#[derive(Debug, Clone)]
+pub struct ParquetMetaData {
+    file: Arc<FileMetaData>,
+    schema: Arc<SchemaDescriptor>,
+}
+
+impl ParquetMetaData {
+    /// The metadata of a decoded footer and the schema built from it.
+    pub fn from_footer(file: Arc<FileMetaData>, schema: Arc<SchemaDescriptor>) -> Self {
+        Self { file, schema }
+    }
+
+    /// The decoded footer.
+    pub fn file_metadata(&self) -> &FileMetaData {
+        &self.file
+    }
+
+    /// The decoded footer, shared.
+    pub fn shared_footer(&self) -> &Arc<FileMetaData> {
+        &self.file
+    }
+
+    /// The Parquet schema.
+    pub fn schema_descr(&self) -> &SchemaDescriptor {
+        &self.schema
+    }
+
+    /// The Parquet schema, shared.
+    pub fn shared_schema(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
+    /// Number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.file.row_groups.len()
+    }
+
+    /// Row group `i`.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`num_row_groups`](Self::num_row_groups), as
+    /// arrow-rs's does (`row_groups().get(i)` does not).
+    pub fn row_group(&self, i: usize) -> &RowGroupMetaData {
+        &self.file.row_groups[i]
+    }
+
+    /// All row groups.
+    pub fn row_groups(&self) -> &[RowGroupMetaData] {
+        &self.file.row_groups
+    }
+}
 
 /// Whether a reader loads a page index (the column index or the offset
 /// index of each column chunk).

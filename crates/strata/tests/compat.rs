@@ -209,6 +209,7 @@ compat! {
     api::reader_metadata_reuse;
     api::key_value_metadata_roundtrip;
     api::record_batch_writer_trait;
+    api::row_group_metadata_accessors;
 }
 
 blocked! {

@@ -41,7 +41,6 @@ use strata_file::chunk_reader::ChunkReader;
 use strata_file::page_reader::PageReader;
 use strata_file::reader::{FileReader, ReadOptions};
 use strata_format::SchemaDescriptor;
-use strata_format::metadata::{FileMetaData, RowGroup};
 
 use crate::error::{ParquetError, Result, general};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
@@ -51,7 +50,7 @@ use crate::schema::{
 
 mod selection;
 pub use selection::{RowSelection, RowSelector};
-pub use strata_file::metadata::PageIndexPolicy;
+pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 
 /// Default number of rows per batch (as arrow-rs).
 const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -277,48 +276,6 @@ impl ArrowReaderOptions {
     }
 }
 
-/// A file's metadata: the footer and its schema tree (shared, not
-/// copied, by the readers of one file).
-#[derive(Debug, Clone)]
-pub struct ParquetMetaData {
-    file: Arc<FileMetaData>,
-    schema: Arc<SchemaDescriptor>,
-}
-
-impl ParquetMetaData {
-    pub(crate) fn new(file: FileMetaData, schema: SchemaDescriptor) -> Self {
-        Self {
-            file: Arc::new(file),
-            schema: Arc::new(schema),
-        }
-    }
-
-    /// The decoded footer.
-    pub fn file_metadata(&self) -> &FileMetaData {
-        &self.file
-    }
-
-    /// The Parquet schema.
-    pub fn schema_descr(&self) -> &SchemaDescriptor {
-        &self.schema
-    }
-
-    /// Number of row groups.
-    pub fn num_row_groups(&self) -> usize {
-        self.file.row_groups.len()
-    }
-
-    /// Row group `i`. Panics-free: `None` past the end.
-    pub fn row_group(&self, i: usize) -> Option<&RowGroup> {
-        self.file.row_groups.get(i)
-    }
-
-    /// All row groups.
-    pub fn row_groups(&self) -> &[RowGroup] {
-        &self.file.row_groups
-    }
-}
-
 /// A file's metadata and its Arrow schema, read once
 /// ([`load`](Self::load)) and used to open several readers of the same
 /// file ([`ParquetRecordBatchReaderBuilder::new_with_metadata`]) without
@@ -360,26 +317,23 @@ impl ArrowReaderMetadata {
     /// say.
     pub fn load<T: ChunkReader>(reader: &T, options: ArrowReaderOptions) -> Result<Self> {
         let file = FileReader::try_new(reader)?;
-        let metadata = ParquetMetaData {
-            file: file.shared_metadata(),
-            schema: file.shared_schema(),
-        };
+        let metadata = ParquetMetaData::from_footer(file.shared_metadata(), file.shared_schema());
         Self::try_new(Arc::new(metadata), options)
     }
 
     /// Map the schema of metadata already read to Arrow, as `options` say.
     pub fn try_new(metadata: Arc<ParquetMetaData>, options: ArrowReaderOptions) -> Result<Self> {
-        let kv = metadata.file.key_value_metadata.as_deref();
+        let kv = metadata.file_metadata().key_value_metadata.as_deref();
         let hint = match &options.supplied_schema {
             Some(s) => Some((s.as_ref().clone(), HintRule::Exact)),
             None if options.skip_arrow_metadata => None,
             None => kv.and_then(embedded_arrow_schema).map(|h| {
-                let own_seconds = written_by_strata(metadata.file.created_by.as_deref());
+                let own_seconds = written_by_strata(metadata.file_metadata().created_by());
                 (h, HintRule::Embedded { own_seconds })
             }),
         };
         let hint_ref = hint.as_ref().map(|(h, rule)| (h, *rule));
-        let (schema, _) = build_arrow_schema(&metadata.schema, None, hint_ref, kv)?;
+        let (schema, _) = build_arrow_schema(metadata.schema_descr(), None, hint_ref, kv)?;
         if let Some(supplied) = &options.supplied_schema
             && supplied.fields() != schema.fields()
         {
@@ -406,7 +360,7 @@ impl ArrowReaderMetadata {
 
     /// The file's Parquet schema.
     pub fn parquet_schema(&self) -> &SchemaDescriptor {
-        &self.metadata.schema
+        self.metadata.schema_descr()
     }
 }
 
@@ -456,8 +410,8 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
     pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
         let file = FileReader::with_metadata(
             reader,
-            Arc::clone(&metadata.metadata.file),
-            Arc::clone(&metadata.metadata.schema),
+            Arc::clone(metadata.metadata.shared_footer()),
+            Arc::clone(metadata.metadata.shared_schema()),
             ReadOptions::default(),
         );
         Self {
@@ -481,7 +435,7 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
 
     /// The file's Parquet schema.
     pub fn parquet_schema(&self) -> &SchemaDescriptor {
-        &self.metadata.schema
+        self.metadata.schema_descr()
     }
 
     /// The file's Arrow schema (all columns).
@@ -527,9 +481,9 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
 
     /// Build the reader.
     pub fn build(self) -> Result<ParquetRecordBatchReader> {
-        let kv = self.metadata.file.key_value_metadata.as_deref();
+        let kv = self.metadata.file_metadata().key_value_metadata.as_deref();
         let (schema, fields) = build_arrow_schema(
-            &self.metadata.schema,
+            self.metadata.schema_descr(),
             self.projection.as_slice(),
             self.hint.as_ref().map(|(h, rule)| (h, *rule)),
             kv,
@@ -540,7 +494,8 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         for &rg in &row_groups {
             let g = self
                 .metadata
-                .row_group(rg)
+                .row_groups()
+                .get(rg)
                 .ok_or_else(|| general(format!("row group {rg} of {num_rg}")))?;
             rows.push(usize::try_from(g.num_rows).map_err(|_| general("negative row count"))?);
         }

@@ -30,13 +30,13 @@ use strata_file::writer::{ColumnWriter, FileWriter};
 use strata_format::metadata::{KeyValue, Type};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
-use crate::arrow_reader::ParquetMetaData;
 use crate::error::{ParquetError, Result, general};
 use crate::schema::{
     ARROW_SCHEMA_META_KEY, DEFAULT_SCHEMA_ROOT, FieldKind, HintRule, ParquetField,
     arrow_to_parquet_schema_rooted, build_arrow_schema, encode_arrow_schema,
 };
 use levels::{LeafLevels, LevelNode};
+use strata_file::metadata::ParquetMetaData;
 
 /// One root field of the schema: its level tree and leaves.
 #[derive(Debug)]
@@ -484,14 +484,20 @@ impl<W: Write + Send> ArrowWriter<W> {
     pub fn finish(&mut self) -> Result<ParquetMetaData> {
         self.flush()?;
         let file = self.file.finish()?;
-        Ok(ParquetMetaData::new(file, self.descr.as_ref().clone()))
+        Ok(ParquetMetaData::from_footer(
+            Arc::new(file),
+            Arc::clone(&self.descr),
+        ))
     }
 
     /// Flush, write the footer and return the file's metadata.
     pub fn close(mut self) -> Result<ParquetMetaData> {
         self.flush_row_group(false)?;
         let file = self.file.close()?;
-        Ok(ParquetMetaData::new(file, self.descr.as_ref().clone()))
+        Ok(ParquetMetaData::from_footer(
+            Arc::new(file),
+            Arc::clone(&self.descr),
+        ))
     }
 
     /// Flush, write the footer and return the underlying writer.

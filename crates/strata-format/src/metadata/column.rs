@@ -389,7 +389,121 @@ pub struct ColumnChunkExtras {
     pub encrypted_column_metadata: Option<Box<[u8]>>,
 }
 
+/// arrow-rs's accessors (`parquet::file::metadata::ColumnChunkMetaData`),
+/// reading the chunk's metadata: code written for arrow-rs reads a chunk
+/// unchanged. A chunk without metadata (an encrypted column's, which
+/// strata does not decrypt) reads as empty: counts and sizes 0, no
+/// encodings.
+///
+/// ```
+/// use strata_format::metadata::{ColumnChunk, ColumnMetaData, CompressionCodec, Encoding, Type};
+///
+/// let chunk = ColumnChunk {
+///     meta_data: Some(ColumnMetaData {
+///         physical_type: Type::INT64,
+///         encodings: [Encoding::PLAIN, Encoding::RLE_DICTIONARY].into(),
+///         path_in_schema: vec!["id".to_string()].into(),
+///         codec: CompressionCodec::Uncompressed,
+///         num_values: 10,
+///         total_uncompressed_size: 200,
+///         total_compressed_size: 120,
+///         data_page_offset: 104,
+///         dictionary_page_offset: Some(4),
+///         statistics: None,
+///         encoding_stats: None,
+///         size_statistics: None,
+///         extras: None,
+///     }),
+///     ..Default::default()
+/// };
+/// assert_eq!((chunk.num_values(), chunk.compressed_size()), (10, 120));
+/// assert_eq!(chunk.byte_range(), (4, 120));
+/// assert_eq!(chunk.encodings().count(), 2);
+/// assert_eq!(ColumnChunk::default().num_values(), 0);
+/// ```
 impl ColumnChunk {
+    /// Values in the chunk, nulls included.
+    pub fn num_values(&self) -> i64 {
+        self.meta_data.as_ref().map_or(0, |m| m.num_values)
+    }
+
+    /// Bytes of the chunk as stored (page headers included).
+    pub fn compressed_size(&self) -> i64 {
+        self.meta_data
+            .as_ref()
+            .map_or(0, |m| m.total_compressed_size)
+    }
+
+    /// Bytes of the chunk uncompressed (page headers included).
+    pub fn uncompressed_size(&self) -> i64 {
+        self.meta_data
+            .as_ref()
+            .map_or(0, |m| m.total_uncompressed_size)
+    }
+
+    /// Offset of the first data page.
+    pub fn data_page_offset(&self) -> i64 {
+        self.meta_data.as_ref().map_or(0, |m| m.data_page_offset)
+    }
+
+    /// Offset of the dictionary page.
+    pub fn dictionary_page_offset(&self) -> Option<i64> {
+        self.meta_data.as_ref()?.dictionary_page_offset
+    }
+
+    /// Offset of the (unused) index page.
+    pub fn index_page_offset(&self) -> Option<i64> {
+        self.meta_data.as_ref()?.index_page_offset()
+    }
+
+    /// Offset of the Bloom filter.
+    pub fn bloom_filter_offset(&self) -> Option<i64> {
+        self.meta_data.as_ref()?.bloom_filter_offset()
+    }
+
+    /// Length of the Bloom filter.
+    pub fn bloom_filter_length(&self) -> Option<i32> {
+        self.meta_data.as_ref()?.bloom_filter_length()
+    }
+
+    /// Offset of the column index.
+    pub fn column_index_offset(&self) -> Option<i64> {
+        self.column_index_offset
+    }
+
+    /// Length of the column index.
+    pub fn column_index_length(&self) -> Option<i32> {
+        self.column_index_length
+    }
+
+    /// Offset of the offset index.
+    pub fn offset_index_offset(&self) -> Option<i64> {
+        self.offset_index_offset
+    }
+
+    /// Length of the offset index.
+    pub fn offset_index_length(&self) -> Option<i32> {
+        self.offset_index_length
+    }
+
+    /// The chunk's encodings.
+    pub fn encodings(&self) -> impl Iterator<Item = Encoding> + '_ {
+        self.meta_data.iter().flat_map(|m| m.encodings.iter())
+    }
+
+    /// Where the chunk starts (its dictionary page, else its first data
+    /// page) and its stored length, as arrow-rs gives them; negative
+    /// values (malformed metadata) read as 0.
+    pub fn byte_range(&self) -> (u64, u64) {
+        let start = self
+            .dictionary_page_offset()
+            .unwrap_or_else(|| self.data_page_offset());
+        (
+            u64::try_from(start).unwrap_or(0),
+            u64::try_from(self.compressed_size()).unwrap_or(0),
+        )
+    }
+
     /// File holding the data if not this one, field 1 (summary files only).
     #[inline]
     pub fn file_path(&self) -> Option<&str> {

@@ -68,6 +68,90 @@ pub struct RowGroup {
     pub ordinal: Option<i16>,
 }
 
+/// arrow-rs's accessors (`parquet::file::metadata::RowGroupMetaData`),
+/// beside the public fields they read.
+///
+/// ```
+/// use strata_format::metadata::{ColumnChunk, ColumnMetaData, CompressionCodec, RowGroup, Type};
+///
+/// let chunk = |size| ColumnChunk {
+///     meta_data: Some(ColumnMetaData {
+///         physical_type: Type::INT32,
+///         encodings: Default::default(),
+///         path_in_schema: vec!["x".to_string()].into(),
+///         codec: CompressionCodec::Snappy,
+///         num_values: 5,
+///         total_uncompressed_size: size,
+///         total_compressed_size: size,
+///         data_page_offset: 4,
+///         dictionary_page_offset: None,
+///         statistics: None,
+///         encoding_stats: None,
+///         size_statistics: None,
+///         extras: None,
+///     }),
+///     ..Default::default()
+/// };
+/// let group = RowGroup { num_rows: 5, columns: vec![chunk(10), chunk(32)], ..Default::default() };
+/// assert_eq!((group.num_rows(), group.num_columns()), (5, 2));
+/// assert_eq!(group.column(1).compressed_size(), 32);
+/// // Without the optional total, the columns' sizes summed.
+/// assert_eq!(group.compressed_size(), 42);
+/// ```
+impl RowGroup {
+    /// Rows in the row group.
+    pub fn num_rows(&self) -> i64 {
+        self.num_rows
+    }
+
+    /// Column chunks in the row group.
+    pub fn num_columns(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Column chunk `i`.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`num_columns`](Self::num_columns), as
+    /// arrow-rs's does (`columns().get(i)` does not).
+    pub fn column(&self, i: usize) -> &ColumnChunk {
+        &self.columns[i]
+    }
+
+    /// The column chunks.
+    pub fn columns(&self) -> &[ColumnChunk] {
+        &self.columns
+    }
+
+    /// Uncompressed bytes of the row group's column data.
+    pub fn total_byte_size(&self) -> i64 {
+        self.total_byte_size
+    }
+
+    /// Stored bytes of the row group's column data: the footer's total
+    /// when it has one, else the sum of its columns'.
+    pub fn compressed_size(&self) -> i64 {
+        self.total_compressed_size
+            .unwrap_or_else(|| self.columns.iter().map(ColumnChunk::compressed_size).sum())
+    }
+
+    /// The order the rows are sorted in.
+    pub fn sorting_columns(&self) -> Option<&Vec<SortingColumn>> {
+        self.sorting_columns.as_ref()
+    }
+
+    /// Offset of the row group's first page.
+    pub fn file_offset(&self) -> Option<i64> {
+        self.file_offset
+    }
+
+    /// The row group's position in the file.
+    pub fn ordinal(&self) -> Option<i16> {
+        self.ordinal
+    }
+}
+
 impl ReadThrift for RowGroup {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {

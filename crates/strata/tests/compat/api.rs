@@ -229,3 +229,26 @@ pub fn record_batch_writer_trait(_dir: &Path) -> String {
         .unwrap();
     fmt_counts(&reader.collect::<Result<Vec<_>, _>>().unwrap())
 }
+
+/// Row counts and per-column value counts from the footer, read through
+/// the metadata accessors.
+pub fn row_group_metadata_accessors(_dir: &Path) -> String {
+    let file = to_parquet(&people(45), 20);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let metadata = builder.metadata();
+    let mut out = format!(
+        "rows: {}\nrow groups: {}\n",
+        metadata.file_metadata().num_rows(),
+        metadata.num_row_groups()
+    );
+    for (i, group) in metadata.row_groups().iter().enumerate() {
+        let values: Vec<i64> = group.columns().iter().map(|c| c.num_values()).collect();
+        out.push_str(&format!(
+            "group {i}: {} rows, {} columns, values {values:?}, first column {} values\n",
+            group.num_rows(),
+            group.num_columns(),
+            metadata.row_group(i).column(0).num_values()
+        ));
+    }
+    out
+}
