@@ -11,10 +11,47 @@
 use std::sync::Arc;
 
 use strata_format::SchemaDescriptor;
+use strata_format::metadata::FileMetaData as Footer;
 pub use strata_format::metadata::{
-    ColumnChunk as ColumnChunkMetaData, FileMetaData, KeyValue, RowGroup as RowGroupMetaData,
-    SortingColumn,
+    ColumnChunk as ColumnChunkMetaData, KeyValue, RowGroup as RowGroupMetaData, SortingColumn,
 };
+
+/// The file-level metadata as arrow-rs presents it
+/// (`parquet::file::metadata::FileMetaData`): the decoded footer together
+/// with its schema, so `schema_descr()` is at hand. It dereferences to the
+/// footer (strata-format's Thrift `FileMetaData`), whose fields and
+/// accessors (`num_rows()`, `created_by()`, `key_value_metadata()`, ...)
+/// it shares; nothing is copied.
+#[derive(Debug, Clone)]
+pub struct FileMetaData {
+    footer: Arc<Footer>,
+    schema: Arc<SchemaDescriptor>,
+}
+
+impl FileMetaData {
+    /// The Parquet schema.
+    pub fn schema_descr(&self) -> &SchemaDescriptor {
+        &self.schema
+    }
+
+    /// The Parquet schema, shared.
+    pub fn schema_descr_ptr(&self) -> Arc<SchemaDescriptor> {
+        Arc::clone(&self.schema)
+    }
+
+    /// The decoded footer.
+    pub fn footer(&self) -> &Footer {
+        &self.footer
+    }
+}
+
+impl std::ops::Deref for FileMetaData {
+    type Target = Footer;
+
+    fn deref(&self) -> &Footer {
+        &self.footer
+    }
+}
 
 /// A file's metadata: the decoded footer and its schema tree, both shared
 /// (`Arc`) by the readers of one file. arrow-rs's accessors read it:
@@ -26,9 +63,9 @@ pub use strata_format::metadata::{
 ///
 /// ```
 /// use std::sync::Arc;
-/// use strata_file::metadata::{FileMetaData, ParquetMetaData, RowGroupMetaData};
+/// use strata_file::metadata::{ParquetMetaData, RowGroupMetaData};
 /// use strata_format::SchemaDescriptor;
-/// use strata_format::metadata::SchemaElement;
+/// use strata_format::metadata::{FileMetaData, SchemaElement};
 ///
 /// let schema = SchemaDescriptor::from_elements(&[SchemaElement {
 ///     name: "empty".into(),
@@ -43,40 +80,42 @@ pub use strata_format::metadata::{
 /// };
 /// let metadata = ParquetMetaData::from_footer(Arc::new(footer), Arc::new(schema));
 /// assert_eq!(metadata.file_metadata().num_rows(), 3);
+/// assert_eq!(metadata.file_metadata().schema_descr().num_columns(), 0);
 /// assert_eq!(metadata.num_row_groups(), 1);
 /// assert_eq!(metadata.row_group(0).num_rows(), 3);
 /// assert!(metadata.row_groups().get(1).is_none());
 /// ```
 #[derive(Debug, Clone)]
 pub struct ParquetMetaData {
-    file: Arc<FileMetaData>,
-    schema: Arc<SchemaDescriptor>,
+    file: FileMetaData,
 }
 
 impl ParquetMetaData {
     /// The metadata of a decoded footer and the schema built from it.
-    pub fn from_footer(file: Arc<FileMetaData>, schema: Arc<SchemaDescriptor>) -> Self {
-        Self { file, schema }
+    pub fn from_footer(footer: Arc<Footer>, schema: Arc<SchemaDescriptor>) -> Self {
+        Self {
+            file: FileMetaData { footer, schema },
+        }
     }
 
-    /// The decoded footer.
+    /// The file-level metadata: the footer and its schema.
     pub fn file_metadata(&self) -> &FileMetaData {
         &self.file
     }
 
     /// The decoded footer, shared.
-    pub fn shared_footer(&self) -> &Arc<FileMetaData> {
-        &self.file
+    pub fn shared_footer(&self) -> &Arc<Footer> {
+        &self.file.footer
     }
 
     /// The Parquet schema.
     pub fn schema_descr(&self) -> &SchemaDescriptor {
-        &self.schema
+        &self.file.schema
     }
 
     /// The Parquet schema, shared.
     pub fn shared_schema(&self) -> &Arc<SchemaDescriptor> {
-        &self.schema
+        &self.file.schema
     }
 
     /// Number of row groups.

@@ -237,9 +237,10 @@ pub fn row_group_metadata_accessors(_dir: &Path) -> String {
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
     let metadata = builder.metadata();
     let mut out = format!(
-        "rows: {}\nrow groups: {}\n",
+        "rows: {}\nrow groups: {}\nleaf columns: {}\n",
         metadata.file_metadata().num_rows(),
-        metadata.num_row_groups()
+        metadata.num_row_groups(),
+        metadata.file_metadata().schema_descr().num_columns()
     );
     for (i, group) in metadata.row_groups().iter().enumerate() {
         let values: Vec<i64> = group.columns().iter().map(|c| c.num_values()).collect();

@@ -19,9 +19,9 @@ use crate::data::people;
 use crate::summary::{fmt_batches, fmt_counts};
 use super::common::to_parquet;
 
-/// Needs the method-based footer metadata: `FileMetaData::num_rows()`,
-/// `schema_descr()`, `ParquetMetaData::row_group(i) -> &RowGroupMetaData`
-/// with `num_rows()`, `num_columns()`, `column(j).column_path()`.
+/// Needs `ColumnChunkMetaData::column_path()` (strata has the other
+/// accessors it uses: `FileMetaData::num_rows()`, `schema_descr()`,
+/// `row_group(i).num_rows()`, `num_columns()`).
 pub fn footer_metadata_counts(_dir: &Path) -> String {
     let file = to_parquet(&people(70), 30);
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
