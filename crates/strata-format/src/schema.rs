@@ -37,6 +37,8 @@
 
 use std::fmt;
 
+use std::sync::Arc;
+
 use crate::error::{FormatError, Result};
 use crate::metadata::{ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, Type};
 
@@ -45,14 +47,18 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 
 /// The path of a column from the root's child down to the leaf.
 ///
+/// Its parts are shared (`Arc`): a column chunk's path in a footer is one
+/// allocation however many row groups name it, and a descriptor's path
+/// is copied by reference count.
+///
 /// Displays dotted: `a.b.c`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ColumnPath(Vec<String>);
+pub struct ColumnPath(Arc<[String]>);
 
 impl ColumnPath {
     /// A path from its parts.
     pub fn new(parts: Vec<String>) -> Self {
-        Self(parts)
+        Self(parts.into())
     }
 
     /// The parts, root-most first.
@@ -62,7 +68,7 @@ impl ColumnPath {
 
     /// The parts as owned strings.
     pub fn into_parts(self) -> Vec<String> {
-        self.0
+        self.0.to_vec()
     }
 }
 
@@ -73,8 +79,19 @@ impl ColumnPath {
     }
 
     /// Append parts to the path.
-    pub fn append(&mut self, mut tail: Vec<String>) {
-        self.0.append(&mut tail);
+    pub fn append(&mut self, tail: Vec<String>) {
+        let mut parts = self.0.to_vec();
+        parts.extend(tail);
+        self.0 = parts.into();
+    }
+}
+
+/// The parts, as a slice (`path[0]`, `path.len()`, `&path[..]`).
+impl std::ops::Deref for ColumnPath {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
     }
 }
 
@@ -86,19 +103,25 @@ impl ColumnPath {
 /// ```
 impl From<&str> for ColumnPath {
     fn from(single: &str) -> Self {
-        Self(vec![single.to_string()])
+        Self::new(vec![single.to_string()])
     }
 }
 
 /// A single-part path from an owned string.
 impl From<String> for ColumnPath {
     fn from(single: String) -> Self {
-        Self(vec![single])
+        Self::new(vec![single])
     }
 }
 
 impl From<Vec<String>> for ColumnPath {
     fn from(parts: Vec<String>) -> Self {
+        Self::new(parts)
+    }
+}
+
+impl From<Arc<[String]>> for ColumnPath {
+    fn from(parts: Arc<[String]>) -> Self {
         Self(parts)
     }
 }

@@ -210,10 +210,10 @@ compat! {
     api::key_value_metadata_roundtrip;
     api::record_batch_writer_trait;
     api::row_group_metadata_accessors;
+    api::footer_metadata_counts;
 }
 
 blocked! {
-    footer_metadata_counts;
     serialized_file_reader_rows;
     row_filter_predicate;
     sorting_columns_roundtrip;

@@ -1217,7 +1217,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         let metadata = ColumnMetaData {
             physical_type: T::PHYSICAL,
             encodings,
-            path_in_schema: Arc::from(descr.path.parts()),
+            path_in_schema: descr.path.clone(),
             codec: s.compression.codec(),
             num_values: to_i64(st.num_values),
             total_uncompressed_size: to_i64(st.total_uncompressed),

@@ -5,8 +5,7 @@ use super::{
     ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
     PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, required,
 };
-use std::sync::Arc;
-
+use crate::ColumnPath;
 use crate::error::{FormatError, Result};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
@@ -68,7 +67,7 @@ pub struct ColumnMetaData {
     ///
     /// Shared: the chunks of one column in every row group usually hold the
     /// same `Arc`.
-    pub path_in_schema: Arc<[String]>,
+    pub path_in_schema: ColumnPath,
     /// Compression codec, field 4.
     pub codec: CompressionCodec,
     /// Number of values, including nulls, field 5.
@@ -182,7 +181,7 @@ impl ColumnMetaData {
         Self {
             physical_type: Type::Boolean,
             encodings: EncodingSet::new(),
-            path_in_schema: r.empty_path(),
+            path_in_schema: r.empty_path().into(),
             codec: CompressionCodec::Uncompressed,
             num_values: 0,
             total_uncompressed_size: 0,
@@ -226,7 +225,7 @@ impl ColumnMetaData {
                     }
                 }
                 3 if f.ty.same_kind(FieldType::List) => {
-                    self.path_in_schema = r.read_path_in_schema()?;
+                    self.path_in_schema = r.read_path_in_schema()?.into();
                     seen |= PATH;
                 }
                 4 => {
@@ -419,9 +418,22 @@ pub struct ColumnChunkExtras {
 /// assert_eq!((chunk.num_values(), chunk.compressed_size()), (10, 120));
 /// assert_eq!(chunk.byte_range(), (4, 120));
 /// assert_eq!(chunk.encodings().count(), 2);
+/// assert_eq!(chunk.column_path().string(), "id");
 /// assert_eq!(ColumnChunk::default().num_values(), 0);
+/// assert!(ColumnChunk::default().column_path().is_empty());
 /// ```
+/// The path of a chunk without metadata.
+static NO_PATH: std::sync::LazyLock<ColumnPath> = std::sync::LazyLock::new(ColumnPath::default);
+
 impl ColumnChunk {
+    /// The column's path in the schema (empty for a chunk without
+    /// metadata).
+    pub fn column_path(&self) -> &ColumnPath {
+        self.meta_data
+            .as_ref()
+            .map_or(&*NO_PATH, |m| &m.path_in_schema)
+    }
+
     /// Values in the chunk, nulls included.
     pub fn num_values(&self) -> i64 {
         self.meta_data.as_ref().map_or(0, |m| m.num_values)

@@ -253,3 +253,26 @@ pub fn row_group_metadata_accessors(_dir: &Path) -> String {
     }
     out
 }
+
+/// The footer's row counts and column paths, row group by row group.
+pub fn footer_metadata_counts(_dir: &Path) -> String {
+    let file = to_parquet(&people(70), 30);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let metadata = builder.metadata();
+    let mut out = format!(
+        "rows: {}\ncolumns: {}\n",
+        metadata.file_metadata().num_rows(),
+        metadata.file_metadata().schema_descr().num_columns()
+    );
+    for i in 0..metadata.num_row_groups() {
+        let group = metadata.row_group(i);
+        let paths: Vec<String> = (0..group.num_columns())
+            .map(|j| group.column(j).column_path().string())
+            .collect();
+        out.push_str(&format!(
+            "group {i}: {} rows, {paths:?}\n",
+            group.num_rows()
+        ));
+    }
+    out
+}

@@ -19,31 +19,6 @@ use crate::data::people;
 use crate::summary::{fmt_batches, fmt_counts};
 use super::common::to_parquet;
 
-/// Needs `ColumnChunkMetaData::column_path()` (strata has the other
-/// accessors it uses: `FileMetaData::num_rows()`, `schema_descr()`,
-/// `row_group(i).num_rows()`, `num_columns()`).
-pub fn footer_metadata_counts(_dir: &Path) -> String {
-    let file = to_parquet(&people(70), 30);
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-    let metadata = builder.metadata();
-    let mut out = format!(
-        "rows: {}\ncolumns: {}\n",
-        metadata.file_metadata().num_rows(),
-        metadata.file_metadata().schema_descr().num_columns()
-    );
-    for i in 0..metadata.num_row_groups() {
-        let group = metadata.row_group(i);
-        let paths: Vec<String> = (0..group.num_columns())
-            .map(|j| group.column(j).column_path().string())
-            .collect();
-        out.push_str(&format!(
-            "group {i}: {} rows, {paths:?}\n",
-            group.num_rows()
-        ));
-    }
-    out
-}
-
 /// Needs `pq::file::reader::{FileReader, SerializedFileReader}` (trait and
 /// struct) and the row API, `get_row_iter`.
 pub fn serialized_file_reader_rows(_dir: &Path) -> String {
