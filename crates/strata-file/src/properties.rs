@@ -41,7 +41,7 @@
 use std::collections::HashMap;
 
 use strata_format::ColumnPath;
-use strata_format::metadata::KeyValue;
+use strata_format::metadata::{KeyValue, SortingColumn};
 
 use crate::codec::Compression;
 
@@ -210,6 +210,7 @@ pub struct WriterProperties {
     writer_version: WriterVersion,
     created_by: String,
     key_value_metadata: Option<Vec<KeyValue>>,
+    sorting_columns: Option<Vec<SortingColumn>>,
     default_column: ColumnProperties,
     columns: HashMap<ColumnPath, ColumnProperties>,
     column_index_truncate_length: Option<usize>,
@@ -250,6 +251,7 @@ impl WriterProperties {
             writer_version: self.writer_version,
             created_by: self.created_by,
             key_value_metadata: self.key_value_metadata,
+            sorting_columns: self.sorting_columns,
             default_column: self.default_column,
             columns: self.columns,
             column_index_truncate_length: self.column_index_truncate_length,
@@ -355,6 +357,11 @@ impl WriterProperties {
         self.key_value_metadata.as_ref()
     }
 
+    /// The order every row group's rows are declared sorted in.
+    pub fn sorting_columns(&self) -> Option<&Vec<SortingColumn>> {
+        self.sorting_columns.as_ref()
+    }
+
     /// Whether offset indexes are left out. As in arrow-rs, page-level
     /// statistics keep them on: a column index needs its offset index.
     pub fn offset_index_disabled(&self) -> bool {
@@ -438,6 +445,7 @@ pub struct WriterPropertiesBuilder {
     writer_version: WriterVersion,
     created_by: String,
     key_value_metadata: Option<Vec<KeyValue>>,
+    sorting_columns: Option<Vec<SortingColumn>>,
     default_column: ColumnProperties,
     columns: HashMap<ColumnPath, ColumnProperties>,
     column_index_truncate_length: Option<usize>,
@@ -457,6 +465,7 @@ impl Default for WriterPropertiesBuilder {
             writer_version: DEFAULT_WRITER_VERSION,
             created_by: DEFAULT_CREATED_BY.to_string(),
             key_value_metadata: None,
+            sorting_columns: None,
             default_column: ColumnProperties::default(),
             columns: HashMap::new(),
             column_index_truncate_length: DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
@@ -510,6 +519,7 @@ impl WriterPropertiesBuilder {
             writer_version: self.writer_version,
             created_by: self.created_by,
             key_value_metadata: self.key_value_metadata,
+            sorting_columns: self.sorting_columns,
             default_column: self.default_column,
             columns: self.columns,
             column_index_truncate_length: self.column_index_truncate_length,
@@ -613,6 +623,13 @@ impl WriterPropertiesBuilder {
     /// Key/value metadata of the footer.
     pub fn set_key_value_metadata(mut self, value: Option<Vec<KeyValue>>) -> Self {
         self.key_value_metadata = value;
+        self
+    }
+
+    /// Declare every row group's rows sorted in this order (written to
+    /// each row group's metadata; the writer does not sort or check).
+    pub fn set_sorting_columns(mut self, value: Option<Vec<SortingColumn>>) -> Self {
+        self.sorting_columns = value;
         self
     }
 

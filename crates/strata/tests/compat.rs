@@ -211,11 +211,11 @@ compat! {
     api::record_batch_writer_trait;
     api::row_group_metadata_accessors;
     api::footer_metadata_counts;
+    api::sorting_columns_roundtrip;
 }
 
 blocked! {
     serialized_file_reader_rows;
     row_filter_predicate;
-    sorting_columns_roundtrip;
     compression_from_config;
 }

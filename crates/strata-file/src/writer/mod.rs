@@ -489,7 +489,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
             columns: std::mem::take(&mut self.chunks),
             total_byte_size: self.total_uncompressed,
             num_rows: offset_i64(self.num_rows.unwrap_or(0))?,
-            sorting_columns: None,
+            sorting_columns: self.file.props.sorting_columns().cloned(),
             file_offset: self.file_offset,
             total_compressed_size: Some(self.total_compressed),
             ordinal,

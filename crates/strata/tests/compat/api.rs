@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Int32Array, RecordBatch, StringArray, StructArray};
+use arrow_array::{
+    ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, StructArray,
+};
 use arrow_schema::{DataType, Field};
 use bytes::Bytes;
 
@@ -275,4 +277,31 @@ pub fn footer_metadata_counts(_dir: &Path) -> String {
         ));
     }
     out
+}
+
+/// Sorting columns declared in the properties, read from a row group.
+pub fn sorting_columns_roundtrip(_dir: &Path) -> String {
+    use pq::file::metadata::SortingColumn;
+    let batch = RecordBatch::try_from_iter([
+        ("k", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
+        (
+            "v",
+            Arc::new(StringArray::from(vec!["a", "b", "c"])) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    let sorting = vec![SortingColumn {
+        column_idx: 0,
+        descending: false,
+        nulls_first: true,
+    }];
+    let props = WriterProperties::builder()
+        .set_sorting_columns(Some(sorting))
+        .build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let sorted = builder.metadata().row_group(0).sorting_columns().cloned();
+    format!("rows: 3\nsorting: {sorted:?}\n")
 }

@@ -5,9 +5,8 @@
 // move the program to the suite.
 
 use std::path::Path;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
+use arrow_array::{BooleanArray, Int64Array, RecordBatch};
 use bytes::Bytes;
 
 use pq::arrow::ArrowWriter;
@@ -55,35 +54,6 @@ pub fn row_filter_predicate(_dir: &Path) -> String {
         .build()
         .unwrap();
     fmt_batches(&reader.collect::<Result<Vec<_>, _>>().unwrap())
-}
-
-/// Needs `pq::file::metadata::SortingColumn` and
-/// `WriterPropertiesBuilder::set_sorting_columns`, read back with
-/// `RowGroupMetaData::sorting_columns()`.
-pub fn sorting_columns_roundtrip(_dir: &Path) -> String {
-    use pq::file::metadata::SortingColumn;
-    let batch = RecordBatch::try_from_iter([
-        ("k", Arc::new(Int64Array::from(vec![1, 2, 3])) as ArrayRef),
-        (
-            "v",
-            Arc::new(StringArray::from(vec!["a", "b", "c"])) as ArrayRef,
-        ),
-    ])
-    .unwrap();
-    let sorting = vec![SortingColumn {
-        column_idx: 0,
-        descending: false,
-        nulls_first: true,
-    }];
-    let props = WriterProperties::builder()
-        .set_sorting_columns(Some(sorting))
-        .build();
-    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
-    writer.write(&batch).unwrap();
-    let file = Bytes::from(writer.into_inner().unwrap());
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-    let sorted = builder.metadata().row_group(0).sorting_columns().cloned();
-    format!("rows: 3\nsorting: {sorted:?}\n")
 }
 
 /// Needs the level constructors to return `pq::errors::Result` (strata's
