@@ -212,6 +212,7 @@ compat! {
     api::row_group_metadata_accessors;
     api::footer_metadata_counts;
     api::sorting_columns_roundtrip;
+    api::flushed_row_groups_while_writing;
 }
 
 blocked! {

@@ -360,6 +360,11 @@ impl<W: Write + Send> ArrowWriter<W> {
             + self.scratch.heap_size()
     }
 
+    /// The row groups written so far (flushed, not the one in progress).
+    pub fn flushed_row_groups(&self) -> &[strata_file::metadata::RowGroupMetaData] {
+        self.file.flushed_row_groups()
+    }
+
     /// Bytes written to the output so far.
     pub fn bytes_written(&self) -> usize {
         usize::try_from(self.file.bytes_written()).unwrap_or(usize::MAX)

@@ -305,3 +305,27 @@ pub fn sorting_columns_roundtrip(_dir: &Path) -> String {
     let sorted = builder.metadata().row_group(0).sorting_columns().cloned();
     format!("rows: 3\nsorting: {sorted:?}\n")
 }
+
+/// Row groups the writer has flushed, read while writing.
+pub fn flushed_row_groups_while_writing(_dir: &Path) -> String {
+    let batch = people(25);
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(10))
+        .build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    let during: Vec<i64> = writer
+        .flushed_row_groups()
+        .iter()
+        .map(|g| g.num_rows())
+        .collect();
+    let in_progress = writer.in_progress_rows();
+    writer.flush().unwrap();
+    let after: Vec<i64> = writer
+        .flushed_row_groups()
+        .iter()
+        .map(|g| g.num_rows())
+        .collect();
+    writer.close().unwrap();
+    format!("rows: 25\nflushed while writing: {during:?}, in progress {in_progress}\nafter flush: {after:?}\n")
+}
