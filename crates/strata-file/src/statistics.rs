@@ -41,12 +41,14 @@
 
 use std::cmp::Ordering;
 
+pub use strata_format::metadata::{TypedStatistics as Statistics, ValueStatistics};
+
 use strata_encoding::{
     ByteArray, ByteArrayBatch, FixedLenBatch, FixedLenByteArray, Int96, ValueType,
 };
 use strata_format::ColumnDescriptor;
 use strata_format::FormatError;
-use strata_format::metadata::{ConvertedType, LogicalType, Statistics, Type};
+use strata_format::metadata::{ConvertedType, LogicalType, Statistics as ThriftStatistics, Type};
 
 /// Sort order of a column's values, in arrow-rs's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -758,8 +760,8 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
     ///
     /// Fails only for a bound of 4 GiB or more, which no Parquet value can
     /// be.
-    pub fn to_statistics(&self, truncate: Option<usize>) -> Result<Statistics, FormatError> {
-        let mut s = Statistics::default();
+    pub fn to_statistics(&self, truncate: Option<usize>) -> Result<ThriftStatistics, FormatError> {
+        let mut s = ThriftStatistics::default();
         s.null_count = Some(i64::try_from(self.null_count).unwrap_or(i64::MAX));
         s.set_distinct_count(
             self.distinct_count

@@ -213,6 +213,7 @@ compat! {
     api::footer_metadata_counts;
     api::sorting_columns_roundtrip;
     api::flushed_row_groups_while_writing;
+    api::column_statistics;
 }
 
 blocked! {

@@ -322,3 +322,160 @@ fn names_parse_as_arrow_rs_parses_them() {
         }
     }
 }
+
+/// A file arrow-rs writes (statistics on, nulls in every nullable column,
+/// small row groups), whose chunk statistics both crates read typed.
+#[test]
+fn typed_statistics_match_arrow_rs() {
+    use std::sync::Arc;
+
+    use arrow_array::{
+        ArrayRef, BinaryArray, BooleanArray, FixedSizeBinaryArray, Float32Array, Float64Array,
+        Int32Array, Int64Array, RecordBatch, StringArray,
+    };
+
+    let n = 300usize;
+    let valid = |i: usize| i % 7 != 3;
+    let batch = RecordBatch::try_from_iter([
+        (
+            "i32",
+            Arc::new(Int32Array::from_iter(
+                (0..n).map(|i| valid(i).then(|| i as i32 * 37 % 101 - 50)),
+            )) as ArrayRef,
+        ),
+        (
+            "i64",
+            Arc::new(Int64Array::from_iter(
+                (0..n).map(|i| Some(i as i64 * 1_000_003 - 7)),
+            )),
+        ),
+        (
+            "f32",
+            Arc::new(Float32Array::from_iter(
+                (0..n).map(|i| valid(i).then(|| i as f32 / 3.0 - 20.0)),
+            )),
+        ),
+        (
+            "f64",
+            Arc::new(Float64Array::from_iter(
+                (0..n).map(|i| valid(i).then(|| (i as f64).sqrt())),
+            )),
+        ),
+        (
+            "flag",
+            Arc::new(BooleanArray::from_iter(
+                (0..n).map(|i| valid(i).then_some(i % 3 == 0)),
+            )),
+        ),
+        (
+            "s",
+            Arc::new(StringArray::from_iter(
+                (0..n).map(|i| valid(i).then(|| format!("v{:04}", i * 13 % 997))),
+            )),
+        ),
+        (
+            "bin",
+            Arc::new(BinaryArray::from_iter(
+                (0..n).map(|i| valid(i).then(|| vec![(i % 251) as u8; i % 5])),
+            )),
+        ),
+        (
+            "fsb",
+            Arc::new(
+                FixedSizeBinaryArray::try_from_sparse_iter_with_size(
+                    (0..n).map(|i| valid(i).then_some([(i % 256) as u8, 1, 2])),
+                    3,
+                )
+                .unwrap(),
+            ),
+        ),
+    ])
+    .unwrap();
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(120))
+        .build();
+    let mut out = Vec::new();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let file = bytes::Bytes::from(out);
+
+    let theirs =
+        parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file.clone())
+            .unwrap()
+            .metadata()
+            .clone();
+    let ours = strata::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .metadata()
+        .clone();
+    assert_eq!(ours.num_row_groups(), theirs.num_row_groups());
+    let mut compared = 0;
+    for g in 0..theirs.num_row_groups() {
+        for c in 0..theirs.row_group(g).num_columns() {
+            let t = theirs.row_group(g).column(c).statistics().unwrap();
+            let o = ours.row_group(g).column(c).statistics().unwrap();
+            let what = format!("group {g} column {c}");
+            assert_eq!(
+                o.physical_type().to_string(),
+                t.physical_type().to_string(),
+                "{what}"
+            );
+            assert_eq!(o.null_count_opt(), t.null_count_opt(), "{what}");
+            assert_eq!(o.distinct_count_opt(), t.distinct_count_opt(), "{what}");
+            assert_eq!(o.min_bytes_opt(), t.min_bytes_opt(), "{what}");
+            assert_eq!(o.max_bytes_opt(), t.max_bytes_opt(), "{what}");
+            assert_eq!(
+                o.is_min_max_deprecated(),
+                t.is_min_max_deprecated(),
+                "{what}"
+            );
+            assert_eq!(o.min_is_exact(), t.min_is_exact(), "{what}");
+            assert_eq!(o.max_is_exact(), t.max_is_exact(), "{what}");
+            use parquet::file::statistics::Statistics as T;
+            use strata::file::statistics::Statistics as O;
+            // Each side's bounds, printed: numbers as they are, byte
+            // arrays as their bytes.
+            macro_rules! bounds {
+                ($o:expr, $t:expr) => {
+                    (
+                        format!("{:?}", ($o.min_opt(), $o.max_opt())),
+                        format!("{:?}", ($t.min_opt(), $t.max_opt())),
+                    )
+                };
+                (bytes $o:expr, $t:expr) => {
+                    (
+                        format!(
+                            "{:?}",
+                            (
+                                $o.min_opt().map(Vec::as_slice),
+                                $o.max_opt().map(Vec::as_slice)
+                            )
+                        ),
+                        format!(
+                            "{:?}",
+                            (
+                                $t.min_opt().map(|b| b.data()),
+                                $t.max_opt().map(|b| b.data())
+                            )
+                        ),
+                    )
+                };
+            }
+            let typed = match (&o, t) {
+                (O::Int32(o), T::Int32(t)) => bounds!(o, t),
+                (O::Int64(o), T::Int64(t)) => bounds!(o, t),
+                (O::Float(o), T::Float(t)) => bounds!(o, t),
+                (O::Double(o), T::Double(t)) => bounds!(o, t),
+                (O::Boolean(o), T::Boolean(t)) => bounds!(o, t),
+                (O::ByteArray(o), T::ByteArray(t)) => bounds!(bytes o, t),
+                (O::FixedLenByteArray(o), T::FixedLenByteArray(t)) => bounds!(bytes o, t),
+                (o, t) => panic!("{what}: {o:?} against {t:?}"),
+            };
+            assert_eq!(typed.0, typed.1, "{what}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 3 * 8);
+}

@@ -3,7 +3,7 @@
 
 use super::{
     ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
-    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, required,
+    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, TypedStatistics, required,
 };
 use crate::ColumnPath;
 use crate::error::{FormatError, Result};
@@ -432,6 +432,15 @@ impl ColumnChunk {
         self.meta_data
             .as_ref()
             .map_or(&*NO_PATH, |m| &m.path_in_schema)
+    }
+
+    /// The chunk's statistics, typed by its physical type (arrow-rs's
+    /// `statistics()`, made from the footer's on each call); `None`
+    /// without statistics, without metadata, or when a bound does not
+    /// decode as a value of the type.
+    pub fn statistics(&self) -> Option<TypedStatistics> {
+        let meta = self.meta_data.as_ref()?;
+        TypedStatistics::from_thrift(meta.physical_type, meta.statistics.as_ref()?)
     }
 
     /// Values in the chunk, nulls included.

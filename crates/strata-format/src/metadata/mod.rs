@@ -21,6 +21,7 @@ mod page_header;
 mod row_group;
 mod schema_element;
 mod statistics;
+mod typed_statistics;
 
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
 pub use column::{
@@ -45,6 +46,7 @@ pub use page_header::{
 pub use row_group::{RowGroup, SortingColumn};
 pub use schema_element::SchemaElement;
 pub use statistics::{BoundingBox, GeospatialStatistics, SizeStatistics, StatValue, Statistics};
+pub use typed_statistics::{TypedStatistics, ValueStatistics};
 
 use crate::error::{FormatError, Result};
 

@@ -329,3 +329,28 @@ pub fn flushed_row_groups_while_writing(_dir: &Path) -> String {
     writer.close().unwrap();
     format!("rows: 25\nflushed while writing: {during:?}, in progress {in_progress}\nafter flush: {after:?}\n")
 }
+
+/// Column chunk statistics, typed, as a query engine reads them to prune
+/// row groups.
+pub fn column_statistics(_dir: &Path) -> String {
+    use pq::file::statistics::Statistics;
+    let file = to_parquet(&people(50), 20);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let metadata = builder.metadata();
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for group in metadata.row_groups() {
+        for column in group.columns() {
+            let path = column.column_path().string();
+            let line = match column.statistics() {
+                Some(Statistics::Int64(s)) => format!("{:?}..{:?}", s.min_opt(), s.max_opt()),
+                Some(Statistics::Double(s)) => format!("{:?}..{:?}", s.min_opt(), s.max_opt()),
+                Some(Statistics::Boolean(s)) => format!("{:?}..{:?}", s.min_opt(), s.max_opt()),
+                Some(other) => format!("{:?}..{:?}", other.min_bytes_opt(), other.max_bytes_opt()),
+                None => "none".to_string(),
+            };
+            let nulls = column.statistics().and_then(|s| s.null_count_opt());
+            out.push_str(&format!("{path}: {line}, nulls {nulls:?}\n"));
+        }
+    }
+    out
+}

@@ -1,0 +1,246 @@
+//! A column chunk's statistics with their bounds typed by the column's
+//! physical type: arrow-rs's `parquet::file::statistics::{Statistics,
+//! ValueStatistics}` shape, read from the footer's Thrift
+//! [`Statistics`](super::Statistics) on demand
+//! ([`ColumnChunk::statistics`](super::ColumnChunk::statistics)), so the
+//! footer itself stays as decoded.
+
+use super::{Statistics, Type};
+
+/// Bounds and counts of one column chunk, the bounds as values of `T`.
+///
+/// The bounds are the footer's `min_value`/`max_value`; a writer that
+/// set only the deprecated `min`/`max` has those, and
+/// [`is_min_max_deprecated`](TypedStatistics::is_min_max_deprecated)
+/// says so (their order was signed byte order whatever the type, so
+/// they may be wrong for unsigned and byte-array columns).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueStatistics<T> {
+    min: Option<T>,
+    max: Option<T>,
+    min_bytes: Option<Vec<u8>>,
+    max_bytes: Option<Vec<u8>>,
+    distinct_count: Option<u64>,
+    null_count: Option<u64>,
+    is_min_max_deprecated: bool,
+    min_is_exact: bool,
+    max_is_exact: bool,
+}
+
+impl<T> ValueStatistics<T> {
+    /// The lower bound.
+    pub fn min_opt(&self) -> Option<&T> {
+        self.min.as_ref()
+    }
+
+    /// The upper bound.
+    pub fn max_opt(&self) -> Option<&T> {
+        self.max.as_ref()
+    }
+
+    /// The lower bound as stored (PLAIN encoded).
+    pub fn min_bytes_opt(&self) -> Option<&[u8]> {
+        self.min_bytes.as_deref()
+    }
+
+    /// The upper bound as stored (PLAIN encoded).
+    pub fn max_bytes_opt(&self) -> Option<&[u8]> {
+        self.max_bytes.as_deref()
+    }
+
+    /// Distinct values, where the writer counted them.
+    pub fn distinct_count(&self) -> Option<u64> {
+        self.distinct_count
+    }
+
+    /// Nulls, where the writer counted them.
+    pub fn null_count_opt(&self) -> Option<u64> {
+        self.null_count
+    }
+
+    /// Whether the lower bound is a value of the chunk (not truncated).
+    pub fn min_is_exact(&self) -> bool {
+        self.min.is_some() && self.min_is_exact
+    }
+
+    /// Whether the upper bound is a value of the chunk (not truncated).
+    pub fn max_is_exact(&self) -> bool {
+        self.max.is_some() && self.max_is_exact
+    }
+}
+
+/// A column chunk's statistics, typed by its physical type (arrow-rs's
+/// `Statistics` enum; `strata_file::statistics::Statistics`).
+///
+/// ```
+/// use strata_format::metadata::{Statistics, Type, TypedStatistics};
+///
+/// let mut thrift = Statistics::default();
+/// thrift.set_min_value(Some(&7i32.to_le_bytes())).unwrap();
+/// thrift.set_max_value(Some(&42i32.to_le_bytes())).unwrap();
+/// thrift.null_count = Some(3);
+/// let stats = TypedStatistics::from_thrift(Type::INT32, &thrift).unwrap();
+/// let TypedStatistics::Int32(values) = &stats else { panic!() };
+/// assert_eq!((values.min_opt(), values.max_opt()), (Some(&7), Some(&42)));
+/// assert_eq!(stats.null_count_opt(), Some(3));
+/// assert_eq!(stats.min_bytes_opt(), Some(&7i32.to_le_bytes()[..]));
+/// assert!(!stats.is_min_max_deprecated());
+/// // A bound of the wrong width is no statistics at all.
+/// thrift.set_min_value(Some(&[1, 2])).unwrap();
+/// assert!(TypedStatistics::from_thrift(Type::INT32, &thrift).is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypedStatistics {
+    /// A BOOLEAN column's.
+    Boolean(ValueStatistics<bool>),
+    /// An INT32 column's.
+    Int32(ValueStatistics<i32>),
+    /// An INT64 column's.
+    Int64(ValueStatistics<i64>),
+    /// An INT96 column's: three little-endian words, least significant
+    /// first.
+    Int96(ValueStatistics<[u32; 3]>),
+    /// A FLOAT column's.
+    Float(ValueStatistics<f32>),
+    /// A DOUBLE column's.
+    Double(ValueStatistics<f64>),
+    /// A BYTE_ARRAY column's.
+    ByteArray(ValueStatistics<Vec<u8>>),
+    /// A FIXED_LEN_BYTE_ARRAY column's.
+    FixedLenByteArray(ValueStatistics<Vec<u8>>),
+}
+
+/// Apply `$f` to the `ValueStatistics` inside, whatever its type.
+macro_rules! each {
+    ($s:expr, |$v:ident| $f:expr) => {
+        match $s {
+            TypedStatistics::Boolean($v) => $f,
+            TypedStatistics::Int32($v) => $f,
+            TypedStatistics::Int64($v) => $f,
+            TypedStatistics::Int96($v) => $f,
+            TypedStatistics::Float($v) => $f,
+            TypedStatistics::Double($v) => $f,
+            TypedStatistics::ByteArray($v) => $f,
+            TypedStatistics::FixedLenByteArray($v) => $f,
+        }
+    };
+}
+
+impl TypedStatistics {
+    /// The statistics of a column of `physical` type from the footer's
+    /// Thrift `stats`. `None` when a bound does not decode as a value of
+    /// the type (a width that does not match it).
+    pub fn from_thrift(physical: Type, stats: &Statistics) -> Option<Self> {
+        let deprecated = stats.min_value().is_none() && stats.max_value().is_none();
+        let (min, max) = match deprecated {
+            true => (stats.min(), stats.max()),
+            false => (stats.min_value(), stats.max_value()),
+        };
+        let count = |c: Option<i64>| c.and_then(|c| u64::try_from(c).ok());
+        fn typed<T>(
+            min: Option<&[u8]>,
+            max: Option<&[u8]>,
+            decode: impl Fn(&[u8]) -> Option<T>,
+        ) -> Option<(Option<T>, Option<T>)> {
+            let min = match min {
+                Some(b) => Some(decode(b)?),
+                None => None,
+            };
+            let max = match max {
+                Some(b) => Some(decode(b)?),
+                None => None,
+            };
+            Some((min, max))
+        }
+        macro_rules! values {
+            ($variant:ident, $decode:expr) => {{
+                let (tmin, tmax) = typed(min, max, $decode)?;
+                TypedStatistics::$variant(ValueStatistics {
+                    min: tmin,
+                    max: tmax,
+                    min_bytes: min.map(<[u8]>::to_vec),
+                    max_bytes: max.map(<[u8]>::to_vec),
+                    distinct_count: count(stats.distinct_count()),
+                    null_count: count(stats.null_count),
+                    is_min_max_deprecated: deprecated,
+                    min_is_exact: stats.is_min_value_exact.unwrap_or(true),
+                    max_is_exact: stats.is_max_value_exact.unwrap_or(true),
+                })
+            }};
+        }
+        Some(match physical {
+            Type::Boolean => values!(Boolean, |b: &[u8]| match b {
+                [v] => Some(*v != 0),
+                _ => None,
+            }),
+            Type::Int32 => values!(Int32, |b: &[u8]| Some(i32::from_le_bytes(
+                b.try_into().ok()?
+            ))),
+            Type::Int64 => values!(Int64, |b: &[u8]| Some(i64::from_le_bytes(
+                b.try_into().ok()?
+            ))),
+            Type::Int96 => values!(Int96, |b: &[u8]| {
+                let b: [u8; 12] = b.try_into().ok()?;
+                let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+                Some([word(0), word(4), word(8)])
+            }),
+            Type::Float => values!(Float, |b: &[u8]| Some(f32::from_le_bytes(
+                b.try_into().ok()?
+            ))),
+            Type::Double => values!(Double, |b: &[u8]| Some(f64::from_le_bytes(
+                b.try_into().ok()?
+            ))),
+            Type::ByteArray => values!(ByteArray, |b: &[u8]| Some(b.to_vec())),
+            Type::FixedLenByteArray => values!(FixedLenByteArray, |b: &[u8]| Some(b.to_vec())),
+        })
+    }
+
+    /// The column's physical type.
+    pub fn physical_type(&self) -> Type {
+        match self {
+            Self::Boolean(_) => Type::Boolean,
+            Self::Int32(_) => Type::Int32,
+            Self::Int64(_) => Type::Int64,
+            Self::Int96(_) => Type::Int96,
+            Self::Float(_) => Type::Float,
+            Self::Double(_) => Type::Double,
+            Self::ByteArray(_) => Type::ByteArray,
+            Self::FixedLenByteArray(_) => Type::FixedLenByteArray,
+        }
+    }
+
+    /// Nulls, where the writer counted them.
+    pub fn null_count_opt(&self) -> Option<u64> {
+        each!(self, |v| v.null_count)
+    }
+
+    /// Distinct values, where the writer counted them.
+    pub fn distinct_count_opt(&self) -> Option<u64> {
+        each!(self, |v| v.distinct_count)
+    }
+
+    /// The lower bound as stored (PLAIN encoded).
+    pub fn min_bytes_opt(&self) -> Option<&[u8]> {
+        each!(self, |v| v.min_bytes.as_deref())
+    }
+
+    /// The upper bound as stored (PLAIN encoded).
+    pub fn max_bytes_opt(&self) -> Option<&[u8]> {
+        each!(self, |v| v.max_bytes.as_deref())
+    }
+
+    /// Whether the bounds come from the deprecated `min`/`max` fields.
+    pub fn is_min_max_deprecated(&self) -> bool {
+        each!(self, |v| v.is_min_max_deprecated)
+    }
+
+    /// Whether the lower bound is a value of the chunk.
+    pub fn min_is_exact(&self) -> bool {
+        each!(self, |v| v.min_is_exact())
+    }
+
+    /// Whether the upper bound is a value of the chunk.
+    pub fn max_is_exact(&self) -> bool {
+        each!(self, |v| v.max_is_exact())
+    }
+}
