@@ -1005,9 +1005,14 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
                 break Some(EncodingError::Truncated("byte array value"));
             };
             let after = pos + 4 + value.len();
-            out.reserve_exact(
-                value.len() + plain_share(page.len() - after, left - k - 1, n - k - 1),
-            );
+            if out.room() < value.len() + OVERCOPY {
+                // The values ran past their share: room for this one and
+                // the share of those still to come (a division, so only
+                // here, not per value).
+                out.reserve_exact(
+                    value.len() + plain_share(page.len() - after, left - k - 1, n - k - 1),
+                );
+            }
             out.push(value);
             let Some(end) = O::from_usize(out.len()) else {
                 break Some(EncodingError::OffsetOverflow(out.len()));

@@ -160,6 +160,20 @@ impl<'a> ShortAppender<'a> {
         }
     }
 
+    /// Bytes that can be appended before the vector must grow.
+    ///
+    /// ```
+    /// use strata_sink::append::ShortAppender;
+    /// let mut out = Vec::with_capacity(10);
+    /// let mut app = ShortAppender::new(&mut out);
+    /// app.push(b"abc");
+    /// assert_eq!(app.room(), 7);
+    /// ```
+    #[inline(always)]
+    pub fn room(&self) -> usize {
+        self.capacity - self.len
+    }
+
     /// Make room for at least `additional` more bytes, growing the
     /// vector to exactly that much spare capacity when it has less (no
     /// doubling: the caller knows how much is coming).

@@ -365,6 +365,47 @@ mod tests {
         assert_eq!(out.iter().collect::<Vec<_>>(), want);
     }
 
+    /// The bytes are reserved as the batch's share of the page: values
+    /// longer than their share (the long ones first) grow the buffer to
+    /// the share of what is left, once, not value by value; shorter ones
+    /// leave it at about its share.
+    #[test]
+    fn a_batch_reserves_its_share_and_grows_once_past_it() {
+        let values: Vec<Vec<u8>> = (0..200)
+            .map(|i| {
+                if i < 100 {
+                    vec![i as u8; 100]
+                } else {
+                    vec![i as u8; 1]
+                }
+            })
+            .collect();
+        let page = reference(&values);
+        let mut dec = PlainByteArrayDecoder::<i32>::new();
+        dec.set_data(&page, 200).unwrap();
+        // The first 100 values are longer than their share (about half
+        // of the 10,100 payload bytes): read right all the same.
+        let mut out = ByteArrayBuffer::<i32>::new();
+        dec.decode(&mut out, 100).unwrap();
+        assert_eq!(
+            out.iter().collect::<Vec<_>>(),
+            values[..100].iter().map(Vec::as_slice).collect::<Vec<_>>()
+        );
+        assert_eq!(out.values().len(), 10_000);
+        // The last 100 take about their share: 100 bytes, a little over.
+        let mut out = ByteArrayBuffer::<i32>::new();
+        dec.decode(&mut out, 100).unwrap();
+        assert_eq!(
+            out.iter().collect::<Vec<_>>(),
+            values[100..].iter().map(Vec::as_slice).collect::<Vec<_>>()
+        );
+        assert!(
+            out.bytes_capacity() < 100 + 100 / 64 + 2 * strata_sink::append::OVERCOPY,
+            "{}",
+            out.bytes_capacity()
+        );
+    }
+
     proptest! {
         #[test]
         fn arrow_layout_matches_reference(
