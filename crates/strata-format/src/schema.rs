@@ -262,6 +262,78 @@ pub struct ColumnDescriptor {
     pub root_field_index: usize,
 }
 
+/// arrow-rs's accessors (`parquet::schema::types::ColumnDescriptor`),
+/// beside the public fields they read. Where a field is absent, the
+/// numbers are -1, as arrow-rs gives them.
+///
+/// ```
+/// use strata_format::SchemaDescriptor;
+/// use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+///
+/// let schema = SchemaDescriptor::from_elements(&[
+///     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+///     SchemaElement {
+///         name: "price".into(),
+///         physical_type: Some(Type::FixedLenByteArray),
+///         type_length: Some(8),
+///         repetition_type: Some(FieldRepetitionType::Optional),
+///         ..Default::default()
+///     },
+/// ])
+/// .unwrap();
+/// let column = &schema.columns()[0];
+/// assert_eq!((column.name(), column.path().string()), ("price", "price".to_string()));
+/// assert_eq!(column.physical_type(), Type::FIXED_LEN_BYTE_ARRAY);
+/// assert_eq!((column.type_length(), column.type_precision()), (8, -1));
+/// assert_eq!((column.max_def_level(), column.max_rep_level()), (1, 0));
+/// ```
+impl ColumnDescriptor {
+    /// The leaf's name (the path's last part).
+    pub fn name(&self) -> &str {
+        self.path.last().map_or("", String::as_str)
+    }
+
+    /// The path from the root's child to the leaf.
+    pub fn path(&self) -> &ColumnPath {
+        &self.path
+    }
+
+    /// The physical type.
+    pub fn physical_type(&self) -> Type {
+        self.physical_type
+    }
+
+    /// The logical type.
+    pub fn logical_type_ref(&self) -> Option<&LogicalType> {
+        self.logical_type.as_ref()
+    }
+
+    /// The byte length of a `FIXED_LEN_BYTE_ARRAY`, else -1.
+    pub fn type_length(&self) -> i32 {
+        self.type_length.unwrap_or(-1)
+    }
+
+    /// The decimal precision, else -1.
+    pub fn type_precision(&self) -> i32 {
+        self.precision.unwrap_or(-1)
+    }
+
+    /// The decimal scale, else -1.
+    pub fn type_scale(&self) -> i32 {
+        self.scale.unwrap_or(-1)
+    }
+
+    /// The maximum definition level.
+    pub fn max_def_level(&self) -> i16 {
+        self.max_def_level
+    }
+
+    /// The maximum repetition level.
+    pub fn max_rep_level(&self) -> i16 {
+        self.max_rep_level
+    }
+}
+
 /// A validated schema tree with its leaf columns.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SchemaDescriptor {

@@ -214,6 +214,7 @@ compat! {
     api::sorting_columns_roundtrip;
     api::flushed_row_groups_while_writing;
     api::column_statistics;
+    api::column_descriptors;
 }
 
 blocked! {

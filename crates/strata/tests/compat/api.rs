@@ -354,3 +354,53 @@ pub fn column_statistics(_dir: &Path) -> String {
     }
     out
 }
+
+/// The Parquet schema's leaf columns, as a tool that prints a file's
+/// layout reads them.
+pub fn column_descriptors(_dir: &Path) -> String {
+    use arrow_array::{Decimal128Array, FixedSizeBinaryArray, ListArray};
+    use arrow_array::types::Int32Type;
+    let n = 4;
+    let prices = Decimal128Array::from(vec![Some(1234), None, Some(-5), Some(0)])
+        .with_precision_and_scale(9, 2)
+        .unwrap();
+    let codes =
+        FixedSizeBinaryArray::try_from_iter((0..n).map(|i| [i as u8, 1, 2, 3])).unwrap();
+    let tags = ListArray::from_iter_primitive::<Int32Type, _, _>(
+        (0..n).map(|i| (i % 2 == 0).then(|| vec![Some(i), None])),
+    );
+    let point = StructArray::from(vec![(
+        Arc::new(Field::new("x", DataType::Int32, true)),
+        Arc::new(Int32Array::from(vec![1, 2, 3, 4])) as ArrayRef,
+    )]);
+    let batch = RecordBatch::try_from_iter([
+        ("price", Arc::new(prices) as ArrayRef),
+        ("code", Arc::new(codes)),
+        ("tags", Arc::new(tags)),
+        ("point", Arc::new(point)),
+    ])
+    .unwrap();
+    // Coerced, so that both name the list's element as the specification
+    // does (strata always does; see docs/architecture.md).
+    let props = WriterProperties::builder().set_coerce_types(true).build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let schema = builder.parquet_schema();
+    let mut out = format!("rows: {n}\nleaves: {}\n", schema.num_columns());
+    for column in schema.columns() {
+        out.push_str(&format!(
+            "{} ({}): {} length {} precision {} scale {} levels {}/{}\n",
+            column.name(),
+            column.path().string(),
+            column.physical_type(),
+            column.type_length(),
+            column.type_precision(),
+            column.type_scale(),
+            column.max_def_level(),
+            column.max_rep_level()
+        ));
+    }
+    out
+}
