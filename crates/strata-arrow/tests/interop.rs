@@ -188,14 +188,10 @@ fn strata_read(path: &Path) -> Result<RecordBatch, String> {
 fn strata_read_catching(path: &Path) -> Result<RecordBatch, String> {
     match catch_unwind(AssertUnwindSafe(|| strata_read(path))) {
         Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(format!("PANIC: {msg}"))
-        }
+        Err(p) => Err(format!(
+            "PANIC: {}",
+            python_peers::panic_message(p.as_ref())
+        )),
     }
 }
 

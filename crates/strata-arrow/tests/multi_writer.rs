@@ -645,6 +645,20 @@ fn slice(child: &[J], start: usize, len: usize) -> J {
 }
 
 /// Every row of `a` in the sidecar's form (generate.py `values`).
+/// Each slot of a list view: its `size` values from `offset`.
+fn list_view_values<O: OffsetSizeTrait>(l: &GenericListViewArray<O>) -> Result<Vec<J>, String> {
+    let child = values(l.values().as_ref())?;
+    Ok((0..l.len())
+        .map(|i| {
+            slice(
+                &child,
+                l.value_offsets()[i].as_usize(),
+                l.value_sizes()[i].as_usize(),
+            )
+        })
+        .collect())
+}
+
 fn values(a: &dyn Array) -> Result<Vec<J>, String> {
     let n = a.len();
     let mut out: Vec<J> = match a.data_type() {
@@ -730,32 +744,8 @@ fn values(a: &dyn Array) -> Result<Vec<J>, String> {
                 .map(|w| slice(&child, w[0] as usize, (w[1] - w[0]) as usize))
                 .collect()
         }
-        DataType::ListView(_) => {
-            let l = a.as_list_view::<i32>();
-            let child = values(l.values().as_ref())?;
-            (0..n)
-                .map(|i| {
-                    slice(
-                        &child,
-                        l.value_offsets()[i] as usize,
-                        l.value_sizes()[i] as usize,
-                    )
-                })
-                .collect()
-        }
-        DataType::LargeListView(_) => {
-            let l = a.as_list_view::<i64>();
-            let child = values(l.values().as_ref())?;
-            (0..n)
-                .map(|i| {
-                    slice(
-                        &child,
-                        l.value_offsets()[i] as usize,
-                        l.value_sizes()[i] as usize,
-                    )
-                })
-                .collect()
-        }
+        DataType::ListView(_) => list_view_values(a.as_list_view::<i32>())?,
+        DataType::LargeListView(_) => list_view_values(a.as_list_view::<i64>())?,
         DataType::FixedSizeList(_, size) => {
             let l = a.as_fixed_size_list();
             let child = values(l.values().as_ref())?;
@@ -989,14 +979,10 @@ fn strata_read(path: &Path) -> Result<(RecordBatch, usize), String> {
 fn strata_read_catching(path: &Path) -> Result<(RecordBatch, usize), String> {
     match catch_unwind(AssertUnwindSafe(|| strata_read(path))) {
         Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(format!("PANIC: {msg}"))
-        }
+        Err(p) => Err(format!(
+            "PANIC: {}",
+            python_peers::panic_message(p.as_ref())
+        )),
     }
 }
 

@@ -1,7 +1,8 @@
 //! What the peer tests share: finding the Python interpreter they drive
 //! (pyarrow, DuckDB and the other writers): `STRATA_PYTHON` when set
 //! (`.ci/run` sets it to its venv), else a `python3` on the `PATH` that
-//! has the modules; and a fresh directory for the files they exchange.
+//! has the modules; a fresh directory for the files they exchange; and
+//! the message of a caught panic.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -84,4 +85,14 @@ pub fn find_python(test: &str, modules: &[&str], required: &[&str]) -> Option<Pa
             None
         }
     }
+}
+
+/// The message of a panic caught by `catch_unwind` (empty when it carried
+/// neither a `String` nor a `&str`).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }
