@@ -1,0 +1,105 @@
+//! Open a wide file and read a few of its columns, in a loop:
+//! `wide_probe strata|arrow|arrow-skip COLUMNS ROW_GROUPS READ_COLUMNS REPS`.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![forbid(unsafe_code)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
+use bytes::Bytes;
+
+fn wide_file(columns: usize, row_groups: usize, rows: usize) -> Bytes {
+    let mut arrays: Vec<(String, ArrayRef)> = Vec::with_capacity(columns);
+    for i in 0..columns {
+        let a: ArrayRef = match i % 4 {
+            0 => Arc::new(Int64Array::from_iter_values(
+                (0..rows as i64).map(|v| v * 7 + i as i64),
+            )),
+            1 => Arc::new(Float64Array::from_iter_values(
+                (0..rows).map(|v| v as f64 * 0.5),
+            )),
+            2 => Arc::new(StringArray::from_iter(
+                (0..rows).map(|v| (v % 5 != 0).then(|| format!("s{}", v % 37))),
+            )),
+            _ => Arc::new(Int32Array::from_iter(
+                (0..rows as i32).map(|v| (v % 3 != 0).then_some(v)),
+            )),
+        };
+        arrays.push((format!("column_{i:05}"), a));
+    }
+    let batch = RecordBatch::try_from_iter(arrays).unwrap();
+    let props = strata_file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(rows))
+        .build();
+    let mut out = Vec::new();
+    let mut w = strata_arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    for _ in 0..row_groups {
+        w.write(&batch).unwrap();
+    }
+    w.close().unwrap();
+    Bytes::from(out)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let which = args.get(1).map(String::as_str).unwrap_or("strata");
+    let columns: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let row_groups: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let read: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
+    let reps: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let path = std::env::temp_dir().join(format!("strata_wide_{columns}_{row_groups}.parquet"));
+    let file = match std::fs::read(&path) {
+        Ok(b) => Bytes::from(b),
+        Err(_) => {
+            let f = wide_file(columns, row_groups, 1000);
+            std::fs::write(&path, &f).unwrap();
+            f
+        }
+    };
+    let leaves: Vec<usize> = (0..read).map(|k| k * (columns / read)).collect();
+    let start = std::time::Instant::now();
+    let mut rows = 0;
+    for _ in 0..reps {
+        rows = match which {
+            "strata" => {
+                use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+                let b = ParquetRecordBatchReaderBuilder::try_new(file.clone()).unwrap();
+                let mask = strata_arrow::ProjectionMask::leaves(
+                    b.parquet_schema(),
+                    leaves.iter().copied(),
+                );
+                let r = b.with_projection(mask).build().unwrap();
+                r.map(|b| b.unwrap().num_rows()).sum::<usize>()
+            }
+            "arrow" | "arrow-skip" => {
+                use parquet::arrow::arrow_reader::{
+                    ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+                };
+                use parquet::file::metadata::ParquetStatisticsPolicy;
+                let mut o = ArrowReaderOptions::new();
+                if which == "arrow-skip" {
+                    o = o
+                        .with_column_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
+                        .with_encoding_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
+                        .with_size_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves));
+                }
+                let b =
+                    ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), o).unwrap();
+                let mask = parquet::arrow::ProjectionMask::leaves(
+                    b.parquet_schema(),
+                    leaves.iter().copied(),
+                );
+                let r = b.with_projection(mask).build().unwrap();
+                r.map(|b| b.unwrap().num_rows()).sum::<usize>()
+            }
+            _ => panic!("strata|arrow|arrow-skip"),
+        };
+        black_box(rows);
+    }
+    eprintln!(
+        "{which}: {:.2} ms/open+read ({} bytes, {rows} rows)",
+        start.elapsed().as_secs_f64() * 1e3 / reps as f64,
+        file.len()
+    );
+}
