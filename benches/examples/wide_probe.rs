@@ -9,7 +9,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
 use bytes::Bytes;
 
-fn wide_file(columns: usize, row_groups: usize, rows: usize) -> Bytes {
+fn wide_batch(columns: usize, rows: usize) -> RecordBatch {
     let mut arrays: Vec<(String, ArrayRef)> = Vec::with_capacity(columns);
     for i in 0..columns {
         let a: ArrayRef = match i % 4 {
@@ -28,7 +28,11 @@ fn wide_file(columns: usize, row_groups: usize, rows: usize) -> Bytes {
         };
         arrays.push((format!("column_{i:05}"), a));
     }
-    let batch = RecordBatch::try_from_iter(arrays).unwrap();
+    RecordBatch::try_from_iter(arrays).unwrap()
+}
+
+fn wide_file(columns: usize, row_groups: usize, rows: usize) -> Bytes {
+    let batch = wide_batch(columns, rows);
     let props = strata_file::properties::WriterProperties::builder()
         .set_max_row_group_row_count(Some(rows))
         .build();
@@ -58,13 +62,55 @@ fn main() {
         }
     };
     let leaves: Vec<usize> = (0..read).map(|k| k * (columns / read)).collect();
+    if which.starts_with("write-") {
+        let batch = wide_batch(columns, 1000);
+        let start = std::time::Instant::now();
+        let mut len = 0;
+        for _ in 0..reps {
+            let mut out = Vec::new();
+            if which == "write-strata" {
+                let mut w =
+                    strata_arrow::ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+                for _ in 0..row_groups {
+                    w.write(&batch).unwrap();
+                    w.flush().unwrap();
+                }
+                w.close().unwrap();
+            } else {
+                let mut w =
+                    parquet::arrow::ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+                for _ in 0..row_groups {
+                    w.write(&batch).unwrap();
+                    w.flush().unwrap();
+                }
+                w.close().unwrap();
+            }
+            len = out.len();
+        }
+        eprintln!(
+            "{which}: {:.2} ms/write ({len} bytes)",
+            start.elapsed().as_secs_f64() * 1e3 / reps as f64
+        );
+        return;
+    }
     let start = std::time::Instant::now();
     let mut rows = 0;
     for _ in 0..reps {
         rows = match which {
-            "strata" => {
-                use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-                let b = ParquetRecordBatchReaderBuilder::try_new(file.clone()).unwrap();
+            "strata" | "strata-skip" => {
+                use strata_arrow::arrow_reader::{
+                    ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+                };
+                use strata_file::metadata::ParquetStatisticsPolicy;
+                let mut o = ArrowReaderOptions::new();
+                if which == "strata-skip" {
+                    o = o
+                        .with_column_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
+                        .with_encoding_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
+                        .with_size_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves));
+                }
+                let b =
+                    ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), o).unwrap();
                 let mask = strata_arrow::ProjectionMask::leaves(
                     b.parquet_schema(),
                     leaves.iter().copied(),

@@ -48,9 +48,13 @@ macro_rules! side {
 side!(
     on_arrow_rs,
     parquet,
-    [common, write, read, types, api, blocked]
+    [common, write, read, types, api, metadata, blocked]
 );
-side!(on_strata, strata, [common, write, read, types, api]);
+side!(
+    on_strata,
+    strata,
+    [common, write, read, types, api, metadata]
+);
 
 /// A fresh empty directory for one side of one test.
 fn fresh_dir(test: &str, side: &str) -> PathBuf {
@@ -215,6 +219,11 @@ compat! {
     api::flushed_row_groups_while_writing;
     api::column_statistics;
     api::column_descriptors;
+    metadata::metadata_reader_page_index;
+    metadata::footer_tail_and_decode;
+    metadata::statistics_policy_keeps_read_columns;
+    metadata::parquet_schema_reused_across_files;
+    metadata::metadata_options_and_prefetch;
 }
 
 blocked! {

@@ -29,7 +29,6 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_format::footer::{FOOTER_TAIL_LEN, PARQUET_MAGIC, decode_metadata, parse_footer_tail};
 use strata_format::metadata::{
     BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex,
     RowGroup,
@@ -88,7 +87,7 @@ impl<R: ChunkReader> FileReader<R> {
     /// [`try_new`](Self::try_new) with options.
     pub fn try_new_with_options(reader: R, options: ReadOptions) -> Result<Self> {
         let file_len = reader.len();
-        let metadata = read_footer(&reader, file_len)?;
+        let (metadata, _) = crate::metadata::read_footer(&reader, file_len, None, None)?;
         let schema = SchemaDescriptor::from_elements(&metadata.schema)?;
         Ok(Self {
             reader,
@@ -243,44 +242,6 @@ impl<R: ChunkReader> FileReader<R> {
         })?;
         self.reader.get_bytes(start, len)
     }
-}
-
-/// Read and decode the footer through `reader`, reading only the tail.
-fn read_footer<R: ChunkReader>(reader: &R, file_len: u64) -> Result<FileMetaData> {
-    let tail_len = FOOTER_TAIL_LEN as u64;
-    let min_len = tail_len + PARQUET_MAGIC.len() as u64;
-    if file_len < min_len {
-        return Err(FileError::Format(
-            strata_format::FormatError::InvalidFooter(format!(
-                "file of {file_len} bytes is shorter than the {min_len} bytes of magic and footer tail"
-            )),
-        ));
-    }
-    let tail = reader.get_bytes(file_len - tail_len, FOOTER_TAIL_LEN)?;
-    let tail: &[u8; FOOTER_TAIL_LEN] = tail
-        .as_ref()
-        .try_into()
-        .map_err(|_| FileError::Corrupt("footer tail is not 8 bytes".into()))?;
-    let metadata_len = parse_footer_tail(tail)?;
-    if u64::from(metadata_len) + min_len > file_len {
-        return Err(FileError::Format(
-            strata_format::FormatError::InvalidFooter(format!(
-                "metadata length {metadata_len} does not fit in a file of {file_len} bytes"
-            )),
-        ));
-    }
-    let head = reader.get_bytes(0, PARQUET_MAGIC.len())?;
-    if head.as_ref() != PARQUET_MAGIC {
-        let mut found = [0u8; 4];
-        found.copy_from_slice(head.get(..4).unwrap_or(&[0; 4]));
-        return Err(FileError::Format(strata_format::FormatError::BadMagic {
-            found,
-        }));
-    }
-    let start = file_len - tail_len - u64::from(metadata_len);
-    // Bounded by the file length checked above.
-    let metadata = reader.get_bytes(start, metadata_len as usize)?;
-    Ok(decode_metadata(&metadata)?)
 }
 
 /// Reads one row group: its column chunks' pages, page indexes and Bloom

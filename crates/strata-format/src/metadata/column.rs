@@ -211,6 +211,7 @@ impl ColumnMetaData {
         const COMPRESSED: u32 = 1 << 6;
         const DATA_PAGE: u32 = 1 << 7;
         let mut seen = 0u32;
+        let skipped = r.skipped_details();
         let saved = r.begin_struct()?;
         while let Some(f) = r.next_field()? {
             match f.id {
@@ -260,6 +261,9 @@ impl ColumnMetaData {
                     r.read_into(f, &mut self.extras_mut().index_page_offset)?;
                 }
                 11 => r.read_into(f, &mut self.dictionary_page_offset)?,
+                12 if skipped.column_stats => r.skip(f.ty)?,
+                13 if skipped.encoding_stats => r.skip(f.ty)?,
+                16 if skipped.size_stats => r.skip(f.ty)?,
                 12 if f.ty.same_kind(FieldType::Struct) => {
                     self.statistics
                         .insert(Statistics::default())
@@ -485,6 +489,16 @@ impl ColumnChunk {
     /// Length of the Bloom filter.
     pub fn bloom_filter_length(&self) -> Option<i32> {
         self.meta_data.as_ref()?.bloom_filter_length()
+    }
+
+    /// Bytes of `BYTE_ARRAY` data without length prefixes, from the size
+    /// statistics.
+    pub fn unencoded_byte_array_data_bytes(&self) -> Option<i64> {
+        self.meta_data
+            .as_ref()?
+            .size_statistics
+            .as_ref()?
+            .unencoded_byte_array_data_bytes
     }
 
     /// Offset of the column index.

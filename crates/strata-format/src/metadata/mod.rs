@@ -17,6 +17,7 @@ mod enums;
 mod file;
 mod index;
 mod logical_type;
+mod options;
 mod page_header;
 mod row_group;
 mod schema_element;
@@ -40,6 +41,7 @@ pub use enums::{
 pub use file::{ColumnOrder, FileMetaData, KeyValue};
 pub use index::{ColumnIndex, OffsetIndex, PageLocation};
 pub use logical_type::{LogicalType, TimeUnit};
+pub use options::{ParquetMetaDataOptions, ParquetStatisticsPolicy};
 pub use page_header::{
     DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,
 };
