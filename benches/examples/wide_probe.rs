@@ -4,46 +4,8 @@
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
-use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
 use bytes::Bytes;
-
-fn wide_batch(columns: usize, rows: usize) -> RecordBatch {
-    let mut arrays: Vec<(String, ArrayRef)> = Vec::with_capacity(columns);
-    for i in 0..columns {
-        let a: ArrayRef = match i % 4 {
-            0 => Arc::new(Int64Array::from_iter_values(
-                (0..rows as i64).map(|v| v * 7 + i as i64),
-            )),
-            1 => Arc::new(Float64Array::from_iter_values(
-                (0..rows).map(|v| v as f64 * 0.5),
-            )),
-            2 => Arc::new(StringArray::from_iter(
-                (0..rows).map(|v| (v % 5 != 0).then(|| format!("s{}", v % 37))),
-            )),
-            _ => Arc::new(Int32Array::from_iter(
-                (0..rows as i32).map(|v| (v % 3 != 0).then_some(v)),
-            )),
-        };
-        arrays.push((format!("column_{i:05}"), a));
-    }
-    RecordBatch::try_from_iter(arrays).unwrap()
-}
-
-fn wide_file(columns: usize, row_groups: usize, rows: usize) -> Bytes {
-    let batch = wide_batch(columns, rows);
-    let props = strata_file::properties::WriterProperties::builder()
-        .set_max_row_group_row_count(Some(rows))
-        .build();
-    let mut out = Vec::new();
-    let mut w = strata_arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
-    for _ in 0..row_groups {
-        w.write(&batch).unwrap();
-    }
-    w.close().unwrap();
-    Bytes::from(out)
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -56,14 +18,14 @@ fn main() {
     let file = match std::fs::read(&path) {
         Ok(b) => Bytes::from(b),
         Err(_) => {
-            let f = wide_file(columns, row_groups, 1000);
+            let f = strata_benches::data::wide_file(columns, row_groups);
             std::fs::write(&path, &f).unwrap();
             f
         }
     };
     let leaves: Vec<usize> = (0..read).map(|k| k * (columns / read)).collect();
     if which.starts_with("write-") {
-        let batch = wide_batch(columns, 1000);
+        let batch = strata_benches::data::wide_batch(columns, 1000);
         let start = std::time::Instant::now();
         let mut len = 0;
         for _ in 0..reps {
