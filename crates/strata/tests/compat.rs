@@ -224,6 +224,7 @@ compat! {
     metadata::statistics_policy_keeps_read_columns;
     metadata::parquet_schema_reused_across_files;
     metadata::metadata_options_and_prefetch;
+    metadata::column_codecs_and_types;
 }
 
 blocked! {

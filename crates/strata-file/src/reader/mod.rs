@@ -309,7 +309,7 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
         self.file
             .schema
             .column(j)
-            .map(|c| c.path.to_string())
+            .map(|c| c.path.string())
             .unwrap_or_else(|| format!("#{j}"))
     }
 

@@ -2,8 +2,9 @@
 //! [`PageEncodingStats`] (kept in a [`PageEncodingStatsList`](super::PageEncodingStatsList)).
 
 use super::{
-    ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
-    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, TypedStatistics, required,
+    ColumnCryptoMetaData, Compression, CompressionCodec, Encoding, EncodingSet,
+    GeospatialStatistics, KeyValue, PageEncodingStatsList, PageType, SizeStatistics, Statistics,
+    Type, TypedStatistics, required,
 };
 use crate::ColumnPath;
 use crate::error::{FormatError, Result};
@@ -445,6 +446,31 @@ impl ColumnChunk {
     pub fn statistics(&self) -> Option<TypedStatistics> {
         let meta = self.meta_data.as_ref()?;
         TypedStatistics::from_thrift(meta.physical_type, meta.statistics.as_ref()?)
+    }
+
+    /// The column's physical type (`BOOLEAN` for a chunk without
+    /// metadata).
+    pub fn column_type(&self) -> Type {
+        self.meta_data
+            .as_ref()
+            .map_or(Type::Boolean, |m| m.physical_type)
+    }
+
+    /// The codec the metadata records (`UNCOMPRESSED` for a chunk without
+    /// metadata).
+    pub fn compression_codec(&self) -> CompressionCodec {
+        self.meta_data
+            .as_ref()
+            .map_or(CompressionCodec::Uncompressed, |m| m.codec)
+    }
+
+    /// The chunk's compression as arrow-rs's `Compression`, at the codec's
+    /// default level (the level is not recorded in a file). A codec id this
+    /// version does not know has no `Compression`: it answers
+    /// `UNCOMPRESSED` here, and reading the chunk's pages fails naming it
+    /// ([`compression_codec`](Self::compression_codec) has the id).
+    pub fn compression(&self) -> Compression {
+        Compression::from_codec(self.compression_codec()).unwrap_or_default()
     }
 
     /// Values in the chunk, nulls included.

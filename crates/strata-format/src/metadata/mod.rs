@@ -10,6 +10,7 @@
 
 mod bloom;
 mod column;
+mod compression;
 mod encoding_set;
 mod encoding_stats;
 mod encryption;
@@ -28,6 +29,7 @@ pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, B
 pub use column::{
     ColumnChunk, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras, PageEncodingStats,
 };
+pub use compression::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
 pub use encoding_set::EncodingSet;
 pub use encoding_stats::PageEncodingStatsList;
 pub use encryption::{

@@ -153,3 +153,31 @@ pub fn metadata_options_and_prefetch(_dir: &Path) -> String {
     }
     out
 }
+
+/// An inspection tool's per-column line: physical type, codec, encodings.
+pub fn column_codecs_and_types(_dir: &Path) -> String {
+    use pq::basic::{Compression, ZstdLevel};
+    use pq::schema::types::ColumnPath;
+    let batch = people(30);
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).unwrap()))
+        .set_column_compression(ColumnPath::from("name"), Compression::SNAPPY)
+        .set_column_compression(ColumnPath::from("active"), Compression::UNCOMPRESSED)
+        .build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for column in metadata.row_group(0).columns() {
+        let codec = column.compression();
+        out.push_str(&format!(
+            "{}: {} {:?} {codec} compressed {}\n",
+            column.column_path(),
+            column.column_type(),
+            codec,
+            matches!(codec, Compression::UNCOMPRESSED).then_some("no").unwrap_or("yes"),
+        ));
+    }
+    out
+}
