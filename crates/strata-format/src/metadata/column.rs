@@ -285,6 +285,10 @@ impl ColumnMetaData {
             }
         }
         r.end_struct(saved);
+        const ALL: u32 = (1 << 8) - 1;
+        if seen == ALL {
+            return Ok(());
+        }
         for (bit, field) in [
             (TYPE, "type"),
             (ENCODINGS, "encodings"),

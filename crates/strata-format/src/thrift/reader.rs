@@ -585,13 +585,20 @@ impl<'a> CompactReader<'a> {
         let ordinal = self.chunk_ordinal;
         self.chunk_ordinal = self.chunk_ordinal.saturating_add(1);
         let start = self.pos;
-        self.skip(FieldType::List)?;
-        let raw = self.data.get(start..self.pos).unwrap_or_default();
+        // A Thrift value's encoding determines where it ends, so when the
+        // bytes here begin with the cached encoding, the list here is that
+        // list, byte for byte: no need to walk it first.
         if let Some((cached_raw, path)) = self.path_cache.get(ordinal)
-            && *cached_raw == raw
+            && self
+                .data
+                .get(start..)
+                .is_some_and(|rest| rest.starts_with(cached_raw))
         {
+            self.pos = start + cached_raw.len();
             return Ok(Arc::clone(path));
         }
+        self.skip(FieldType::List)?;
+        let raw = self.data.get(start..self.pos).unwrap_or_default();
         self.pos = start;
         // Most paths have one part: build the shared slice in one
         // allocation instead of collecting a vector and copying it.
@@ -624,10 +631,15 @@ impl<'a> CompactReader<'a> {
         let n = self.read_list_header_of(T::WIRE_TYPE)?;
         self.enter()?;
         let mut out: Vec<T> = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(T::default());
-            if let Some(last) = out.last_mut() {
-                read(last, self)?;
+        // Defaults are written a block at a time, in place (a `push` of
+        // each would build it aside and copy it), so a list whose declared
+        // size runs past its data stops within one block of what decoded.
+        const BLOCK: usize = 1024;
+        while out.len() < n {
+            let start = out.len();
+            out.resize_with(start + (n - start).min(BLOCK), T::default);
+            for item in &mut out[start..] {
+                read(item, self)?;
             }
         }
         self.depth -= 1;
