@@ -39,7 +39,8 @@ use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::page_reader::PageReader;
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::SerializedFileReader;
 use strata_format::SchemaDescriptor;
 
 use crate::error::{ParquetError, Result, general};
@@ -316,9 +317,8 @@ impl ArrowReaderMetadata {
     /// Read `reader`'s footer and map its schema to Arrow, as `options`
     /// say.
     pub fn load<T: ChunkReader>(reader: &T, options: ArrowReaderOptions) -> Result<Self> {
-        let file = FileReader::try_new(reader)?;
-        let metadata = ParquetMetaData::from_footer(file.shared_metadata(), file.shared_schema());
-        Self::try_new(Arc::new(metadata), options)
+        let file = SerializedFileReader::new(reader)?;
+        Self::try_new(Arc::new(file.metadata().clone()), options)
     }
 
     /// Map the schema of metadata already read to Arrow, as `options` say.
@@ -367,7 +367,7 @@ impl ArrowReaderMetadata {
 /// Builds a [`ParquetRecordBatchReader`] over a file held by a
 /// [`ChunkReader`] (`std::fs::File`, `bytes::Bytes`).
 pub struct ParquetRecordBatchReaderBuilder<T: ChunkReader> {
-    file: FileReader<T>,
+    file: SerializedFileReader<T>,
     metadata: Arc<ParquetMetaData>,
     schema: SchemaRef,
     hint: Option<(Schema, HintRule)>,
@@ -408,11 +408,10 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
     /// A builder over `reader`, whose metadata was read already (by
     /// [`ArrowReaderMetadata::load`], from the same file).
     pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
-        let file = FileReader::with_metadata(
+        let file = SerializedFileReader::with_metadata(
             reader,
-            Arc::clone(metadata.metadata.shared_footer()),
-            Arc::clone(metadata.metadata.shared_schema()),
-            ReadOptions::default(),
+            metadata.metadata.as_ref().clone(),
+            ReaderProperties::default(),
         );
         Self {
             file,
@@ -587,7 +586,7 @@ trait ChunkSource: Send {
     fn schema(&self) -> &SchemaDescriptor;
 }
 
-impl<T: ChunkReader + Send> ChunkSource for FileReader<T> {
+impl<T: ChunkReader + Send> ChunkSource for SerializedFileReader<T> {
     fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader> {
         let rg = self.row_group(row_group)?;
         Ok(if indexed {
@@ -598,7 +597,7 @@ impl<T: ChunkReader + Send> ChunkSource for FileReader<T> {
     }
 
     fn schema(&self) -> &SchemaDescriptor {
-        FileReader::schema(self)
+        SerializedFileReader::schema(self)
     }
 }
 
