@@ -1,7 +1,8 @@
 //! The row API over the parquet-testing corpus, strata against arrow-rs
 //! 60.1: every file of `data/` (and its subfolders) is opened with
 //! `SerializedFileReader` by both crates and its rows printed (`{}` of
-//! each `Row`) until the end or the first error; the texts must be equal,
+//! each `Row`, and its `to_json_value()`) until the end or the first
+//! error; the texts must be equal,
 //! except for the files listed in [`DIFFERENCES`] with the reason. Every
 //! file of `bad_data/` gives an error or rows, never a panic.
 //!
@@ -118,7 +119,7 @@ fn read_arrow_rs(path: &Path) -> Reading {
         };
         for row in iter.take(MAX_ROWS) {
             match row {
-                Ok(row) => rows.push(row.to_string()),
+                Ok(row) => rows.push(format!("{row}\n      json {}", row.to_json_value())),
                 Err(e) => return Reading::Failed(std::mem::take(rows), e.to_string()),
             }
         }
@@ -140,7 +141,7 @@ fn read_strata(path: &Path) -> Reading {
         };
         for row in iter.take(MAX_ROWS) {
             match row {
-                Ok(row) => rows.push(row.to_string()),
+                Ok(row) => rows.push(format!("{row}\n      json {}", row.to_json_value())),
                 Err(e) => return Reading::Failed(std::mem::take(rows), e.to_string()),
             }
         }

@@ -427,6 +427,61 @@ impl fmt::Display for Field {
     }
 }
 
+#[cfg(feature = "json")]
+impl Field {
+    /// The value as JSON, as arrow-rs gives it (feature `json`): numbers
+    /// as numbers (a float that is not finite as `null`), decimals, dates,
+    /// times and timestamps as their text, bytes as standard base64,
+    /// structs and maps as objects (map keys as their text), lists as
+    /// arrays.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        use base64::Engine;
+        use serde_json::{Number, Value};
+        let float = |v: f64| Number::from_f64(v).map_or(Value::Null, Value::Number);
+        match self {
+            Field::Null => Value::Null,
+            Field::Bool(v) => Value::Bool(*v),
+            Field::Byte(v) => Value::from(*v),
+            Field::Short(v) => Value::from(*v),
+            Field::Int(v) => Value::from(*v),
+            Field::Long(v) => Value::from(*v),
+            Field::UByte(v) => Value::from(*v),
+            Field::UShort(v) => Value::from(*v),
+            Field::UInt(v) => Value::from(*v),
+            Field::ULong(v) => Value::from(*v),
+            Field::Float16(v) => float(f64::from(*v)),
+            Field::Float(v) => float(f64::from(*v)),
+            Field::Double(v) => float(*v),
+            Field::Decimal(v) => Value::String(text::decimal(v.data(), v.scale())),
+            Field::Str(v) => Value::String(v.clone()),
+            Field::Bytes(v) => {
+                Value::String(base64::engine::general_purpose::STANDARD.encode(v.data()))
+            }
+            Field::Date(days) => Value::String(text::date(i64::from(*days))),
+            Field::TimeMillis(v) => Value::String(text::time_millis(*v)),
+            Field::TimeMicros(v) => Value::String(text::time_micros(*v)),
+            Field::TimestampMillis(v) => Value::String(text::timestamp(i128::from(*v), 1_000)),
+            Field::TimestampMicros(v) => Value::String(text::timestamp(i128::from(*v), 1_000_000)),
+            Field::Group(row) => row.to_json_value(),
+            Field::ListInternal(list) => {
+                Value::Array(list.elements.iter().map(Field::to_json_value).collect())
+            }
+            Field::MapInternal(map) => Value::Object(
+                map.entries
+                    .iter()
+                    .map(|(key, value)| {
+                        let key = match key.to_json_value() {
+                            Value::String(text) => text,
+                            other => other.to_string(),
+                        };
+                        (key, value.to_json_value())
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
 /// A record: its top-level fields by name, in schema order (arrow-rs's
 /// `parquet::record::Row`).
 ///
@@ -485,6 +540,20 @@ impl Row {
             .get(i)
             .map(|(_, field)| field)
             .ok_or(RecordError::IndexOutOfBound(i, self.fields.len()))
+    }
+}
+
+#[cfg(feature = "json")]
+impl Row {
+    /// The row as a JSON object of its fields (feature `json`; see
+    /// [`Field`]'s `to_json_value` for each value).
+    pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.fields
+                .iter()
+                .map(|(name, field)| (name.clone(), field.to_json_value()))
+                .collect(),
+        )
     }
 }
 
