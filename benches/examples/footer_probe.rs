@@ -28,6 +28,11 @@ fn main() {
                     .unwrap(),
                 );
             }
+            "skip" => {
+                let mut r = strata_format::thrift::CompactReader::new(black_box(&bytes));
+                r.skip(strata_format::thrift::FieldType::Struct).unwrap();
+                black_box(r.position());
+            }
             "none" => {}
             _ => panic!("strata|arrow|none"),
         }

@@ -515,3 +515,57 @@ pub fn read_string_column(
         std::hint::black_box(&out.values);
     }
 }
+
+/// A batch of `columns` columns and `rows` rows, cycling through four
+/// column types: required `Int64`, required `Float64`, optional `Utf8`
+/// (one null in five) and optional `Int32` (one null in three), named
+/// `column_00000`, ...
+///
+/// # Panics
+/// Never (benchmark setup only).
+#[allow(clippy::unwrap_used)]
+pub fn wide_batch(columns: usize, rows: usize) -> arrow_array::RecordBatch {
+    use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, StringArray};
+    use std::sync::Arc;
+
+    let arrays = (0..columns).map(|i| {
+        let array: ArrayRef = match i % 4 {
+            0 => Arc::new(Int64Array::from_iter_values(
+                (0..rows as i64).map(|v| v * 7 + i as i64),
+            )),
+            1 => Arc::new(Float64Array::from_iter_values(
+                (0..rows).map(|v| v as f64 * 0.5),
+            )),
+            2 => Arc::new(StringArray::from_iter(
+                (0..rows).map(|v| (v % 5 != 0).then(|| format!("s{}", v % 37))),
+            )),
+            _ => Arc::new(Int32Array::from_iter(
+                (0..rows as i32).map(|v| (v % 3 != 0).then_some(v)),
+            )),
+        };
+        (format!("column_{i:05}"), array)
+    });
+    arrow_array::RecordBatch::try_from_iter(arrays).unwrap()
+}
+
+/// A file of [`wide_batch`]`(columns, 1000)` written by strata's
+/// `ArrowWriter` `row_groups` times, one row group each (statistics, page
+/// indexes and the embedded Arrow schema as written by default).
+///
+/// # Panics
+/// Never (benchmark setup only).
+#[allow(clippy::unwrap_used)]
+pub fn wide_file(columns: usize, row_groups: usize) -> bytes::Bytes {
+    let batch = wide_batch(columns, 1000);
+    let props = strata_file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(batch.num_rows()))
+        .build();
+    let mut out = Vec::new();
+    let mut writer =
+        strata_arrow::ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    for _ in 0..row_groups {
+        writer.write(&batch).unwrap();
+    }
+    writer.close().unwrap();
+    bytes::Bytes::from(out)
+}

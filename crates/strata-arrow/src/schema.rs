@@ -277,6 +277,18 @@ pub(crate) fn encode_arrow_schema(schema: &Schema) -> String {
     base64::engine::general_purpose::STANDARD.encode(framed)
 }
 
+/// The field of an embedded Arrow schema's struct (or root) that hints the
+/// Parquet child `name` at position `index`: the field at the same position
+/// when its name matches, as it does in every file written from that
+/// schema, else the first field of that name. Looking up by position first
+/// keeps a wide schema's mapping linear in its width.
+fn hint_field<'a>(fields: &'a Fields, index: usize, name: &str) -> Option<&'a Field> {
+    match fields.get(index) {
+        Some(f) if f.name() == name => Some(f.as_ref()),
+        _ => fields.iter().find(|f| f.name() == name).map(|f| f.as_ref()),
+    }
+}
+
 /// Build the Arrow schema and field tree of `schema`, keeping only the
 /// leaves in `mask` (all when `None`).
 pub(crate) fn build_arrow_schema(
@@ -297,8 +309,8 @@ pub(crate) fn build_arrow_schema(
     };
     let mut fields = Vec::new();
     let mut tree = Vec::new();
-    for child in schema.root().children() {
-        let hint_field = hint.and_then(|h| h.field_with_name(&child.name).ok());
+    for (i, child) in schema.root().children().iter().enumerate() {
+        let hint_field = hint.and_then(|h| hint_field(h.fields(), i, &child.name));
         if let Some((field, pf)) = builder.node(child, 0, 0, hint_field)? {
             fields.push(field);
             tree.push(pf);
@@ -440,11 +452,10 @@ impl Builder<'_> {
                 };
                 let mut fields = Vec::new();
                 let mut kids = Vec::new();
-                for child in children {
+                for (i, child) in children.iter().enumerate() {
                     let h = hint_fields
                         .as_ref()
-                        .and_then(|f| f.iter().find(|f| f.name() == &child.name))
-                        .map(|f| f.as_ref());
+                        .and_then(|f| hint_field(f, i, &child.name));
                     if let Some((f, pf)) = self.node(child, def, rep, h)? {
                         fields.push(f);
                         kids.push(pf);
@@ -1267,4 +1278,38 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
             )));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hint_is_found_by_position_and_else_by_name() {
+        let fields = Fields::from(vec![
+            Field::new("a", DataType::Int32, false),
+            Field::new("b", DataType::Utf8View, true),
+            Field::new("b", DataType::LargeUtf8, true),
+        ]);
+        // Same position, same name: that field, even with a duplicate name
+        // later.
+        assert_eq!(
+            hint_field(&fields, 2, "b").unwrap().data_type(),
+            &DataType::LargeUtf8
+        );
+        assert_eq!(
+            hint_field(&fields, 1, "b").unwrap().data_type(),
+            &DataType::Utf8View
+        );
+        // Another position: the first field of that name.
+        assert_eq!(
+            hint_field(&fields, 0, "b").unwrap().data_type(),
+            &DataType::Utf8View
+        );
+        assert_eq!(
+            hint_field(&fields, 7, "a").unwrap().data_type(),
+            &DataType::Int32
+        );
+        assert!(hint_field(&fields, 0, "c").is_none());
+    }
 }

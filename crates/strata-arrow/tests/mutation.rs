@@ -31,6 +31,7 @@ use corpus_support::{corpus_dir, corpus_files};
 use strata_arrow::ProjectionMask;
 use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use strata_encoding::ByteSink;
+use strata_file::metadata::ParquetStatisticsPolicy;
 use strata_file::serialized_reader::SerializedFileReader;
 use strata_format::FileMetaData;
 use strata_format::footer::{decode_metadata, write_footer};
@@ -62,10 +63,19 @@ const EXCLUDED: &[(&str, &str)] = &[(
     "legitimately decompresses to more than 1 GiB",
 )];
 
-/// Read everything: open (with the page index if asked), build, every
-/// batch. Returns whether it all read.
+/// Read everything: open (with the page index if asked, else with the
+/// footer decode skipping the statistics of all columns but the first),
+/// build, every batch. Returns whether it all read.
 fn read_all(file: Bytes, batch_size: usize, page_index: bool) -> bool {
-    let options = ArrowReaderOptions::new().with_page_index(page_index);
+    let options = if page_index {
+        ArrowReaderOptions::new().with_page_index(true)
+    } else {
+        let keep_first = ParquetStatisticsPolicy::skip_except(&[0]);
+        ArrowReaderOptions::new()
+            .with_column_stats_policy(keep_first.clone())
+            .with_encoding_stats_policy(keep_first.clone())
+            .with_size_stats_policy(keep_first)
+    };
     let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options) else {
         return false;
     };

@@ -561,7 +561,7 @@ fn check_stats(
     seen: &Seen,
     kind: Option<Kind>,
 ) {
-    let at = format!("row group {i}, column {}", descr.path);
+    let at = format!("row group {i}, column {}", descr.path.string());
     if let Some(nulls) = stats.null_count
         && u64::try_from(nulls).ok() != Some(seen.nulls)
     {

@@ -270,7 +270,7 @@ fn chunk_text(out: &mut String, c: &ChunkFacts<'_>) {
     let _ = writeln!(
         out,
         "  column {} ({}):",
-        c.descr.path,
+        c.descr.path.string(),
         physical_name(c.descr.physical_type, c.descr.type_length)
     );
     match &c.meta {
@@ -400,7 +400,7 @@ pub fn pages(path: &Path, column: Option<&str>) -> Result<()> {
             let _ = writeln!(
                 out,
                 "row group {i}, column {} ({}, {codec}):",
-                d.path,
+                d.path.string(),
                 physical_name(d.physical_type, d.type_length)
             );
             match rg.page_reader(j) {

@@ -37,16 +37,6 @@ pub enum FileError {
     /// The file uses a codec strata cannot read or write.
     #[error("unsupported compression codec {0}")]
     UnsupportedCodec(String),
-    /// A compression level outside the codec's range.
-    #[error("invalid {codec} compression level {level} (expected {range})")]
-    InvalidLevel {
-        /// The codec's name.
-        codec: &'static str,
-        /// The level given.
-        level: i64,
-        /// The accepted range.
-        range: &'static str,
-    },
     /// The file's structure is inconsistent (offsets, sizes, counts).
     #[error("corrupt file: {0}")]
     Corrupt(String),

@@ -59,6 +59,20 @@ mod error;
 pub mod metadata;
 pub mod page;
 pub mod page_reader;
+
+/// The page index types at arrow-rs's paths
+/// (`parquet::file::page_index::{column_index, offset_index}`); they live
+/// in [`metadata`].
+pub mod page_index {
+    /// The column index of a column chunk.
+    pub mod column_index {
+        pub use crate::metadata::ColumnIndexMetaData;
+    }
+    /// The offset index of a column chunk.
+    pub mod offset_index {
+        pub use crate::metadata::{OffsetIndexMetaData, PageLocation};
+    }
+}
 pub mod properties;
 pub mod serialized_reader;
 pub mod statistics;

@@ -13,8 +13,19 @@ use std::sync::Arc;
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::FileMetaData as Footer;
 pub use strata_format::metadata::{
-    ColumnChunk as ColumnChunkMetaData, KeyValue, RowGroup as RowGroupMetaData, SortingColumn,
+    ColumnChunk as ColumnChunkMetaData, KeyValue, ParquetMetaDataOptions, ParquetStatisticsPolicy,
+    RowGroup as RowGroupMetaData, SortingColumn,
 };
+
+mod page_index;
+mod reader;
+
+pub use page_index::{
+    ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,
+    RowGroupPageIndex,
+};
+pub(crate) use reader::read_footer;
+pub use reader::{FooterTail, ParquetMetaDataReader};
 
 /// The file-level metadata as arrow-rs presents it
 /// (`parquet::file::metadata::FileMetaData`): the decoded footer together
@@ -88,6 +99,7 @@ impl std::ops::Deref for FileMetaData {
 #[derive(Debug, Clone)]
 pub struct ParquetMetaData {
     file: FileMetaData,
+    page_index: Option<Arc<dyn PageIndexProvider>>,
 }
 
 impl ParquetMetaData {
@@ -95,7 +107,25 @@ impl ParquetMetaData {
     pub fn from_footer(footer: Arc<Footer>, schema: Arc<SchemaDescriptor>) -> Self {
         Self {
             file: FileMetaData { footer, schema },
+            page_index: None,
         }
+    }
+
+    /// The page index, where it was loaded (see
+    /// [`ParquetMetaDataReader::with_page_index_policy`]).
+    pub fn page_index(&self) -> Option<&Arc<dyn PageIndexProvider>> {
+        self.page_index.as_ref()
+    }
+
+    /// The page index of row group `row_group_idx` (answers `None` when
+    /// none was loaded).
+    pub fn page_index_for_row_group(&self, row_group_idx: usize) -> RowGroupPageIndex {
+        RowGroupPageIndex::new(row_group_idx, self.page_index.clone())
+    }
+
+    /// Attach (or drop) a page index.
+    pub fn set_page_index(&mut self, page_index: Option<Arc<dyn PageIndexProvider>>) {
+        self.page_index = page_index;
     }
 
     /// The file-level metadata: the footer and its schema.

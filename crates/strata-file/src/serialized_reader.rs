@@ -46,7 +46,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use strata_format::footer::{FOOTER_TAIL_LEN, PARQUET_MAGIC, decode_metadata, parse_footer_tail};
 use strata_format::metadata::{
     BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData as Footer,
     OffsetIndex, RowGroup,
@@ -57,7 +56,7 @@ use strata_format::{ColumnDescriptor, SchemaDescriptor};
 use crate::bloom::{MAX_BLOOM_BYTES, Sbbf};
 use crate::chunk_reader::{ChunkReader, check_range};
 use crate::error::{FileError, Result};
-use crate::metadata::{ParquetMetaData, RowGroupMetaData};
+use crate::metadata::{PageIndexPolicy, ParquetMetaData, ParquetMetaDataReader, RowGroupMetaData};
 use crate::page_reader::PageReader;
 use crate::properties::ReaderProperties;
 
@@ -150,11 +149,12 @@ impl ReadOptionsBuilder {
         self
     }
 
-    /// arrow-rs's switch to load the page index with the footer. strata
-    /// reads a column chunk's page index when it is asked for
+    /// Load the page indexes (column and offset indexes) of the row groups
+    /// kept when the file is opened, into the reader's metadata
+    /// (`metadata().page_index()`), as arrow-rs does. Without it, a column
+    /// chunk's page index is still read when it is asked for
     /// ([`SerializedRowGroupReader::column_index`],
-    /// [`SerializedRowGroupReader::offset_index`]); the switch is kept for
-    /// arrow-rs code and has no other effect.
+    /// [`SerializedRowGroupReader::offset_index`]).
     pub fn with_page_index(mut self) -> Self {
         self.page_index = true;
         self
@@ -242,15 +242,17 @@ impl<R: ChunkReader> SerializedFileReader<R> {
 
     /// [`new`](Self::new) with options: row groups the options' predicates
     /// reject are left out of the reader's metadata (the file's row count
-    /// stays as the footer says, as in arrow-rs).
+    /// stays as the footer says, as in arrow-rs), and with
+    /// [`ReadOptionsBuilder::with_page_index`] the page indexes of the row
+    /// groups kept are loaded into it (`metadata().page_index()`).
     pub fn new_with_options(chunk_reader: R, options: ReadOptions) -> Result<Self> {
         let file_len = chunk_reader.len();
-        let mut footer = read_footer(&chunk_reader, file_len)?;
+        let (mut footer, _) = crate::metadata::read_footer(&chunk_reader, file_len, None, None)?;
         let schema = SchemaDescriptor::from_elements(&footer.schema)?;
         let ReadOptions {
             mut predicates,
+            page_index,
             props,
-            ..
         } = options;
         if !predicates.is_empty() {
             let row_groups = std::mem::take(&mut footer.row_groups);
@@ -260,10 +262,17 @@ impl<R: ChunkReader> SerializedFileReader<R> {
                 .filter_map(|(i, rg)| predicates.iter_mut().all(|p| p(&rg, i)).then_some(rg))
                 .collect();
         }
+        let mut metadata = ParquetMetaData::from_footer(Arc::new(footer), Arc::new(schema));
+        if page_index {
+            let mut reader = ParquetMetaDataReader::new_with_metadata(metadata)
+                .with_page_index_policy(PageIndexPolicy::Required);
+            reader.read_page_indexes(&chunk_reader)?;
+            metadata = reader.finish()?;
+        }
         Ok(Self {
             reader: chunk_reader,
             file_len,
-            metadata: ParquetMetaData::from_footer(Arc::new(footer), Arc::new(schema)),
+            metadata,
             props,
         })
     }
@@ -452,44 +461,6 @@ impl TryFrom<&str> for SerializedFileReader<File> {
     }
 }
 
-/// Read and decode the footer through `reader`, reading only the tail.
-fn read_footer<R: ChunkReader>(reader: &R, file_len: u64) -> Result<Footer> {
-    let tail_len = FOOTER_TAIL_LEN as u64;
-    let min_len = tail_len + PARQUET_MAGIC.len() as u64;
-    if file_len < min_len {
-        return Err(FileError::Format(
-            strata_format::FormatError::InvalidFooter(format!(
-                "file of {file_len} bytes is shorter than the {min_len} bytes of magic and footer tail"
-            )),
-        ));
-    }
-    let tail = reader.get_bytes(file_len - tail_len, FOOTER_TAIL_LEN)?;
-    let tail: &[u8; FOOTER_TAIL_LEN] = tail
-        .as_ref()
-        .try_into()
-        .map_err(|_| FileError::Corrupt("footer tail is not 8 bytes".into()))?;
-    let metadata_len = parse_footer_tail(tail)?;
-    if u64::from(metadata_len) + min_len > file_len {
-        return Err(FileError::Format(
-            strata_format::FormatError::InvalidFooter(format!(
-                "metadata length {metadata_len} does not fit in a file of {file_len} bytes"
-            )),
-        ));
-    }
-    let head = reader.get_bytes(0, PARQUET_MAGIC.len())?;
-    if head.as_ref() != PARQUET_MAGIC {
-        let mut found = [0u8; 4];
-        found.copy_from_slice(head.get(..4).unwrap_or(&[0; 4]));
-        return Err(FileError::Format(strata_format::FormatError::BadMagic {
-            found,
-        }));
-    }
-    let start = file_len - tail_len - u64::from(metadata_len);
-    // Bounded by the file length checked above.
-    let metadata = reader.get_bytes(start, metadata_len as usize)?;
-    Ok(decode_metadata(&metadata)?)
-}
-
 /// Reads one row group: its column chunks' pages, page indexes and Bloom
 /// filters.
 #[derive(Debug)]
@@ -572,7 +543,7 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         self.file
             .schema()
             .column(j)
-            .map(|c| c.path.to_string())
+            .map(|c| c.path.string())
             .unwrap_or_else(|| format!("#{j}"))
     }
 

@@ -104,7 +104,7 @@ fn check_against_csv(test: &str, name: &str, expect_csv: &str) {
     for j in 0..row_group.num_columns() {
         let descr = row_group.column_descriptor(j).unwrap();
         // One writer stored the names with a trailing ':'.
-        assert_eq!(descr.path.to_string().trim_end_matches(':'), header[j]);
+        assert_eq!(descr.path.string().trim_end_matches(':'), header[j]);
         let summary = read_column(&row_group, j, true).unwrap();
         let got = cells(
             &summary.values,

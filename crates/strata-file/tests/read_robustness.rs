@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use corpus_support::{corpus_root, parquet_files, read_column};
+use strata_file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
 use strata_file::properties::ReaderProperties;
 use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
 
@@ -88,6 +89,18 @@ fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// Open `file` and read every page of every column down to decoded values;
 /// the first error ends the read. Returns whether everything read.
 fn read_everything(file: Bytes, options: ReaderProperties) -> bool {
+    // The metadata reader follows the same untrusted lengths and page index
+    // offsets, in its own way (one prefetched suffix, one read of all
+    // indexes): errors, never panics.
+    for (policy, hint) in [
+        (PageIndexPolicy::Required, None),
+        (PageIndexPolicy::Optional, Some(4096)),
+    ] {
+        let _ = ParquetMetaDataReader::new()
+            .with_page_index_policy(policy)
+            .with_prefetch_hint(hint)
+            .parse_and_finish(&file);
+    }
     let Ok(reader) = open_with(file, options) else {
         return false;
     };

@@ -71,6 +71,20 @@ pub enum FormatError {
     /// The footer's length fields do not fit the file.
     #[error("invalid footer: {0}")]
     InvalidFooter(String),
+    /// A codec name that is not one of the format's, or a level given to
+    /// a codec that takes none.
+    #[error("unsupported compression codec {0}")]
+    UnsupportedCodec(String),
+    /// A compression level outside the codec's range.
+    #[error("invalid {codec} compression level {level} (expected {range})")]
+    InvalidLevel {
+        /// The codec's name.
+        codec: &'static str,
+        /// The level given.
+        level: i64,
+        /// The accepted range.
+        range: &'static str,
+    },
     /// The flattened schema does not describe a valid tree.
     #[error("invalid schema: {0}")]
     Schema(String),

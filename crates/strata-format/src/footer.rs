@@ -15,7 +15,7 @@
 use std::io::{Read, Seek, SeekFrom};
 
 use crate::error::{FormatError, Result};
-use crate::metadata::FileMetaData;
+use crate::metadata::{FileMetaData, ParquetMetaDataOptions};
 use crate::thrift::{self, CompactReader, ReadThrift};
 use strata_sink::ByteSink;
 
@@ -55,6 +55,66 @@ pub fn parse_footer_tail(tail: &[u8; FOOTER_TAIL_LEN]) -> Result<u32> {
 /// tail). Bytes after the struct's end are ignored.
 pub fn decode_metadata(bytes: &[u8]) -> Result<FileMetaData> {
     let mut r = CompactReader::new(bytes);
+    FileMetaData::read_thrift(&mut r)
+}
+
+/// [`decode_metadata`], leaving out what `options` says: the statistics of
+/// the columns its policies skip (decoded as absent) and, when it carries
+/// a schema, the footer's schema elements (decoded as empty).
+///
+/// ```
+/// use strata_format::footer::{decode_metadata, decode_metadata_with_options};
+/// use strata_format::metadata::{
+///     ColumnChunk, ColumnMetaData, CompressionCodec, EncodingSet, FileMetaData,
+///     ParquetMetaDataOptions, ParquetStatisticsPolicy, RowGroup, Statistics, Type,
+/// };
+/// use strata_format::thrift::{CompactWriter, WriteThrift};
+/// use strata_sink::ByteSink;
+///
+/// let chunk = |name: &str| ColumnChunk {
+///     meta_data: Some(ColumnMetaData {
+///         physical_type: Type::Int32,
+///         encodings: EncodingSet::new(),
+///         path_in_schema: vec![name.to_string()].into(),
+///         codec: CompressionCodec::Uncompressed,
+///         num_values: 1,
+///         total_uncompressed_size: 10,
+///         total_compressed_size: 10,
+///         data_page_offset: 4,
+///         dictionary_page_offset: None,
+///         statistics: Some({ let mut s = Statistics::default(); s.null_count = Some(0); s }),
+///         encoding_stats: None,
+///         size_statistics: None,
+///         extras: None,
+///     }),
+///     ..Default::default()
+/// };
+/// let footer = FileMetaData {
+///     row_groups: vec![RowGroup { columns: vec![chunk("a"), chunk("b")], ..Default::default() }],
+///     ..Default::default()
+/// };
+/// let mut sink = ByteSink::new();
+/// footer.write_thrift(&mut CompactWriter::new(&mut sink));
+/// let bytes = sink.as_slice();
+///
+/// let options = ParquetMetaDataOptions::new()
+///     .with_column_stats_policy(ParquetStatisticsPolicy::skip_except(&[1]));
+/// let decoded = decode_metadata_with_options(bytes, &options).unwrap();
+/// let stats = |m: &FileMetaData, j: usize| {
+///     m.row_groups[0].columns[j].meta_data.as_ref().unwrap().statistics.clone()
+/// };
+/// assert_eq!(stats(&decoded, 0), None);
+/// assert_eq!(stats(&decoded, 1), stats(&footer, 1));
+/// // Everything else is as a full decode has it.
+/// let mut full = decode_metadata(bytes).unwrap();
+/// full.row_groups[0].columns[0].meta_data.as_mut().unwrap().statistics = None;
+/// assert_eq!(decoded, full);
+/// ```
+pub fn decode_metadata_with_options(
+    bytes: &[u8],
+    options: &ParquetMetaDataOptions,
+) -> Result<FileMetaData> {
+    let mut r = CompactReader::with_options(bytes, options);
     FileMetaData::read_thrift(&mut r)
 }
 

@@ -64,7 +64,7 @@
 //!
 //! let schema = SchemaDescriptor::from_elements(&decoded.schema).unwrap();
 //! let column = schema.column(0).unwrap();
-//! assert_eq!(column.path.to_string(), "name");
+//! assert_eq!(column.path.string(), "name");
 //! assert_eq!(column.max_def_level, 1);
 //! ```
 #![deny(missing_docs)]

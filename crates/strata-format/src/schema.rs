@@ -29,7 +29,7 @@
 //! ];
 //! let schema = SchemaDescriptor::from_elements(&elements).unwrap();
 //! let b = schema.column(0).unwrap();
-//! assert_eq!(b.path.to_string(), "a.b");
+//! assert_eq!(b.path.string(), "a.b");
 //! assert_eq!((b.max_def_level, b.max_rep_level), (2, 1));
 //! assert_eq!(schema.column(1).unwrap().max_def_level, 0);
 //! assert_eq!(schema.to_elements(), elements);
@@ -133,14 +133,10 @@ impl From<&[&str]> for ColumnPath {
 }
 
 impl fmt::Display for ColumnPath {
+    /// The dotted path in quotes, as arrow-rs prints it: `"a.b"`
+    /// ([`string`](Self::string) has it without).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, part) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(".")?;
-            }
-            f.write_str(part)?;
-        }
-        Ok(())
+        write!(f, "{:?}", self.string())
     }
 }
 

@@ -80,11 +80,7 @@ fn kv<'a>(meta: &'a FileMetaData, key: &str) -> Option<&'a str> {
 }
 
 fn names(schema: &SchemaDescriptor) -> Vec<String> {
-    schema
-        .columns()
-        .iter()
-        .map(|c| c.path.to_string())
-        .collect()
+    schema.columns().iter().map(|c| c.path.string()).collect()
 }
 
 #[test]
@@ -210,7 +206,7 @@ fn documented_delta_binary_packed() {
     );
     for i in 0..=40 {
         let c = schema.column(i).unwrap();
-        assert_eq!(c.path.to_string(), format!("bitwidth{i}"));
+        assert_eq!(c.path.string(), format!("bitwidth{i}"));
         assert_eq!(c.physical_type, Type::Int64);
     }
     let md = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
@@ -267,7 +263,7 @@ fn documented_delta_encoding_optional_and_required() {
         assert_eq!(schema.num_columns(), 17);
         for (i, name) in int_cols.iter().enumerate() {
             let c = schema.column(i).unwrap();
-            assert_eq!(c.path.to_string(), format!("{name}{suffix}"));
+            assert_eq!(c.path.string(), format!("{name}{suffix}"));
             assert_eq!(c.physical_type, int_type);
             assert_eq!(
                 (c.repetition, c.max_def_level, c.max_rep_level),
@@ -276,7 +272,7 @@ fn documented_delta_encoding_optional_and_required() {
         }
         for (i, name) in str_cols.iter().enumerate() {
             let c = schema.column(9 + i).unwrap();
-            assert_eq!(c.path.to_string(), format!("{name}{suffix}"));
+            assert_eq!(c.path.string(), format!("{name}{suffix}"));
             assert_eq!(c.physical_type, Type::ByteArray);
             // parquet-cli prints "L:STRING" for the legacy UTF8 annotation.
             assert_eq!(c.converted_type, Some(ConvertedType::Utf8));
@@ -305,7 +301,7 @@ fn documented_delta_byte_array() {
     let (meta, schema) = load(&root, "delta_byte_array.parquet");
     assert_eq!(meta.num_rows, 1000);
     assert_eq!(schema.num_columns(), 9);
-    assert_eq!(schema.column(6).unwrap().path.to_string(), "c_login");
+    assert_eq!(schema.column(6).unwrap().path.string(), "c_login");
     // c_login is all null: 1000 nulls and no bounds.
     let stats = meta.row_groups[0].columns[6]
         .meta_data
@@ -336,7 +332,7 @@ fn documented_fixed_length_byte_array_and_null_pages() {
     assert_eq!(kv(&meta, "writer.model.name"), Some("example"));
     let c = schema.column(0).unwrap();
     assert_eq!(schema.num_columns(), 1);
-    assert_eq!(c.path.to_string(), "flba_field");
+    assert_eq!(c.path.string(), "flba_field");
     assert_eq!(c.physical_type, Type::FixedLenByteArray);
     assert_eq!(c.type_length, Some(4));
     assert_eq!(c.max_def_level, 1);
@@ -357,7 +353,7 @@ fn documented_fixed_length_byte_array_and_null_pages() {
     assert_eq!(meta.num_rows, 1000);
     let c = schema.column(0).unwrap();
     assert_eq!(
-        (c.path.to_string(), c.physical_type),
+        (c.path.string(), c.physical_type),
         ("int32_field".into(), Type::Int32)
     );
     let stats = meta.row_groups[0].columns[0]
@@ -384,7 +380,7 @@ fn documented_int96_from_spark() {
     assert_eq!(meta.num_rows, 6);
     assert_eq!(schema.root().name, "spark_schema");
     let c = schema.column(0).unwrap();
-    assert_eq!(c.path.to_string(), "a");
+    assert_eq!(c.path.string(), "a");
     assert_eq!(c.physical_type, Type::Int96);
     assert_eq!(c.repetition, Rep::Optional);
     assert_eq!(kv(&meta, "org.apache.spark.version"), Some("3.4.3"));
@@ -523,7 +519,7 @@ fn documented_statistics_and_orders() {
     assert_eq!(schema.num_columns(), 6);
     for (i, (name, min, min_exact, max, max_exact)) in expected.into_iter().enumerate() {
         let c = schema.column(i).unwrap();
-        assert_eq!(c.path.to_string(), name);
+        assert_eq!(c.path.string(), name);
         assert_eq!(
             (c.physical_type, c.repetition),
             (Type::ByteArray, Rep::Required)
@@ -546,7 +542,7 @@ fn documented_statistics_and_orders() {
     // dictionary at 4, data at 22, 64 bytes.
     let (meta, schema) = load(&root, "float16_zeros_and_nans.parquet");
     let c = schema.column(0).unwrap();
-    assert_eq!(c.path.to_string(), "x");
+    assert_eq!(c.path.string(), "x");
     assert_eq!(c.logical_type, Some(LogicalType::Float16));
     assert_eq!(
         (c.physical_type, c.type_length),
@@ -590,10 +586,10 @@ fn documented_statistics_and_orders() {
     assert_eq!(meta.row_groups.len(), 1);
     assert_eq!(schema.num_columns(), 14);
     let c0 = schema.column(0).unwrap();
-    assert_eq!(c0.path.to_string(), "float16_plain");
+    assert_eq!(c0.path.string(), "float16_plain");
     assert_eq!(c0.logical_type, Some(LogicalType::Float16));
     let c12 = schema.column(12).unwrap();
-    assert_eq!(c12.path.to_string(), "decimal_plain");
+    assert_eq!(c12.path.string(), "decimal_plain");
     assert_eq!(c12.type_length, Some(4));
     assert_eq!(
         c12.logical_type,

@@ -73,7 +73,7 @@ fn three_level_list_and_map_levels() {
         .iter()
         .map(|c| {
             (
-                c.path.to_string(),
+                c.path.string(),
                 c.max_def_level,
                 c.max_rep_level,
                 c.root_field_index,

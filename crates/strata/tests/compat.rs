@@ -50,9 +50,13 @@ macro_rules! side {
 side!(
     on_arrow_rs,
     parquet,
-    [common, write, read, types, api, rows, blocked]
+    [common, write, read, types, api, metadata, rows, blocked]
 );
-side!(on_strata, strata, [common, write, read, types, api, rows]);
+side!(
+    on_strata,
+    strata,
+    [common, write, read, types, api, metadata, rows]
+);
 
 /// A fresh empty directory for one side of one test.
 fn fresh_dir(test: &str, side: &str) -> PathBuf {
@@ -217,6 +221,12 @@ compat! {
     api::flushed_row_groups_while_writing;
     api::column_statistics;
     api::column_descriptors;
+    metadata::metadata_reader_page_index;
+    metadata::footer_tail_and_decode;
+    metadata::statistics_policy_keeps_read_columns;
+    metadata::parquet_schema_reused_across_files;
+    metadata::metadata_options_and_prefetch;
+    metadata::column_codecs_and_types;
 
     rows::serialized_file_reader_rows;
     rows::corpus_metadata_and_rows;

@@ -570,3 +570,202 @@ fn field_text_and_json_match_arrow_rs() {
         );
     }
 }
+
+/// The parquet-testing data files (empty, with a message, when the corpus
+/// is absent).
+#[allow(clippy::unwrap_used)]
+fn corpus_data_files() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/parquet-testing/data");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!(
+            "skipped: parquet-testing corpus not found at {}",
+            dir.display()
+        );
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn page_indexes_match_arrow_rs() {
+    use parquet::file::page_index::column_index::ColumnIndexMetaData as T;
+
+    let mut files_compared = 0;
+    let (mut column_indexes, mut offset_indexes) = (0, 0);
+    for path in corpus_data_files() {
+        let file = bytes::Bytes::from(std::fs::read(&path).unwrap());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(theirs) = parquet::file::metadata::ParquetMetaDataReader::new()
+            .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Optional)
+            .parse_and_finish(&file)
+        else {
+            // Encrypted or malformed: arrow-rs reads no page index of it.
+            continue;
+        };
+        let ours = strata::file::metadata::ParquetMetaDataReader::new()
+            .with_page_index_policy(strata::file::metadata::PageIndexPolicy::Optional)
+            .parse_and_finish(&file)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(ours.num_row_groups(), theirs.num_row_groups(), "{name}");
+        for g in 0..theirs.num_row_groups() {
+            let (o, t) = (
+                ours.page_index_for_row_group(g),
+                theirs.page_index_for_row_group(g),
+            );
+            for c in 0..theirs.row_group(g).num_columns() {
+                let what = format!("{name}: row group {g}, column {c}");
+                match (o.offset_index(c), t.offset_index(c)) {
+                    (None, None) => {}
+                    (Some(o), Some(t)) => {
+                        offset_indexes += 1;
+                        let o: Vec<_> = o
+                            .page_locations()
+                            .iter()
+                            .map(|p| (p.offset, p.compressed_page_size, p.first_row_index))
+                            .collect();
+                        let t: Vec<_> = t
+                            .page_locations()
+                            .iter()
+                            .map(|p| (p.offset, p.compressed_page_size, p.first_row_index))
+                            .collect();
+                        assert_eq!(o, t, "{what}");
+                    }
+                    (o, t) => panic!(
+                        "{what}: offset index {:?} against {:?}",
+                        o.is_some(),
+                        t.is_some()
+                    ),
+                }
+                match (o.column_index(c), t.column_index(c)) {
+                    (None, None) => {}
+                    (Some(o), Some(t)) => {
+                        column_indexes += 1;
+                        let pages = t.num_pages() as usize;
+                        assert_eq!(o.num_pages(), t.num_pages(), "{what}");
+                        assert_eq!(o.is_sorted(), t.is_sorted(), "{what}");
+                        assert_eq!(o.null_counts(), t.null_counts(), "{what}");
+                        for i in 0..pages {
+                            assert_eq!(o.is_null_page(i), t.is_null_page(i), "{what} page {i}");
+                            assert_eq!(o.null_count(i), t.null_count(i), "{what} page {i}");
+                            assert_eq!(
+                                o.definition_level_histogram(i),
+                                t.definition_level_histogram(i),
+                                "{what} page {i}"
+                            );
+                            assert_eq!(
+                                o.repetition_level_histogram(i),
+                                t.repetition_level_histogram(i),
+                                "{what} page {i}"
+                            );
+                            // The bounds, byte for byte where arrow-rs keeps
+                            // bytes or plain integers.
+                            let (min, max) = (&o.min_values[i], &o.max_values[i]);
+                            match t {
+                                T::BYTE_ARRAY(t) | T::FIXED_LEN_BYTE_ARRAY(t) => {
+                                    if let Some(v) = t.min_value(i) {
+                                        assert_eq!(min.as_slice(), v, "{what} page {i}");
+                                        assert_eq!(
+                                            Some(max.as_slice()),
+                                            t.max_value(i),
+                                            "{what} page {i}"
+                                        );
+                                    }
+                                }
+                                T::INT32(t) => {
+                                    if let Some(v) = t.min_value(i) {
+                                        assert_eq!(
+                                            min.as_slice(),
+                                            v.to_le_bytes(),
+                                            "{what} page {i}"
+                                        );
+                                        let m = t.max_value(i).unwrap().to_le_bytes();
+                                        assert_eq!(max.as_slice(), m, "{what} page {i}");
+                                    }
+                                }
+                                T::INT64(t) => {
+                                    if let Some(v) = t.min_value(i) {
+                                        assert_eq!(
+                                            min.as_slice(),
+                                            v.to_le_bytes(),
+                                            "{what} page {i}"
+                                        );
+                                        let m = t.max_value(i).unwrap().to_le_bytes();
+                                        assert_eq!(max.as_slice(), m, "{what} page {i}");
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    (o, t) => panic!(
+                        "{what}: column index {:?} against {:?}",
+                        o.is_some(),
+                        t.is_some()
+                    ),
+                }
+            }
+        }
+        files_compared += 1;
+    }
+    eprintln!(
+        "{files_compared} files, {column_indexes} column indexes and {offset_indexes} offset indexes equal"
+    );
+    if !corpus_data_files().is_empty() {
+        assert!(
+            column_indexes > 50 && offset_indexes > 50,
+            "too few page indexes compared"
+        );
+    }
+}
+
+#[test]
+fn statistics_policies_skip_what_arrow_rs_skips() {
+    use parquet::file::metadata::ParquetStatisticsPolicy as TheirPolicy;
+    use strata::file::metadata::ParquetStatisticsPolicy as OurPolicy;
+
+    let mut compared = 0;
+    for path in corpus_data_files() {
+        let file = bytes::Bytes::from(std::fs::read(&path).unwrap());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for keep in [&[][..], &[0][..], &[1, 2][..]] {
+            let their_options = parquet::file::metadata::ParquetMetaDataOptions::new()
+                .with_column_stats_policy(TheirPolicy::skip_except(keep))
+                .with_size_stats_policy(TheirPolicy::skip_except(keep));
+            let Ok(theirs) = parquet::file::metadata::ParquetMetaDataReader::new()
+                .with_metadata_options(Some(their_options))
+                .parse_and_finish(&file)
+            else {
+                continue;
+            };
+            let our_options = strata::file::metadata::ParquetMetaDataOptions::new()
+                .with_column_stats_policy(OurPolicy::skip_except(keep))
+                .with_size_stats_policy(OurPolicy::skip_except(keep));
+            let ours = strata::file::metadata::ParquetMetaDataReader::new()
+                .with_metadata_options(Some(our_options))
+                .parse_and_finish(&file)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            for g in 0..theirs.num_row_groups() {
+                for c in 0..theirs.row_group(g).num_columns() {
+                    let (o, t) = (ours.row_group(g).column(c), theirs.row_group(g).column(c));
+                    let what = format!("{name} keeping {keep:?}: row group {g}, column {c}");
+                    assert_eq!(o.statistics().is_some(), t.statistics().is_some(), "{what}");
+                    assert_eq!(
+                        o.unencoded_byte_array_data_bytes(),
+                        t.unencoded_byte_array_data_bytes(),
+                        "{what}"
+                    );
+                    assert_eq!(o.num_values(), t.num_values(), "{what}");
+                    assert_eq!(o.data_page_offset(), t.data_page_offset(), "{what}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{compared} column chunks compared");
+}

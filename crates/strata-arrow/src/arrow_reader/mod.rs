@@ -52,6 +52,9 @@ use crate::schema::{
 mod selection;
 pub use selection::{RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
+use strata_file::metadata::{
+    ParquetMetaDataOptions, ParquetMetaDataReader, ParquetStatisticsPolicy,
+};
 
 /// Default number of rows per batch (as arrow-rs).
 const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -201,6 +204,7 @@ pub struct ArrowReaderOptions {
     supplied_schema: Option<SchemaRef>,
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
+    metadata_options: ParquetMetaDataOptions,
 }
 
 impl ArrowReaderOptions {
@@ -275,6 +279,44 @@ impl ArrowReaderOptions {
     pub fn page_index(&self) -> bool {
         self.column_index.loads() || self.offset_index.loads()
     }
+
+    /// Use this Parquet schema instead of decoding the footer's (for the
+    /// files of a dataset that share one).
+    pub fn with_parquet_schema(mut self, schema: Arc<SchemaDescriptor>) -> Self {
+        self.metadata_options.set_schema(schema);
+        self
+    }
+
+    /// See [`ParquetMetaDataOptions::set_encoding_stats_as_mask`].
+    pub fn with_encoding_stats_as_mask(mut self, as_mask: bool) -> Self {
+        self.metadata_options.set_encoding_stats_as_mask(as_mask);
+        self
+    }
+
+    /// Which columns' page encoding counts the footer decode keeps.
+    pub fn with_encoding_stats_policy(mut self, policy: ParquetStatisticsPolicy) -> Self {
+        self.metadata_options.set_encoding_stats_policy(policy);
+        self
+    }
+
+    /// Which columns' chunk statistics (min/max, null count) the footer
+    /// decode keeps. A reader of a few columns of a wide file skips the
+    /// others': `ParquetStatisticsPolicy::skip_except(&leaves)`.
+    pub fn with_column_stats_policy(mut self, policy: ParquetStatisticsPolicy) -> Self {
+        self.metadata_options.set_column_stats_policy(policy);
+        self
+    }
+
+    /// Which columns' size statistics the footer decode keeps.
+    pub fn with_size_stats_policy(mut self, policy: ParquetStatisticsPolicy) -> Self {
+        self.metadata_options.set_size_stats_policy(policy);
+        self
+    }
+
+    /// The footer decode's options.
+    pub fn metadata_options(&self) -> &ParquetMetaDataOptions {
+        &self.metadata_options
+    }
 }
 
 /// A file's metadata and its Arrow schema, read once
@@ -317,8 +359,12 @@ impl ArrowReaderMetadata {
     /// Read `reader`'s footer and map its schema to Arrow, as `options`
     /// say.
     pub fn load<T: ChunkReader>(reader: &T, options: ArrowReaderOptions) -> Result<Self> {
-        let file = SerializedFileReader::new(reader)?;
-        Self::try_new(Arc::new(file.metadata().clone()), options)
+        let metadata = ParquetMetaDataReader::new()
+            .with_column_index_policy(options.column_index)
+            .with_offset_index_policy(options.offset_index)
+            .with_metadata_options(Some(options.metadata_options.clone()))
+            .parse_and_finish(reader)?;
+        Self::try_new(Arc::new(metadata), options)
     }
 
     /// Map the schema of metadata already read to Arrow, as `options` say.

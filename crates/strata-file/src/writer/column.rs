@@ -127,7 +127,7 @@ pub struct ColumnChunkWriter<T: ColumnValue> {
 impl<T: ColumnValue> std::fmt::Debug for ColumnChunkWriter<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ColumnChunkWriter")
-            .field("column", &self.descr.path.to_string())
+            .field("column", &self.descr.path.string())
             .field("physical_type", &T::PHYSICAL)
             .field("active", &self.state.is_some())
             .finish()

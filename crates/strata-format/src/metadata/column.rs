@@ -2,8 +2,9 @@
 //! [`PageEncodingStats`] (kept in a [`PageEncodingStatsList`](super::PageEncodingStatsList)).
 
 use super::{
-    ColumnCryptoMetaData, CompressionCodec, Encoding, EncodingSet, GeospatialStatistics, KeyValue,
-    PageEncodingStatsList, PageType, SizeStatistics, Statistics, Type, TypedStatistics, required,
+    ColumnCryptoMetaData, Compression, CompressionCodec, Encoding, EncodingSet,
+    GeospatialStatistics, KeyValue, PageEncodingStatsList, PageType, SizeStatistics, Statistics,
+    Type, TypedStatistics, required,
 };
 use crate::ColumnPath;
 use crate::error::{FormatError, Result};
@@ -211,6 +212,7 @@ impl ColumnMetaData {
         const COMPRESSED: u32 = 1 << 6;
         const DATA_PAGE: u32 = 1 << 7;
         let mut seen = 0u32;
+        let skipped = r.skipped_details();
         let saved = r.begin_struct()?;
         while let Some(f) = r.next_field()? {
             match f.id {
@@ -260,6 +262,9 @@ impl ColumnMetaData {
                     r.read_into(f, &mut self.extras_mut().index_page_offset)?;
                 }
                 11 => r.read_into(f, &mut self.dictionary_page_offset)?,
+                12 if skipped.column_stats => r.skip(f.ty)?,
+                13 if skipped.encoding_stats => r.skip(f.ty)?,
+                16 if skipped.size_stats => r.skip(f.ty)?,
                 12 if f.ty.same_kind(FieldType::Struct) => {
                     self.statistics
                         .insert(Statistics::default())
@@ -443,6 +448,31 @@ impl ColumnChunk {
         TypedStatistics::from_thrift(meta.physical_type, meta.statistics.as_ref()?)
     }
 
+    /// The column's physical type (`BOOLEAN` for a chunk without
+    /// metadata).
+    pub fn column_type(&self) -> Type {
+        self.meta_data
+            .as_ref()
+            .map_or(Type::Boolean, |m| m.physical_type)
+    }
+
+    /// The codec the metadata records (`UNCOMPRESSED` for a chunk without
+    /// metadata).
+    pub fn compression_codec(&self) -> CompressionCodec {
+        self.meta_data
+            .as_ref()
+            .map_or(CompressionCodec::Uncompressed, |m| m.codec)
+    }
+
+    /// The chunk's compression as arrow-rs's `Compression`, at the codec's
+    /// default level (the level is not recorded in a file). A codec id this
+    /// version does not know has no `Compression`: it answers
+    /// `UNCOMPRESSED` here, and reading the chunk's pages fails naming it
+    /// ([`compression_codec`](Self::compression_codec) has the id).
+    pub fn compression(&self) -> Compression {
+        Compression::from_codec(self.compression_codec()).unwrap_or_default()
+    }
+
     /// Values in the chunk, nulls included.
     pub fn num_values(&self) -> i64 {
         self.meta_data.as_ref().map_or(0, |m| m.num_values)
@@ -485,6 +515,16 @@ impl ColumnChunk {
     /// Length of the Bloom filter.
     pub fn bloom_filter_length(&self) -> Option<i32> {
         self.meta_data.as_ref()?.bloom_filter_length()
+    }
+
+    /// Bytes of `BYTE_ARRAY` data without length prefixes, from the size
+    /// statistics.
+    pub fn unencoded_byte_array_data_bytes(&self) -> Option<i64> {
+        self.meta_data
+            .as_ref()?
+            .size_statistics
+            .as_ref()?
+            .unencoded_byte_array_data_bytes
     }
 
     /// Offset of the column index.

@@ -236,6 +236,12 @@ impl ReadThrift for FileMetaData {
         while let Some(f) = r.next_field()? {
             match f.id {
                 1 => r.read_into(f, &mut version)?,
+                2 if let Some(columns) = r.supplied_schema_columns() => {
+                    // The caller supplied the schema: skip the elements.
+                    r.skip(f.ty)?;
+                    schema = Some(Vec::new());
+                    r.reserve_paths(columns);
+                }
                 2 => {
                     r.read_into(f, &mut schema)?;
                     // At most one column per schema element: size the

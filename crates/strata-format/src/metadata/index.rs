@@ -71,6 +71,19 @@ pub struct OffsetIndex {
     pub unencoded_byte_array_data_bytes: Option<Vec<i64>>,
 }
 
+impl OffsetIndex {
+    /// The location of each page (arrow-rs's `OffsetIndexMetaData`
+    /// accessor).
+    pub fn page_locations(&self) -> &Vec<PageLocation> {
+        &self.page_locations
+    }
+
+    /// The unencoded `BYTE_ARRAY` bytes of each page, where written.
+    pub fn unencoded_byte_array_data_bytes(&self) -> Option<&Vec<i64>> {
+        self.unencoded_byte_array_data_bytes.as_ref()
+    }
+}
+
 impl ReadThrift for OffsetIndex {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
@@ -124,6 +137,100 @@ pub struct ColumnIndex {
     pub definition_level_histograms: Option<Vec<i64>>,
     /// NaN count of each page, field 8.
     pub nan_counts: Option<Vec<i64>>,
+}
+
+/// arrow-rs's accessors (`ColumnIndexMetaData`): per-page facts by page
+/// position. Out-of-range pages answer `None` (or `false`).
+///
+/// ```
+/// use strata_format::metadata::{BoundaryOrder, ColumnIndex};
+///
+/// let index = ColumnIndex {
+///     null_pages: vec![false, true],
+///     min_values: vec![b"a".to_vec(), Vec::new()],
+///     max_values: vec![b"m".to_vec(), Vec::new()],
+///     boundary_order: BoundaryOrder::Ascending,
+///     null_counts: Some(vec![0, 5]),
+///     repetition_level_histograms: None,
+///     definition_level_histograms: Some(vec![0, 3, 5, 0]),
+///     nan_counts: None,
+/// };
+/// assert_eq!(index.num_pages(), 2);
+/// assert!(index.is_null_page(1) && !index.is_null_page(0) && !index.is_null_page(9));
+/// assert_eq!(index.null_count(1), Some(5));
+/// assert_eq!(index.definition_level_histogram(1), Some(&[5, 0][..]));
+/// assert_eq!(index.repetition_level_histogram(0), None);
+/// assert!(index.is_sorted());
+/// assert_eq!(index.get_boundary_order(), Some(BoundaryOrder::Ascending));
+/// ```
+impl ColumnIndex {
+    /// Number of pages.
+    pub fn num_pages(&self) -> u64 {
+        self.null_pages.len() as u64
+    }
+
+    /// Whether page `idx` holds only nulls.
+    pub fn is_null_page(&self, idx: usize) -> bool {
+        self.null_pages.get(idx).copied().unwrap_or(false)
+    }
+
+    /// The null count of each page, where written.
+    pub fn null_counts(&self) -> Option<&Vec<i64>> {
+        self.null_counts.as_ref()
+    }
+
+    /// The null count of page `idx`.
+    pub fn null_count(&self, idx: usize) -> Option<i64> {
+        self.null_counts.as_ref()?.get(idx).copied()
+    }
+
+    /// The NaN count of each page, where written.
+    pub fn nan_counts(&self) -> Option<&Vec<i64>> {
+        self.nan_counts.as_ref()
+    }
+
+    /// The NaN count of page `idx`.
+    pub fn nan_count(&self, idx: usize) -> Option<i64> {
+        self.nan_counts.as_ref()?.get(idx).copied()
+    }
+
+    /// Whether the pages' bounds are ordered (ascending or descending).
+    pub fn is_sorted(&self) -> bool {
+        self.boundary_order != BoundaryOrder::Unordered
+    }
+
+    /// The order of the pages' bounds.
+    pub fn get_boundary_order(&self) -> Option<BoundaryOrder> {
+        Some(self.boundary_order)
+    }
+
+    /// The repetition level histogram of page `idx`.
+    pub fn repetition_level_histogram(&self, idx: usize) -> Option<&[i64]> {
+        page_histogram(
+            self.repetition_level_histograms.as_deref()?,
+            self.null_pages.len(),
+            idx,
+        )
+    }
+
+    /// The definition level histogram of page `idx`.
+    pub fn definition_level_histogram(&self, idx: usize) -> Option<&[i64]> {
+        page_histogram(
+            self.definition_level_histograms.as_deref()?,
+            self.null_pages.len(),
+            idx,
+        )
+    }
+}
+
+/// Page `idx`'s share of histograms laid end to end, one per page, all of
+/// one length.
+fn page_histogram(all: &[i64], pages: usize, idx: usize) -> Option<&[i64]> {
+    if pages == 0 || !all.len().is_multiple_of(pages) {
+        return None;
+    }
+    let len = all.len() / pages;
+    all.get(idx.checked_mul(len)?..idx.checked_add(1)?.checked_mul(len)?)
 }
 
 impl ReadThrift for ColumnIndex {

@@ -10,6 +10,7 @@
 
 mod bloom;
 mod column;
+mod compression;
 mod encoding_set;
 mod encoding_stats;
 mod encryption;
@@ -17,6 +18,7 @@ mod enums;
 mod file;
 mod index;
 mod logical_type;
+mod options;
 mod page_header;
 mod row_group;
 mod schema_element;
@@ -27,6 +29,7 @@ pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, B
 pub use column::{
     ColumnChunk, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras, PageEncodingStats,
 };
+pub use compression::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
 pub use encoding_set::EncodingSet;
 pub use encoding_stats::PageEncodingStatsList;
 pub use encryption::{
@@ -40,6 +43,7 @@ pub use enums::{
 pub use file::{ColumnOrder, FileMetaData, KeyValue};
 pub use index::{ColumnIndex, OffsetIndex, PageLocation};
 pub use logical_type::{LogicalType, TimeUnit};
+pub use options::{ParquetMetaDataOptions, ParquetStatisticsPolicy};
 pub use page_header::{
     DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,
 };

@@ -165,7 +165,12 @@ impl ReadThrift for RowGroup {
         while let Some(f) = r.next_field()? {
             match f.id {
                 1 if f.ty.same_kind(FieldType::List) => {
-                    columns = Some(r.read_list_in_place(ColumnChunk::read_in_place)?);
+                    let mut column = 0;
+                    columns = Some(r.read_list_in_place(|chunk: &mut ColumnChunk, r| {
+                        r.start_column(column);
+                        column += 1;
+                        chunk.read_in_place(r)
+                    })?);
                 }
                 2 => r.read_into(f, &mut total_byte_size)?,
                 3 => r.read_into(f, &mut num_rows)?,

@@ -2,6 +2,7 @@
 
 use super::{FieldHeader, FieldType, MAX_DEPTH, ReadThrift};
 use crate::error::{FormatError, Result};
+use crate::metadata::ParquetMetaDataOptions;
 use std::sync::Arc;
 use strata_sink::SinkError;
 use strata_sink::varint::{decode_uleb128, decode_uleb128_word, zigzag_decode};
@@ -47,6 +48,19 @@ pub struct CompactReader<'a> {
     /// encoded bytes: the same column in the next row group almost always
     /// has byte-identical path bytes and then shares the decoded path.
     path_cache: Vec<(&'a [u8], Arc<[String]>)>,
+    /// What the decode may leave out; `None` keeps everything.
+    options: Option<&'a ParquetMetaDataOptions>,
+    /// Leaf index of the column chunk being decoded, for `options`.
+    column: usize,
+}
+
+/// Which details of one column chunk a decode leaves out (see
+/// [`CompactReader::skipped_details`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SkippedDetails {
+    pub(crate) column_stats: bool,
+    pub(crate) encoding_stats: bool,
+    pub(crate) size_stats: bool,
 }
 
 /// State saved by [`CompactReader::begin_struct`] and restored by
@@ -69,7 +83,48 @@ impl<'a> CompactReader<'a> {
             empty_path: None,
             chunk_ordinal: 0,
             path_cache: Vec::new(),
+            options: None,
+            column: 0,
         }
+    }
+
+    /// A reader at the start of `data` that leaves out what `options`
+    /// says (see [`ParquetMetaDataOptions`]).
+    #[inline]
+    pub fn with_options(data: &'a [u8], options: &'a ParquetMetaDataOptions) -> Self {
+        Self {
+            options: Some(options),
+            ..Self::new(data)
+        }
+    }
+
+    /// Mark the start of the column chunk of leaf `column`, for the
+    /// options' per-column policies.
+    #[inline]
+    pub(crate) fn start_column(&mut self, column: usize) {
+        self.column = column;
+    }
+
+    /// The options' verdicts for the current column chunk: whether its
+    /// chunk statistics, page encoding counts and size statistics are
+    /// skipped.
+    #[inline]
+    pub(crate) fn skipped_details(&self) -> SkippedDetails {
+        match self.options {
+            None => SkippedDetails::default(),
+            Some(o) => SkippedDetails {
+                column_stats: o.skip_column_stats(self.column),
+                encoding_stats: o.skip_encoding_stats(self.column),
+                size_stats: o.skip_size_stats(self.column),
+            },
+        }
+    }
+
+    /// Whether the footer's schema elements are skipped (the options carry
+    /// the schema), and the schema's leaf count if so.
+    #[inline]
+    pub(crate) fn supplied_schema_columns(&self) -> Option<usize> {
+        self.options?.schema().map(|s| s.num_columns())
     }
 
     /// Bytes consumed so far.

@@ -573,6 +573,14 @@ pub fn open_forms_and_read_options(dir: &Path) -> String {
         even.metadata().file_metadata().num_rows()
     ));
     out.push_str(&all_rows(&even));
+    let options = ReadOptionsBuilder::new().with_page_index().build();
+    let indexed =
+        SerializedFileReader::new_with_options(File::open(&path).unwrap(), options).unwrap();
+    out.push_str(&format!(
+        "page index loaded: {}, without asking: {}\n",
+        indexed.metadata().page_index().is_some(),
+        even.metadata().page_index().is_some()
+    ));
 
     let bytes = Bytes::from(std::fs::read(&path).unwrap());
     let whole = SerializedFileReader::new(bytes.clone()).unwrap();

@@ -1,0 +1,620 @@
+//! Reading a file's metadata: [`ParquetMetaDataReader`] (arrow-rs's name
+//! and calls) reads the footer through a [`ChunkReader`], decodes it as
+//! [`ParquetMetaDataOptions`] say, builds the schema, and loads the page
+//! index as its policies say.
+//!
+//! Every length and offset read here comes from the file: the footer
+//! length is checked against the file before it sizes a read, and each
+//! page index range against the file before it is read.
+
+use std::sync::Arc;
+
+use strata_format::SchemaDescriptor;
+use strata_format::footer::{ENCRYPTED_MAGIC, FOOTER_TAIL_LEN, PARQUET_MAGIC};
+use strata_format::metadata::{ColumnChunk, FileMetaData as Footer, ParquetMetaDataOptions};
+use strata_format::thrift::{self, ReadThrift};
+
+use super::page_index::{ColumnIndexMetaData, OffsetIndexMetaData, PageIndex};
+use super::{PageIndexPolicy, ParquetMetaData};
+use crate::chunk_reader::{ChunkReader, check_range};
+use crate::error::{FileError, Result};
+
+/// The last eight bytes of a Parquet file: the metadata length and the
+/// magic, which says whether the footer is encrypted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FooterTail {
+    metadata_length: usize,
+    encrypted_footer: bool,
+}
+
+impl FooterTail {
+    /// Decode the tail: `PAR1` (plain footer) or `PARE` (encrypted
+    /// footer); any other magic is an error.
+    ///
+    /// ```
+    /// use strata_file::metadata::FooterTail;
+    ///
+    /// let tail = FooterTail::try_new(&[10, 0, 0, 0, b'P', b'A', b'R', b'1']).unwrap();
+    /// assert_eq!(tail.metadata_length(), 10);
+    /// assert!(!tail.is_encrypted_footer());
+    /// assert!(FooterTail::try_new(&[0, 0, 0, 0, b'P', b'A', b'R', b'2']).is_err());
+    /// ```
+    pub fn try_new(tail: &[u8; FOOTER_TAIL_LEN]) -> Result<Self> {
+        let [l0, l1, l2, l3, m0, m1, m2, m3] = *tail;
+        let magic = [m0, m1, m2, m3];
+        let encrypted_footer = magic == ENCRYPTED_MAGIC;
+        if !encrypted_footer && magic != PARQUET_MAGIC {
+            return Err(strata_format::FormatError::BadMagic { found: magic }.into());
+        }
+        Ok(Self {
+            metadata_length: u32::from_le_bytes([l0, l1, l2, l3]) as usize,
+            encrypted_footer,
+        })
+    }
+
+    /// Length of the metadata in front of the tail.
+    pub fn metadata_length(&self) -> usize {
+        self.metadata_length
+    }
+
+    /// Whether the footer is encrypted (`PARE`).
+    pub fn is_encrypted_footer(&self) -> bool {
+        self.encrypted_footer
+    }
+}
+
+impl TryFrom<[u8; FOOTER_TAIL_LEN]> for FooterTail {
+    type Error = FileError;
+
+    fn try_from(tail: [u8; FOOTER_TAIL_LEN]) -> Result<Self> {
+        Self::try_new(&tail)
+    }
+}
+
+impl TryFrom<&[u8]> for FooterTail {
+    type Error = FileError;
+
+    /// The tail from a slice of exactly eight bytes.
+    fn try_from(tail: &[u8]) -> Result<Self> {
+        let tail: &[u8; FOOTER_TAIL_LEN] = tail.try_into().map_err(|_| {
+            FileError::Corrupt(format!(
+                "a footer tail is {FOOTER_TAIL_LEN} bytes, not {}",
+                tail.len()
+            ))
+        })?;
+        Self::try_new(tail)
+    }
+}
+
+/// Reads a file's [`ParquetMetaData`]: the footer, the schema, and the page
+/// index where asked.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use strata_file::writer::FileWriter;
+/// # use strata_file::properties::WriterProperties;
+/// # use strata_format::SchemaDescriptor;
+/// # use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+/// # let schema = Arc::new(SchemaDescriptor::from_elements(&[
+/// #     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+/// #     SchemaElement {
+/// #         name: "x".into(), physical_type: Some(Type::Int32),
+/// #         repetition_type: Some(FieldRepetitionType::Required), ..Default::default()
+/// #     },
+/// # ]).unwrap());
+/// # let mut out = Vec::new();
+/// # FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap().close().unwrap();
+/// use bytes::Bytes;
+/// use strata_file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
+///
+/// let file = Bytes::from(out);
+/// let metadata = ParquetMetaDataReader::new()
+///     .with_page_index_policy(PageIndexPolicy::Optional)
+///     .parse_and_finish(&file)
+///     .unwrap();
+/// assert_eq!(metadata.num_row_groups(), 0);
+/// assert_eq!(metadata.file_metadata().schema_descr().column(0).unwrap().name(), "x");
+/// ```
+#[derive(Debug, Default)]
+pub struct ParquetMetaDataReader {
+    metadata: Option<ParquetMetaData>,
+    column_index: PageIndexPolicy,
+    offset_index: PageIndexPolicy,
+    prefetch_hint: Option<usize>,
+    options: Option<ParquetMetaDataOptions>,
+    metadata_size: Option<usize>,
+}
+
+impl ParquetMetaDataReader {
+    /// A reader that loads no page index and keeps every detail.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A reader that starts from metadata already decoded (to load its
+    /// page index with [`read_page_indexes`](Self::read_page_indexes)).
+    pub fn new_with_metadata(metadata: ParquetMetaData) -> Self {
+        Self {
+            metadata: Some(metadata),
+            ..Self::default()
+        }
+    }
+
+    /// Load both page indexes as `policy` says.
+    pub fn with_page_index_policy(self, policy: PageIndexPolicy) -> Self {
+        self.with_column_index_policy(policy)
+            .with_offset_index_policy(policy)
+    }
+
+    /// Load the column indexes as `policy` says.
+    pub fn with_column_index_policy(mut self, policy: PageIndexPolicy) -> Self {
+        self.column_index = policy;
+        self
+    }
+
+    /// Load the offset indexes as `policy` says.
+    pub fn with_offset_index_policy(mut self, policy: PageIndexPolicy) -> Self {
+        self.offset_index = policy;
+        self
+    }
+
+    /// Decode the footer as `options` say (`None`: keep everything).
+    pub fn with_metadata_options(mut self, options: Option<ParquetMetaDataOptions>) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Read this many bytes from the end of the file in the first read,
+    /// so that a footer shorter than that takes one read instead of two.
+    pub fn with_prefetch_hint(mut self, prefetch: Option<usize>) -> Self {
+        self.prefetch_hint = prefetch;
+        self
+    }
+
+    /// Whether metadata was read (or given) and not yet taken.
+    pub fn has_metadata(&self) -> bool {
+        self.metadata.is_some()
+    }
+
+    /// Take the metadata read.
+    pub fn finish(&mut self) -> Result<ParquetMetaData> {
+        self.metadata
+            .take()
+            .ok_or_else(|| FileError::Corrupt("could not parse parquet metadata".into()))
+    }
+
+    /// Read the metadata of `reader` and take it.
+    pub fn parse_and_finish<R: ChunkReader>(mut self, reader: &R) -> Result<ParquetMetaData> {
+        self.try_parse(reader)?;
+        self.finish()
+    }
+
+    /// Read the metadata of `reader` (footer and page indexes as the
+    /// policies say), to be taken by [`finish`](Self::finish).
+    pub fn try_parse<R: ChunkReader>(&mut self, reader: &R) -> Result<()> {
+        self.try_parse_sized(reader, reader.len())
+    }
+
+    /// [`try_parse`](Self::try_parse) of a file that ends at `file_size`
+    /// (at most the reader's length).
+    pub fn try_parse_sized<R: ChunkReader>(&mut self, reader: &R, file_size: u64) -> Result<()> {
+        if file_size > reader.len() {
+            return Err(FileError::Corrupt(format!(
+                "file size {file_size} is beyond the {} bytes of the reader",
+                reader.len()
+            )));
+        }
+        let (footer, size) =
+            read_footer(reader, file_size, self.options.as_ref(), self.prefetch_hint)?;
+        self.metadata_size = Some(size);
+        let schema = match self.options.as_ref().and_then(|o| o.schema()) {
+            Some(schema) => Arc::clone(schema),
+            None => Arc::new(SchemaDescriptor::from_elements(&footer.schema)?),
+        };
+        self.metadata = Some(ParquetMetaData::from_footer(Arc::new(footer), schema));
+        self.read_page_indexes_sized(reader, file_size)
+    }
+
+    /// Load the page indexes of the metadata read (or given), as the
+    /// policies say.
+    pub fn read_page_indexes<R: ChunkReader>(&mut self, reader: &R) -> Result<()> {
+        self.read_page_indexes_sized(reader, reader.len())
+    }
+
+    fn read_page_indexes_sized<R: ChunkReader>(
+        &mut self,
+        reader: &R,
+        file_size: u64,
+    ) -> Result<()> {
+        let (column_policy, offset_policy) = (self.column_index, self.offset_index);
+        if !column_policy.loads() && !offset_policy.loads() {
+            return Ok(());
+        }
+        let Some(metadata) = self.metadata.as_mut() else {
+            return Err(FileError::Corrupt(
+                "no metadata to read the page indexes of".into(),
+            ));
+        };
+        let footer = Arc::clone(metadata.shared_footer());
+        let row_groups = &footer.row_groups;
+        let column_indexes = if column_policy.loads() {
+            Some(load_indexes::<ColumnIndexMetaData, _>(
+                reader,
+                file_size,
+                row_groups,
+                column_policy,
+                |c| (c.column_index_offset, c.column_index_length),
+                "column index",
+            )?)
+        } else {
+            None
+        };
+        let offset_indexes = if offset_policy.loads() {
+            Some(load_indexes::<OffsetIndexMetaData, _>(
+                reader,
+                file_size,
+                row_groups,
+                offset_policy,
+                |c| (c.offset_index_offset, c.offset_index_length),
+                "offset index",
+            )?)
+        } else {
+            None
+        };
+        metadata.set_page_index(Some(Arc::new(PageIndex::new(
+            column_indexes,
+            offset_indexes,
+        ))));
+        Ok(())
+    }
+
+    /// Size of the footer read (metadata and tail), once read.
+    pub fn metadata_size(&self) -> Option<usize> {
+        self.metadata_size
+    }
+
+    /// Decode metadata bytes (the footer without its tail) into
+    /// [`ParquetMetaData`], schema built.
+    pub fn decode_metadata(buf: &[u8]) -> Result<ParquetMetaData> {
+        Self::decode_metadata_with_options(buf, None)
+    }
+
+    /// [`decode_metadata`](Self::decode_metadata), leaving out what
+    /// `options` say.
+    pub fn decode_metadata_with_options(
+        buf: &[u8],
+        options: Option<&ParquetMetaDataOptions>,
+    ) -> Result<ParquetMetaData> {
+        let footer = decode_footer(buf, options)?;
+        let schema = match options.and_then(|o| o.schema()) {
+            Some(schema) => Arc::clone(schema),
+            None => Arc::new(SchemaDescriptor::from_elements(&footer.schema)?),
+        };
+        Ok(ParquetMetaData::from_footer(Arc::new(footer), schema))
+    }
+
+    /// Decode only the schema of metadata bytes.
+    pub fn decode_schema(buf: &[u8]) -> Result<Arc<SchemaDescriptor>> {
+        let footer = strata_format::footer::decode_metadata(buf)?;
+        Ok(Arc::new(SchemaDescriptor::from_elements(&footer.schema)?))
+    }
+}
+
+fn decode_footer(buf: &[u8], options: Option<&ParquetMetaDataOptions>) -> Result<Footer> {
+    Ok(match options {
+        Some(o) => strata_format::footer::decode_metadata_with_options(buf, o)?,
+        None => strata_format::footer::decode_metadata(buf)?,
+    })
+}
+
+/// Read and decode the footer of the file of `file_len` bytes behind
+/// `reader`, as `options` say, reading the last `prefetch` bytes first
+/// when given; returns it with the footer's size (metadata and tail).
+pub(crate) fn read_footer<R: ChunkReader>(
+    reader: &R,
+    file_len: u64,
+    options: Option<&ParquetMetaDataOptions>,
+    prefetch: Option<usize>,
+) -> Result<(Footer, usize)> {
+    let tail_len = FOOTER_TAIL_LEN as u64;
+    let min_len = tail_len + PARQUET_MAGIC.len() as u64;
+    if file_len < min_len {
+        return Err(FileError::Format(
+            strata_format::FormatError::InvalidFooter(format!(
+                "file of {file_len} bytes is shorter than the {min_len} bytes of magic and footer tail"
+            )),
+        ));
+    }
+    // The first read: the tail, or the last `prefetch` bytes (within the
+    // file, after the leading magic).
+    let first = prefetch
+        .map_or(tail_len, |p| p as u64)
+        .clamp(tail_len, file_len - PARQUET_MAGIC.len() as u64);
+    let suffix = reader.get_bytes(file_len - first, first as usize)?;
+    let tail: &[u8; FOOTER_TAIL_LEN] = suffix
+        .get(suffix.len().saturating_sub(FOOTER_TAIL_LEN)..)
+        .and_then(|t| t.try_into().ok())
+        .ok_or_else(|| FileError::Corrupt("footer tail is not 8 bytes".into()))?;
+    let tail = FooterTail::try_new(tail)?;
+    if tail.is_encrypted_footer() {
+        return Err(strata_format::FormatError::Encrypted.into());
+    }
+    let metadata_len = tail.metadata_length() as u64;
+    if metadata_len + min_len > file_len {
+        return Err(FileError::Format(
+            strata_format::FormatError::InvalidFooter(format!(
+                "metadata length {metadata_len} does not fit in a file of {file_len} bytes"
+            )),
+        ));
+    }
+    let head = reader.get_bytes(0, PARQUET_MAGIC.len())?;
+    if head.as_ref() != PARQUET_MAGIC {
+        let mut found = [0u8; 4];
+        found.copy_from_slice(head.get(..4).unwrap_or(&[0; 4]));
+        return Err(FileError::Format(strata_format::FormatError::BadMagic {
+            found,
+        }));
+    }
+    let footer_len = metadata_len + tail_len;
+    let footer = if footer_len <= first {
+        // The prefetched suffix holds it.
+        let start = (first - footer_len) as usize;
+        decode_footer(
+            suffix
+                .get(start..start + metadata_len as usize)
+                .unwrap_or_default(),
+            options,
+        )?
+    } else {
+        let start = file_len - footer_len;
+        // Bounded by the file length checked above.
+        let metadata = reader.get_bytes(start, metadata_len as usize)?;
+        decode_footer(&metadata, options)?
+    };
+    Ok((footer, footer_len as usize))
+}
+
+/// Read and decode one kind of page index of every chunk of `row_groups`,
+/// whose location `locate` gives. The ranges are checked against the
+/// file; when they lie close together (as writers put them, after the
+/// last row group) they are read in one request.
+///
+/// Under [`PageIndexPolicy::Optional`], a chunk whose index is missing its
+/// length, lies outside the file or does not decode has none; under
+/// [`PageIndexPolicy::Required`] that is an error.
+fn load_indexes<T: ReadThrift, R: ChunkReader>(
+    reader: &R,
+    file_len: u64,
+    row_groups: &[strata_format::metadata::RowGroup],
+    policy: PageIndexPolicy,
+    locate: impl Fn(&ColumnChunk) -> (Option<i64>, Option<i32>),
+    what: &str,
+) -> Result<Vec<Vec<Option<T>>>> {
+    let required = policy == PageIndexPolicy::Required;
+    // Each chunk's checked range, or why it has none.
+    let range_of = |g: usize, j: usize, c: &ColumnChunk| -> Result<Option<(u64, usize)>> {
+        let (offset, length) = locate(c);
+        let Some(offset) = offset else {
+            return Ok(None);
+        };
+        if c.crypto_metadata().is_some() {
+            return if required {
+                Err(FileError::Corrupt(format!(
+                    "the {what} of column {j} of row group {g} is encrypted"
+                )))
+            } else {
+                Ok(None)
+            };
+        }
+        let range = length
+            .and_then(|l| usize::try_from(l).ok())
+            .zip(u64::try_from(offset).ok())
+            .filter(|(len, start)| check_range(*start, *len, file_len).is_ok());
+        match range {
+            Some((len, start)) => Ok(Some((start, len))),
+            None if required => Err(FileError::Corrupt(format!(
+                "the {what} of column {j} of row group {g} (offset {offset}, length {length:?}) is outside the {file_len} bytes of the file"
+            ))),
+            None => Ok(None),
+        }
+    };
+    let mut ranges: Vec<Vec<Option<(u64, usize)>>> = Vec::with_capacity(row_groups.len());
+    let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0u64);
+    for (g, rg) in row_groups.iter().enumerate() {
+        let mut row = Vec::with_capacity(rg.columns.len());
+        for (j, c) in rg.columns.iter().enumerate() {
+            let r = range_of(g, j, c)?;
+            if let Some((start, len)) = r {
+                lo = lo.min(start);
+                hi = hi.max(start + len as u64);
+                total += len as u64;
+            }
+            row.push(r);
+        }
+        ranges.push(row);
+    }
+    // One read when the indexes fill at least half of their span.
+    let span = (lo < hi && (hi - lo) <= total.saturating_mul(2))
+        .then(|| reader.get_bytes(lo, (hi - lo) as usize))
+        .transpose()?;
+    let mut out = Vec::with_capacity(ranges.len());
+    for (g, row) in ranges.into_iter().enumerate() {
+        let mut indexes = Vec::with_capacity(row.len());
+        for (j, r) in row.into_iter().enumerate() {
+            let Some((start, len)) = r else {
+                indexes.push(None);
+                continue;
+            };
+            let decoded = match &span {
+                Some(span) => {
+                    let at = (start - lo) as usize;
+                    thrift::decode::<T>(span.get(at..at + len).unwrap_or_default())
+                }
+                None => thrift::decode::<T>(&reader.get_bytes(start, len)?),
+            };
+            match decoded {
+                Ok(index) => indexes.push(Some(index)),
+                Err(e) if required => {
+                    return Err(FileError::Corrupt(format!(
+                        "the {what} of column {j} of row group {g} does not decode: {e}"
+                    )));
+                }
+                Err(_) => indexes.push(None),
+            }
+        }
+        out.push(indexes);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::properties::WriterProperties;
+    use crate::writer::FileWriter;
+    use bytes::Bytes;
+    use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+
+    fn file_with_one_column() -> Bytes {
+        let schema = Arc::new(
+            SchemaDescriptor::from_elements(&[
+                SchemaElement {
+                    name: "schema".into(),
+                    num_children: Some(1),
+                    ..Default::default()
+                },
+                SchemaElement {
+                    name: "x".into(),
+                    physical_type: Some(Type::Int64),
+                    repetition_type: Some(FieldRepetitionType::Required),
+                    ..Default::default()
+                },
+            ])
+            .unwrap(),
+        );
+        let mut out = Vec::new();
+        let mut writer =
+            FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
+        let mut rg = writer.next_row_group().unwrap();
+        let mut col = rg.next_column().unwrap().unwrap();
+        col.typed::<i64>()
+            .unwrap()
+            .write_batch(&[1, 2, 3], None, None)
+            .unwrap();
+        rg.append_column(col.close().unwrap()).unwrap();
+        rg.close().unwrap();
+        writer.close().unwrap();
+        Bytes::from(out)
+    }
+
+    #[test]
+    fn every_prefetch_hint_reads_the_same_metadata() {
+        let file = file_with_one_column();
+        let plain = ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap();
+        let len = file.len();
+        for hint in [0, 1, 8, 9, 20, len / 2, len - 5, len - 4, len, len + 100] {
+            let mut reader = ParquetMetaDataReader::new().with_prefetch_hint(Some(hint));
+            reader.try_parse(&file).unwrap();
+            let size = reader.metadata_size().unwrap();
+            let read = reader.finish().unwrap();
+            assert_eq!(read.shared_footer(), plain.shared_footer(), "hint {hint}");
+            let tail = &file[len - 8..len - 4];
+            let metadata_len = u32::from_le_bytes(tail.try_into().unwrap()) as usize;
+            assert_eq!(size, metadata_len + 8, "hint {hint}");
+        }
+        // Nothing left to take.
+        let mut reader = ParquetMetaDataReader::new();
+        assert!(!reader.has_metadata());
+        assert!(reader.finish().is_err());
+    }
+
+    #[test]
+    fn page_indexes_load_as_the_policies_say() {
+        let file = file_with_one_column();
+        let skip = ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap();
+        assert!(skip.page_index().is_none());
+        assert!(skip.page_index_for_row_group(0).offset_index(0).is_none());
+        let offsets = ParquetMetaDataReader::new()
+            .with_offset_index_policy(PageIndexPolicy::Required)
+            .parse_and_finish(&file)
+            .unwrap();
+        let index = offsets.page_index().unwrap();
+        assert!(index.has_offset_indexes() && !index.has_column_indexes());
+        let rg = offsets.page_index_for_row_group(0);
+        assert_eq!(rg.num_data_pages(0), Some(1));
+        assert_eq!(rg.page_locations(0).unwrap()[0].first_row_index, 0);
+        assert!(rg.column_index(0).is_none());
+        assert!(rg.offset_index(1).is_none());
+        let both = ParquetMetaDataReader::new_with_metadata(skip)
+            .with_page_index_policy(PageIndexPolicy::Optional);
+        let mut both = both;
+        both.read_page_indexes(&file).unwrap();
+        let both = both.finish().unwrap();
+        let ci = both
+            .page_index_for_row_group(0)
+            .column_index(0)
+            .unwrap()
+            .clone();
+        assert_eq!(ci.num_pages(), 1);
+        assert_eq!(ci.min_values[0], 1i64.to_le_bytes());
+    }
+
+    #[test]
+    fn a_page_index_outside_the_file_is_an_error_only_when_required() {
+        let file = file_with_one_column();
+        let mut metadata = ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap();
+        let mut footer = (**metadata.shared_footer()).clone();
+        footer.row_groups[0].columns[0].offset_index_offset = Some(file.len() as i64 - 2);
+        metadata =
+            ParquetMetaData::from_footer(Arc::new(footer), Arc::clone(metadata.shared_schema()));
+        let mut optional = ParquetMetaDataReader::new_with_metadata(metadata.clone())
+            .with_offset_index_policy(PageIndexPolicy::Optional);
+        optional.read_page_indexes(&file).unwrap();
+        let optional = optional.finish().unwrap();
+        assert!(
+            optional
+                .page_index_for_row_group(0)
+                .offset_index(0)
+                .is_none()
+        );
+        let mut required = ParquetMetaDataReader::new_with_metadata(metadata)
+            .with_offset_index_policy(PageIndexPolicy::Required);
+        let err = required.read_page_indexes(&file).unwrap_err().to_string();
+        assert!(
+            err.contains("offset index of column 0 of row group 0"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn short_and_foreign_files_are_errors() {
+        for bytes in [
+            &b""[..],
+            b"PAR1",
+            b"PAR1PAR1",
+            b"PAR1\x05\0\0\0PAR1",
+            b"PAR1\0\0\0\0PAR2",
+        ] {
+            let file = Bytes::copy_from_slice(bytes);
+            assert!(
+                ParquetMetaDataReader::new()
+                    .parse_and_finish(&file)
+                    .is_err(),
+                "{bytes:?}"
+            );
+        }
+        let file = file_with_one_column();
+        let mut reader = ParquetMetaDataReader::new();
+        assert!(
+            reader
+                .try_parse_sized(&file, file.len() as u64 + 1)
+                .is_err()
+        );
+    }
+}
