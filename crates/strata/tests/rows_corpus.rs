@@ -3,7 +3,8 @@
 //! `SerializedFileReader` by both crates and its rows printed (`{}` of
 //! each `Row`, and its `to_json_value()`) until the end or the first
 //! error; the texts must be equal,
-//! except for the files listed in [`DIFFERENCES`] with the reason. Every
+//! except for the files listed in [`DIFFERENCES`] with the reason (and
+//! those of [`STRATA_ONLY`], which only strata reads here). Every
 //! file of `bad_data/` gives an error or rows, never a panic.
 //!
 //! The corpus lives beside the workspace at `../shared/parquet-testing`;
@@ -26,12 +27,17 @@ const DIFFERENCES: &[(&str, &str)] = &[
          them (\"No such local time\"), strata prints them in the calendar carried on; \
          the rows before agree",
     ),
-    (
-        "large_string_map.brotli.parquet",
-        "one page decompresses to more than 1 GiB, strata's page size limit \
-         (PageReaderOptions::max_page_size, docs/security.md); arrow-rs reads it",
-    ),
 ];
+
+/// Files only strata reads here, and why: strata must give rows or an
+/// error, never panic.
+const STRATA_ONLY: &[(&str, &str)] = &[(
+    "large_string_map.brotli.parquet",
+    "one page decompresses to more than 1 GiB: strata refuses it at its page size \
+     limit (PageReaderOptions::max_page_size, docs/security.md); arrow-rs reads it, \
+     which on a loaded machine may fail for want of memory, so its reading is not \
+     a stable reference",
+)];
 
 /// Most rows printed per file (the largest corpus files have more; the
 /// first rows of every row group are compared up to this many in all).
@@ -202,14 +208,20 @@ fn every_corpus_file_prints_the_rows_arrow_rs_prints() {
     let (mut equal, mut listed) = (0usize, 0usize);
     let mut unexpected = Vec::new();
     let mut panics = Vec::new();
+    let mut strata_only = 0usize;
     for path in &files {
         let name = path.strip_prefix(&data).unwrap().display().to_string();
-        let arrow_rs = read_arrow_rs(path);
         let strata = read_strata(path);
         if let Reading::Panicked(_, p) = &strata {
             panics.push(format!("{name}: {p}"));
             continue;
         }
+        if let Some((_, reason)) = STRATA_ONLY.iter().find(|(n, _)| *n == name) {
+            strata_only += 1;
+            println!("strata  {name}: {}; {reason}", summary(&strata));
+            continue;
+        }
+        let arrow_rs = read_arrow_rs(path);
         let reason = DIFFERENCES.iter().find(|(n, _)| *n == name).map(|(_, r)| r);
         if agree(&arrow_rs, &strata) {
             equal += 1;
@@ -236,7 +248,8 @@ fn every_corpus_file_prints_the_rows_arrow_rs_prints() {
         }
     }
     println!(
-        "{} files: {equal} equal, {listed} differ as listed, {} unexpected",
+        "{} files: {equal} equal, {listed} differ as listed, {strata_only} read by strata \
+         only, {} unexpected",
         files.len(),
         unexpected.len()
     );
