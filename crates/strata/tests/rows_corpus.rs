@@ -17,6 +17,16 @@ use std::path::{Path, PathBuf};
 /// Files whose rows strata prints differently from arrow-rs, and why.
 const DIFFERENCES: &[(&str, &str)] = &[
     (
+        "datapage_v1-corrupt-checksum.parquet",
+        "a page's CRC does not match: arrow-rs built with its `crc` feature (as here) \
+         fails on it; strata checks CRCs when asked \
+         (ReaderProperties::set_page_crc_verification) and reads the file by default",
+    ),
+    (
+        "rle-dict-uncompressed-corrupt-checksum.parquet",
+        "a page's CRC does not match (as above)",
+    ),
+    (
         "dict-page-offset-zero.parquet",
         "arrow-rs 60.1 cannot decode its footer (a list whose element type is written \
          as I16 where I64 is expected); strata reads a list of any declared integer type",
@@ -282,6 +292,53 @@ fn bad_files_give_errors_not_panics() {
         assert!(
             !matches!(reading, Reading::Panicked(..)),
             "{name}: strata panicked: {reading:?}"
+        );
+    }
+}
+
+/// With page CRC verification asked for, strata fails on the corpus's
+/// corrupt-checksum files where arrow-rs (built with `crc`) does, after
+/// the same rows.
+#[test]
+fn corrupt_checksums_fail_as_in_arrow_rs_when_verified() {
+    use strata::file::properties::ReaderProperties;
+    use strata::file::reader::{FileReader, SerializedFileReader};
+    use strata::file::serialized_reader::ReadOptionsBuilder;
+    let Some(data) = corpus_dir("data") else {
+        return;
+    };
+    for name in [
+        "datapage_v1-corrupt-checksum.parquet",
+        "rle-dict-uncompressed-corrupt-checksum.parquet",
+    ] {
+        let path = data.join(name);
+        let arrow_rs = read_arrow_rs(&path);
+        let strata = guarded(|rows| {
+            let props = ReaderProperties::builder()
+                .set_page_crc_verification(true)
+                .build();
+            let options = ReadOptionsBuilder::new()
+                .with_reader_properties(props)
+                .build();
+            let file = std::fs::File::open(&path).unwrap();
+            let reader = SerializedFileReader::new_with_options(file, options).unwrap();
+            for row in reader.get_row_iter(None).unwrap() {
+                match row {
+                    Ok(row) => rows.push(format!("{row}\n      json {}", row.to_json_value())),
+                    Err(e) => return Reading::Failed(std::mem::take(rows), e.to_string()),
+                }
+            }
+            Reading::Rows(std::mem::take(rows))
+        });
+        assert!(
+            matches!(strata, Reading::Failed(..)),
+            "{name}: {}",
+            summary(&strata)
+        );
+        assert!(
+            agree(&arrow_rs, &strata),
+            "{name}: {}",
+            describe(&arrow_rs, &strata)
         );
     }
 }
