@@ -380,3 +380,21 @@ impl Iterator for RowIter<'_> {
         row
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Row iterators and readers cross threads, as arrow-rs's do.
+    #[test]
+    fn iterators_and_readers_are_send() {
+        fn send<T: Send>() {}
+        fn sync<T: Sync>() {}
+        send::<RowIter<'static>>();
+        send::<Row>();
+        sync::<Row>();
+        send::<Box<dyn FileReader>>();
+        send::<SerializedFileReader<bytes::Bytes>>();
+        sync::<SerializedFileReader<std::fs::File>>();
+    }
+}
