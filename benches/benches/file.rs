@@ -35,7 +35,7 @@ use strata_encoding::{
 use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel, create_codec};
 use strata_file::page::Page;
 use strata_file::properties::WriterProperties;
-use strata_file::reader::FileReader;
+use strata_file::serialized_reader::SerializedFileReader as StrataFileReader;
 use strata_file::writer::FileWriter;
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::{Encoding as FormatEncoding, FieldRepetitionType, Type};
@@ -316,7 +316,7 @@ fn strata_read(file: &Bytes, out: &mut StrataOut) {
     out.i64s.clear();
     out.defs.clear();
     out.strings.clear();
-    let reader = FileReader::try_new(file.clone()).unwrap();
+    let reader = StrataFileReader::new(file.clone()).unwrap();
     let row_group = reader.row_group(0).unwrap();
     let max_def = row_group.column_descriptor(0).unwrap().max_def_level;
     let physical = row_group.column_descriptor(0).unwrap().physical_type;

@@ -44,7 +44,7 @@ use parquet::column::reader::get_typed_column_reader;
 use parquet::data_type::{ByteArray as PqByteArray, ByteArrayType};
 use parquet::file::reader::{FileReader as _, SerializedFileReader};
 use strata_encoding::{ByteArray, ByteArrayBuffer};
-use strata_file::reader::FileReader;
+use strata_file::serialized_reader::SerializedFileReader as StrataFileReader;
 use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
 /// Rows in the column chunk.
@@ -105,7 +105,7 @@ fn strata_read(file: &Bytes, batch: usize, out: &mut RecordBatchBuffers<ByteArra
 
 /// The same, dictionary preserved: indices + the chunk's dictionary `Arc`.
 fn strata_read_dict(file: &Bytes, batch: usize, out: &mut RecordBatchBuffers<Vec<u32>>) -> usize {
-    let reader = FileReader::try_new(file.clone()).unwrap();
+    let reader = StrataFileReader::new(file.clone()).unwrap();
     let row_group = reader.row_group(0).unwrap();
     let descr = row_group.column_descriptor(0).unwrap().clone();
     let mut records =
@@ -200,7 +200,7 @@ fn check(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) 
 
 fn check_strata(file: &Bytes, input: &Input, optional: bool, batch: usize, case: &str) {
     // strata, materialised: the input values, dense batches only.
-    let reader = FileReader::try_new(file.clone()).unwrap();
+    let reader = StrataFileReader::new(file.clone()).unwrap();
     assert_eq!(reader.num_row_groups(), 1, "{case}");
     let row_group = reader.row_group(0).unwrap();
     let descr = row_group.column_descriptor(0).unwrap().clone();

@@ -496,7 +496,7 @@ pub fn read_string_column(
     keep_levels: bool,
     out: &mut strata_record::RecordBatchBuffers<strata_encoding::ByteArrayBuffer>,
 ) -> usize {
-    let reader = strata_file::reader::FileReader::try_new(file.clone()).unwrap();
+    let reader = strata_file::serialized_reader::SerializedFileReader::new(file.clone()).unwrap();
     let row_group = reader.row_group(0).unwrap();
     let descr = row_group.column_descriptor(0).unwrap().clone();
     let mut records = strata_record::ColumnRecordReader::<strata_encoding::ByteArray>::new(

@@ -1,13 +1,18 @@
 //! The full Arrow read of arbitrary bytes: open, build and iterate every
-//! batch. Errors are fine; panics, hangs and runaway allocations are not.
+//! batch; then the row API's read of the same bytes (`SerializedFileReader`,
+//! every row printed). Errors are fine; panics, hangs and runaway
+//! allocations are not.
 #![no_main]
 
 use bytes::Bytes;
 use libfuzzer_sys::fuzz_target;
 use strata::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use strata::file::reader::{FileReader, SerializedFileReader};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new(Bytes::copy_from_slice(data)) else {
+    let file = Bytes::copy_from_slice(data);
+    read_rows(file.clone());
+    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new(file) else {
         return;
     };
     let Ok(reader) = builder.with_batch_size(1024).build() else {
@@ -19,3 +24,19 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Every row of `file` through the row API, each printed.
+fn read_rows(file: Bytes) {
+    let Ok(reader) = SerializedFileReader::new(file) else {
+        return;
+    };
+    let Ok(rows) = reader.get_row_iter(None) else {
+        return;
+    };
+    for row in rows {
+        match row {
+            Ok(row) => drop(row.to_string()),
+            Err(_) => break,
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The seeded mutation suite: every non-encrypted file of the
 //! parquet-testing corpus (`data/` and its subfolders, and `bad_data/`),
 //! corrupted a fixed number of times each with a fixed seed, read through
-//! the whole Arrow reader (open, build, every batch). No mutant may panic
+//! the whole Arrow reader (open, build, every batch) and through the row
+//! API (`SerializedFileReader`, every row of `get_row_iter`). No mutant may panic
 //! or take more than [`MAX_READ`]; the peak heap of each read is bounded by
 //! [`ALLOCATION_FACTOR`] times the file's size plus [`ALLOCATION_SLACK`].
 //!
@@ -31,10 +32,12 @@ use strata_arrow::ProjectionMask;
 use strata_arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use strata_encoding::ByteSink;
 use strata_file::metadata::ParquetStatisticsPolicy;
+use strata_file::serialized_reader::SerializedFileReader;
 use strata_format::FileMetaData;
 use strata_format::footer::{decode_metadata, write_footer};
 use strata_format::metadata::{ColumnChunk, ColumnMetaData, PageHeader, PageType};
 use strata_format::thrift::{decode_prefix, encode_to_vec};
+use strata_record::row::FileReader;
 use support::{Rng, ThreadCounting, peak_growth};
 
 #[global_allocator]
@@ -82,6 +85,29 @@ fn read_all(file: Bytes, batch_size: usize, page_index: bool) -> bool {
     for batch in reader {
         if batch.is_err() {
             return false;
+        }
+    }
+    true
+}
+
+/// Read every row through the row API (`SerializedFileReader`,
+/// `get_row_iter`), leaf columns `batch_size` records at a time, printing
+/// each (as a program would). Returns whether it all read.
+fn read_rows(file: Bytes, batch_size: usize) -> bool {
+    let Ok(reader) = SerializedFileReader::new(file) else {
+        return false;
+    };
+    let Ok(rows) = reader.get_row_iter(None) else {
+        return false;
+    };
+    let mut text = String::new();
+    for row in rows.with_batch_size(batch_size) {
+        match row {
+            Ok(row) => {
+                text.clear();
+                text.push_str(&row.to_string());
+            }
+            Err(_) => return false,
         }
     }
     true
@@ -209,7 +235,8 @@ fn mutated_corpus_files_never_panic_hang_or_overallocate() {
             let mut outcome = None;
             let peak = peak_growth(|| {
                 outcome = Some(catch_unwind(AssertUnwindSafe(|| {
-                    read_all(file, batch_size, case % 2 == 0)
+                    let arrow = read_all(file.clone(), batch_size, case % 2 == 0);
+                    read_rows(file, batch_size) && arrow
                 })));
             });
             let took = began.elapsed();
@@ -320,8 +347,8 @@ fn each_chunk(m: &mut FileMetaData, f: impl Fn(&mut ColumnMetaData)) {
 
 /// Every size, count and offset the footer declares, set to extreme values
 /// one field at a time (and re-encoded, so the Thrift is valid): the whole
-/// Arrow read, with the page index and a large batch size, fails cleanly or
-/// reads, quickly and within the allocation bound.
+/// Arrow read, with the page index and a large batch size, and the row
+/// API's, fail cleanly or read, quickly and within the allocation bound.
 #[test]
 fn extreme_declared_sizes_counts_and_offsets_are_checked() {
     let Some(data) = corpus_dir("data") else {
@@ -360,7 +387,8 @@ fn extreme_declared_sizes_counts_and_offsets_are_checked() {
                     let file = file.clone();
                     let peak = peak_growth(|| {
                         outcome = Some(catch_unwind(AssertUnwindSafe(|| {
-                            read_all(file, batch_size, true)
+                            let arrow = read_all(file.clone(), batch_size, true);
+                            read_rows(file, batch_size) && arrow
                         })));
                     });
                     cases += 1;
@@ -496,7 +524,8 @@ fn shifted(
 /// to 2^31-1, 2^28 or -1: spliced in with the footer as it was (so later
 /// offsets may be off), and with the footer's offsets moved to match (so
 /// the reader reaches the page). Each mutant is read in full through the
-/// Arrow reader, projected to that column, in batches of 1,024 and of 7:
+/// Arrow reader, projected to that column, in batches of 1,024 and of 7,
+/// and through the row API (every column, leaf batches of the same sizes):
 /// it reads or fails cleanly, never panics or takes long, and never
 /// allocates past [`PAGE_ALLOCATION_FACTOR`] times its size plus
 /// [`PAGE_ALLOCATION_SLACK`].
@@ -555,7 +584,8 @@ fn lying_page_header_counts_never_size_an_allocation() {
                             let mut outcome = None;
                             let peak = peak_growth(|| {
                                 outcome = Some(catch_unwind(AssertUnwindSafe(|| {
-                                    read_column(file.clone(), column, batch_size)
+                                    let arrow = read_column(file.clone(), column, batch_size);
+                                    read_rows(file.clone(), batch_size) && arrow
                                 })));
                             });
                             cases += 1;

@@ -29,7 +29,8 @@ use strata_arrow::ProjectionMask;
 use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use strata_encoding::LevelDecoder;
 use strata_file::page::Page;
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
 use strata_file::statistics::ValueOrder;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, FieldRepetitionType, Statistics, Type};
@@ -306,8 +307,13 @@ fn run(path: &Path, report: &mut Report) {
         Ok(f) => f,
         Err(e) => return report.problem(format!("cannot open: {e}")),
     };
-    let options = ReadOptions::default().with_page_crc_verification(true);
-    let reader = match FileReader::try_new_with_options(file, options) {
+    let props = ReaderProperties::builder()
+        .set_page_crc_verification(true)
+        .build();
+    let options = ReadOptionsBuilder::new()
+        .with_reader_properties(props)
+        .build();
+    let reader = match SerializedFileReader::new_with_options(file, options) {
         Ok(r) => r,
         Err(e) => return report.problem(format!("cannot read the footer: {e}")),
     };
@@ -316,8 +322,8 @@ fn run(path: &Path, report: &mut Report) {
 }
 
 /// Every page of every chunk, CRCs verified.
-fn check_pages(reader: &FileReader<File>, report: &mut Report) {
-    let md = reader.metadata();
+fn check_pages(reader: &SerializedFileReader<File>, report: &mut Report) {
+    let md = reader.footer();
     let total: i64 = md.row_groups.iter().map(|g| g.num_rows).sum();
     if total != md.num_rows {
         report.problem(format!(
@@ -468,7 +474,7 @@ fn page_nulls(page: &Page, d: &ColumnDescriptor) -> std::result::Result<(u64, u6
 
 /// Every row group through the Arrow reader, with the statistics of flat
 /// columns checked against what was read.
-fn check_rows(path: &Path, reader: &FileReader<File>, report: &mut Report) {
+fn check_rows(path: &Path, reader: &SerializedFileReader<File>, report: &mut Report) {
     let schema = reader.schema();
     for i in 0..reader.num_row_groups() {
         let Ok(rg) = reader.row_group(i) else {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use strata_file::page_reader::{PageInfo, PageReader};
-use strata_file::reader::{FileReader, RowGroupReader};
+use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
 use strata_format::metadata::{ColumnMetaData, FieldRepetitionType, PageType};
 use strata_format::schema::NodeKind;
 use strata_format::{ColumnDescriptor, SchemaNode};
@@ -17,9 +17,9 @@ use crate::error::{CliError, Result, open};
 use crate::values::{enum_name, logical_name, physical_name, stats_json, stats_line};
 
 /// Open a Parquet file with strata's file reader.
-pub fn open_parquet(path: &Path) -> Result<FileReader<File>> {
+pub fn open_parquet(path: &Path) -> Result<SerializedFileReader<File>> {
     let file = open(path)?;
-    FileReader::try_new(file).map_err(|e| {
+    SerializedFileReader::new(file).map_err(|e| {
         CliError::msg(format!(
             "{}: not a readable Parquet file: {e}",
             path.display()
@@ -43,7 +43,7 @@ pub fn schema(path: &Path) -> Result<()> {
     for (i, child) in children.iter().enumerate() {
         schema_node(&mut out, child, "", i + 1 == children.len(), 0, 0);
     }
-    let kv = reader.metadata().key_value_metadata.as_ref();
+    let kv = reader.footer().key_value_metadata.as_ref();
     let _ = writeln!(out);
     match strata_arrow::parquet_to_arrow_schema(descr, kv) {
         Ok(arrow) => {
@@ -153,7 +153,7 @@ struct ChunkFacts<'a> {
     bloom: Option<(i64, Option<i32>)>,
 }
 
-fn chunk_facts<'a>(rg: &RowGroupReader<'a, File>, j: usize) -> Result<ChunkFacts<'a>> {
+fn chunk_facts<'a>(rg: &SerializedRowGroupReader<'a, File>, j: usize) -> Result<ChunkFacts<'a>> {
     let descr = rg.column_descriptor(j)?;
     let chunk = rg.column_chunk(j)?;
     let meta = rg.column_metadata(j).map_err(|e| e.to_string());
@@ -184,7 +184,7 @@ fn chunk_facts<'a>(rg: &RowGroupReader<'a, File>, j: usize) -> Result<ChunkFacts
 /// `strata meta FILE [--json]`.
 pub fn meta(path: &Path, as_json: bool) -> Result<()> {
     let reader = open_parquet(path)?;
-    let md = reader.metadata();
+    let md = reader.footer();
     let keys: Vec<&str> = md
         .key_value_metadata
         .iter()

@@ -15,12 +15,17 @@
 //! - [`page`]: [`Page`](page::Page), one decompressed dictionary or data page.
 //! - [`page_reader`]: [`PageReader`](page_reader::PageReader), the checked,
 //!   decompressed pages of one column chunk, with page skipping.
-//! - [`reader`]: [`FileReader`](reader::FileReader) and
-//!   [`RowGroupReader`](reader::RowGroupReader): footer, column chunk ranges,
-//!   page indexes and Bloom filters.
-//! - [`properties`]: writer settings,
-//!   [`WriterProperties`](properties::WriterProperties) and its builder, with
-//!   arrow-rs's setter names.
+//! - [`serialized_reader`]:
+//!   [`SerializedFileReader`](serialized_reader::SerializedFileReader) and
+//!   [`SerializedRowGroupReader`](serialized_reader::SerializedRowGroupReader):
+//!   footer, column chunk ranges, page indexes and Bloom filters, with
+//!   arrow-rs's names ([`ReadOptionsBuilder`](serialized_reader::ReadOptionsBuilder),
+//!   row group predicates). arrow-rs's `FileReader` and `RowGroupReader`
+//!   traits are the record layer's, which assembles rows.
+//! - [`properties`]: reader and writer settings,
+//!   [`ReaderProperties`](properties::ReaderProperties), and
+//!   [`WriterProperties`](properties::WriterProperties) with its builder,
+//!   with arrow-rs's setter names.
 //! - [`statistics`]: min/max in each column's sort order, null counts, and
 //!   truncation of long byte-array bounds.
 //! - [`writer`]: the file writer, [`FileWriter`](writer::FileWriter),
@@ -69,7 +74,7 @@ pub mod page_index {
     }
 }
 pub mod properties;
-pub mod reader;
+pub mod serialized_reader;
 pub mod statistics;
 pub mod writer;
 

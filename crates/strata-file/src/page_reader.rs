@@ -16,12 +16,12 @@
 //!
 //! ```no_run
 //! use strata_file::page::Page;
-//! use strata_file::reader::FileReader;
+//! use strata_file::serialized_reader::SerializedFileReader;
 //!
 //! let file = std::fs::File::open("data.parquet")?;
-//! let reader = FileReader::try_new(file)?;
+//! let reader = SerializedFileReader::new(file)?;
 //! let mut pages = reader.row_group(0)?.page_reader(0)?;
-//! while let Some(page) = pages.next().transpose()? {
+//! while let Some(page) = pages.get_next_page()? {
 //!     if let Page::DataPage { num_values, .. } = page {
 //!         println!("a v1 data page of {num_values} values");
 //!     }
@@ -716,6 +716,16 @@ impl PageReader {
         let [older, newer] = &mut self.previous_pages;
         *older = newer.replace(page.clone());
         Ok(page)
+    }
+}
+
+impl PageReader {
+    /// The next page, or `None` after the last one: [`Iterator::next`]
+    /// with the `Result` outside, under arrow-rs's name
+    /// (`PageReader::get_next_page`). After an error there are no more
+    /// pages.
+    pub fn get_next_page(&mut self) -> Result<Option<Page>> {
+        self.next().transpose()
     }
 }
 

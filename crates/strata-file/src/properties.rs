@@ -826,6 +826,113 @@ impl WriterPropertiesBuilder {
     }
 }
 
+/// Reader settings (arrow-rs's `parquet::file::properties::ReaderProperties`),
+/// given to a
+/// [`SerializedFileReader`](crate::serialized_reader::SerializedFileReader)
+/// through
+/// [`ReadOptionsBuilder::with_reader_properties`](crate::serialized_reader::ReadOptionsBuilder::with_reader_properties).
+///
+/// Beside arrow-rs's settings it holds strata's page reader options: page
+/// CRC verification (arrow-rs verifies CRCs when built with its `crc`
+/// feature; strata decides per reader) and the largest page accepted.
+///
+/// ```
+/// use strata_file::properties::ReaderProperties;
+///
+/// let props = ReaderProperties::builder()
+///     .set_read_bloom_filter(true)
+///     .set_page_crc_verification(true)
+///     .build();
+/// assert!(props.read_bloom_filter());
+/// assert!(props.page_options().verify_crc);
+/// assert!(!ReaderProperties::default().read_bloom_filter());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReaderProperties {
+    page_options: crate::page_reader::PageReaderOptions,
+    read_bloom_filter: bool,
+    read_page_stats: bool,
+    backward_compatible_lz4: bool,
+}
+
+impl ReaderProperties {
+    /// A builder with the default settings: no Bloom filters read ahead,
+    /// no page CRC verification.
+    pub fn builder() -> ReaderPropertiesBuilder {
+        ReaderPropertiesBuilder::default()
+    }
+
+    /// The options every page reader of the file is given.
+    pub fn page_options(&self) -> crate::page_reader::PageReaderOptions {
+        self.page_options
+    }
+
+    /// Whether a row group reader reads its columns' Bloom filters when it
+    /// is made (arrow-rs's `get_column_bloom_filter` answers from them).
+    pub fn read_bloom_filter(&self) -> bool {
+        self.read_bloom_filter
+    }
+
+    /// What [`set_read_page_statistics`](ReaderPropertiesBuilder::set_read_page_statistics)
+    /// was given. strata's pages always carry the statistics their header
+    /// has; the setting is kept for arrow-rs code.
+    pub fn read_page_statistics(&self) -> bool {
+        self.read_page_stats
+    }
+
+    /// What [`set_backward_compatible_lz4`](ReaderPropertiesBuilder::set_backward_compatible_lz4)
+    /// was given. strata reads every framing of the deprecated `LZ4` codec
+    /// whatever it says.
+    pub fn backward_compatible_lz4(&self) -> bool {
+        self.backward_compatible_lz4
+    }
+}
+
+/// Builds [`ReaderProperties`], with arrow-rs's setter names.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReaderPropertiesBuilder {
+    props: ReaderProperties,
+}
+
+impl ReaderPropertiesBuilder {
+    /// The settings.
+    pub fn build(self) -> ReaderProperties {
+        self.props
+    }
+
+    /// arrow-rs's switch for the framings of the deprecated `LZ4` codec.
+    /// strata tries the Hadoop framing, the LZ4 frame format and a bare
+    /// block whatever it is set to; the value is kept
+    /// ([`ReaderProperties::backward_compatible_lz4`]).
+    pub fn set_backward_compatible_lz4(mut self, value: bool) -> Self {
+        self.props.backward_compatible_lz4 = value;
+        self
+    }
+
+    /// Read every column's Bloom filter when a row group reader is made
+    /// (off by default, as in arrow-rs).
+    pub fn set_read_bloom_filter(mut self, value: bool) -> Self {
+        self.props.read_bloom_filter = value;
+        self
+    }
+
+    /// arrow-rs's switch for decoding page header statistics; strata's
+    /// pages carry them either way.
+    pub fn set_read_page_statistics(mut self, value: bool) -> Self {
+        self.props.read_page_stats = value;
+        self
+    }
+
+    /// Verify the CRC32 of pages whose header carries one (off by
+    /// default): a mismatch fails the read with
+    /// [`FileError::CrcMismatch`](crate::FileError::CrcMismatch). A strata
+    /// setting.
+    pub fn set_page_crc_verification(mut self, verify: bool) -> Self {
+        self.props.page_options.verify_crc = verify;
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,19 @@ mod corpus_support;
 use std::path::Path;
 
 use corpus_support::{ColumnSummary, corpus_root, parquet_files, read_column};
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
+
+/// Open `file` with reader properties `props`.
+fn open_with<R: strata_file::chunk_reader::ChunkReader>(
+    file: R,
+    props: ReaderProperties,
+) -> Result<SerializedFileReader<R>, strata_file::FileError> {
+    let options = ReadOptionsBuilder::new()
+        .with_reader_properties(props)
+        .build();
+    SerializedFileReader::new_with_options(file, options)
+}
 
 /// Files expected not to read, with why.
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
@@ -28,9 +40,9 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
 ];
 
 /// Read every column of every row group; check the per-chunk counts.
-fn read_file(path: &Path, options: ReadOptions) -> Result<Vec<Vec<ColumnSummary>>, String> {
+fn read_file(path: &Path, options: ReaderProperties) -> Result<Vec<Vec<ColumnSummary>>, String> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let reader = FileReader::try_new_with_options(file, options).map_err(|e| e.to_string())?;
+    let reader = open_with(file, options).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for i in 0..reader.num_row_groups() {
         let row_group = reader.row_group(i).map_err(|e| e.to_string())?;
@@ -71,7 +83,9 @@ fn corpus_every_page_decodes() {
             .unwrap()
             .display()
             .to_string();
-        let options = ReadOptions::default().with_page_crc_verification(!name.contains("corrupt"));
+        let options = ReaderProperties::builder()
+            .set_page_crc_verification(!name.contains("corrupt"))
+            .build();
         match read_file(path, options) {
             Ok(row_groups) => {
                 let columns: usize = row_groups.iter().map(Vec::len).sum();

@@ -15,16 +15,28 @@ use corpus_support::{Values, corpus_root, read_column};
 use strata_file::FileError;
 use strata_file::bloom::Sbbf;
 use strata_file::page::Page;
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
 use strata_format::FormatError;
 use strata_format::metadata::{BoundaryOrder, Encoding};
+
+/// Open `file` with reader properties `props`.
+fn open_with<R: strata_file::chunk_reader::ChunkReader>(
+    file: R,
+    props: ReaderProperties,
+) -> Result<SerializedFileReader<R>, strata_file::FileError> {
+    let options = ReadOptionsBuilder::new()
+        .with_reader_properties(props)
+        .build();
+    SerializedFileReader::new_with_options(file, options)
+}
 
 fn data_file(test: &str, name: &str) -> Option<PathBuf> {
     corpus_root(test).map(|root| root.join("data").join(name))
 }
 
-fn open(path: &PathBuf) -> FileReader<std::fs::File> {
-    FileReader::try_new(std::fs::File::open(path).unwrap()).unwrap()
+fn open(path: &PathBuf) -> SerializedFileReader<std::fs::File> {
+    SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap()
 }
 
 /// Render decoded values as CSV cells, with nulls (def level below the
@@ -229,7 +241,9 @@ fn checksums_verify_and_corrupt_pages_fail_only_when_verified() {
     let Some(root) = corpus_root("checksums") else {
         return;
     };
-    let verify = ReadOptions::default().with_page_crc_verification(true);
+    let verify = ReaderProperties::builder()
+        .set_page_crc_verification(true)
+        .build();
     let good = [
         "datapage_v1-uncompressed-checksum.parquet",
         "datapage_v1-snappy-compressed-checksum.parquet",
@@ -238,7 +252,7 @@ fn checksums_verify_and_corrupt_pages_fail_only_when_verified() {
     ];
     for name in good {
         let file = std::fs::File::open(root.join("data").join(name)).unwrap();
-        let reader = FileReader::try_new_with_options(file, verify).unwrap();
+        let reader = open_with(file, verify).unwrap();
         let row_group = reader.row_group(0).unwrap();
         for j in 0..row_group.num_columns() {
             let mut pages = row_group.page_reader(j).unwrap();
@@ -256,8 +270,7 @@ fn checksums_verify_and_corrupt_pages_fail_only_when_verified() {
 
     // Column "a": page 0 bad, page 1 good; column "b": page 0 good, page 1 bad.
     let path = root.join("data/datapage_v1-corrupt-checksum.parquet");
-    let reader =
-        FileReader::try_new_with_options(std::fs::File::open(&path).unwrap(), verify).unwrap();
+    let reader = open_with(std::fs::File::open(&path).unwrap(), verify).unwrap();
     let row_group = reader.row_group(0).unwrap();
     let mut a = row_group.page_reader(0).unwrap();
     assert!(matches!(a.next(), Some(Err(FileError::CrcMismatch { .. }))));
@@ -274,8 +287,7 @@ fn checksums_verify_and_corrupt_pages_fail_only_when_verified() {
 
     // Dictionary pages with a bad CRC.
     let path = root.join("data/rle-dict-uncompressed-corrupt-checksum.parquet");
-    let reader =
-        FileReader::try_new_with_options(std::fs::File::open(&path).unwrap(), verify).unwrap();
+    let reader = open_with(std::fs::File::open(&path).unwrap(), verify).unwrap();
     let row_group = reader.row_group(0).unwrap();
     for j in 0..2 {
         let mut pages = row_group.page_reader(j).unwrap();
@@ -365,13 +377,13 @@ fn encrypted_files_give_clear_errors() {
     let footer_encrypted =
         std::fs::File::open(root.join("data/uniform_encryption.parquet.encrypted")).unwrap();
     assert!(matches!(
-        FileReader::try_new(footer_encrypted),
+        SerializedFileReader::new(footer_encrypted),
         Err(FileError::Format(FormatError::Encrypted))
     ));
     let plaintext_footer =
         std::fs::File::open(root.join("data/encrypt_columns_plaintext_footer.parquet.encrypted"))
             .unwrap();
-    let reader = FileReader::try_new(plaintext_footer).unwrap();
+    let reader = SerializedFileReader::new(plaintext_footer).unwrap();
     let row_group = reader.row_group(0).unwrap();
     let errors: Vec<_> = (0..row_group.num_columns())
         .filter_map(|j| row_group.page_reader(j).err())
@@ -467,8 +479,8 @@ fn file_and_bytes_readers_agree() {
         return;
     };
     let from_file = open(&path);
-    let from_bytes = FileReader::try_new(Bytes::from(std::fs::read(&path).unwrap())).unwrap();
-    assert_eq!(from_file.metadata(), from_bytes.metadata());
+    let from_bytes = SerializedFileReader::new(Bytes::from(std::fs::read(&path).unwrap())).unwrap();
+    assert_eq!(from_file.footer(), from_bytes.footer());
     let (a, b) = (
         from_file.row_group(0).unwrap(),
         from_bytes.row_group(0).unwrap(),

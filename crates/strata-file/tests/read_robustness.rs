@@ -16,7 +16,19 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use corpus_support::{corpus_root, parquet_files, read_column};
 use strata_file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
+
+/// Open `file` with reader properties `props`.
+fn open_with<R: strata_file::chunk_reader::ChunkReader>(
+    file: R,
+    props: ReaderProperties,
+) -> Result<SerializedFileReader<R>, strata_file::FileError> {
+    let options = ReadOptionsBuilder::new()
+        .with_reader_properties(props)
+        .build();
+    SerializedFileReader::new_with_options(file, options)
+}
 
 /// Counts the heap bytes in use by the current thread, and their peak.
 struct ThreadCounting;
@@ -76,7 +88,7 @@ fn peak_growth<T>(f: impl FnOnce() -> T) -> (T, usize) {
 
 /// Open `file` and read every page of every column down to decoded values;
 /// the first error ends the read. Returns whether everything read.
-fn read_everything(file: Bytes, options: ReadOptions) -> bool {
+fn read_everything(file: Bytes, options: ReaderProperties) -> bool {
     // The metadata reader follows the same untrusted lengths and page index
     // offsets, in its own way (one prefetched suffix, one read of all
     // indexes): errors, never panics.
@@ -89,7 +101,7 @@ fn read_everything(file: Bytes, options: ReadOptions) -> bool {
             .with_prefetch_hint(hint)
             .parse_and_finish(&file);
     }
-    let Ok(reader) = FileReader::try_new_with_options(file, options) else {
+    let Ok(reader) = open_with(file, options) else {
         return false;
     };
     let mut ok = true;
@@ -121,11 +133,13 @@ fn bad_data_files_error_or_read_without_panicking() {
     for path in files {
         let bytes = Bytes::from(std::fs::read(&path).unwrap());
         let start = Instant::now();
-        let verified = ReadOptions::default().with_page_crc_verification(true);
+        let verified = ReaderProperties::builder()
+            .set_page_crc_verification(true)
+            .build();
         let ok = read_everything(bytes.clone(), verified);
         // Through a real file handle too.
         let file = std::fs::File::open(&path).unwrap();
-        if let Ok(reader) = FileReader::try_new(file) {
+        if let Ok(reader) = SerializedFileReader::new(file) {
             for i in 0..reader.num_row_groups() {
                 if let Ok(row_group) = reader.row_group(i) {
                     for j in 0..row_group.num_columns() {
@@ -238,7 +252,7 @@ fn mutated_files_never_panic_and_allocate_boundedly() {
         let original = std::fs::read(root.join("data").join(name)).unwrap();
         assert!(read_everything(
             Bytes::from(original.clone()),
-            ReadOptions::default()
+            ReaderProperties::default()
         ));
         for case in 0..CASES_PER_FILE {
             let mutated = mutate(&original, &mut rng);
@@ -248,7 +262,9 @@ fn mutated_files_never_panic_and_allocate_boundedly() {
             let (ok, peak) = peak_growth(|| {
                 read_everything(
                     file,
-                    ReadOptions::default().with_page_crc_verification(verify),
+                    ReaderProperties::builder()
+                        .set_page_crc_verification(verify)
+                        .build(),
                 )
             });
             let bound = ALLOCATION_FACTOR * original.len() + ALLOCATION_SLACK;

@@ -53,6 +53,26 @@ pub enum RecordError {
     /// An argument outside its allowed range.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// A row, list or map was asked for a field past its end: the index
+    /// and the number of fields (arrow-rs's `IndexOutOfBound`, same text).
+    #[error("Index {0} out of bound: {1}")]
+    IndexOutOfBound(usize, usize),
+    /// A typed getter of a row, list or map met a field of another type:
+    /// what the field holds and what was asked for, as arrow-rs names
+    /// them (`Cannot access Int as Str`, arrow-rs's text).
+    #[error("Parquet error: Cannot access {found} as {expected}")]
+    FieldType {
+        /// The [`Field`](crate::row::Field) variant the field holds.
+        found: &'static str,
+        /// The variant the getter reads.
+        expected: &'static str,
+    },
+    /// A schema the row reader cannot assemble rows of (a list or map
+    /// group of the wrong shape, a projection that is not part of the
+    /// file's schema), or a value it cannot turn into a
+    /// [`Field`](crate::row::Field).
+    #[error("row reader: {0}")]
+    Row(String),
 }
 
 impl From<EncodingError> for RecordError {

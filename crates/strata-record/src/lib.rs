@@ -32,6 +32,9 @@
 //! - [`ColumnRecordReader::skip_records`] skips records, without decoding
 //!   values where the encoding allows and skipping whole pages when their
 //!   record count is known.
+//! - [`row`]: rows, assembled from the record readers of a row group's
+//!   leaf columns, with arrow-rs's row API ([`row::FileReader`],
+//!   [`row::RowIter`], [`row::Row`], [`row::Field`]).
 //!
 //! Flat optional columns get one value slot per record (nulls are zero /
 //! empty slots); repeated columns get only their present values, densely,
@@ -162,6 +165,7 @@
 mod buffers;
 mod error;
 mod reader;
+pub mod row;
 
 pub use buffers::RecordBatchBuffers;
 pub use error::{RecordError, Result};

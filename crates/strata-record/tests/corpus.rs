@@ -12,11 +12,11 @@ use strata_encoding::chunk::ChunkValue;
 use strata_encoding::{
     ByteArray, ByteArrayBuffer, FixedLenByteArray, FixedLenByteArrayBuffer, Int96,
 };
-use strata_file::reader::FileReader;
+use strata_file::serialized_reader::SerializedFileReader;
 use strata_format::metadata::Type;
 use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
-fn corpus(file: &str) -> Option<FileReader<Bytes>> {
+fn corpus(file: &str) -> Option<SerializedFileReader<Bytes>> {
     let dir = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/parquet-testing/data"
@@ -29,10 +29,10 @@ fn corpus(file: &str) -> Option<FileReader<Bytes>> {
         );
         return None;
     };
-    Some(FileReader::try_new(Bytes::from(bytes)).unwrap())
+    Some(SerializedFileReader::new(Bytes::from(bytes)).unwrap())
 }
 
-fn column_index(file: &FileReader<Bytes>, name: &str) -> usize {
+fn column_index(file: &SerializedFileReader<Bytes>, name: &str) -> usize {
     file.schema()
         .columns()
         .iter()
@@ -55,7 +55,7 @@ fn column_index(file: &FileReader<Bytes>, name: &str) -> usize {
 }
 
 fn reader<T: ChunkValue>(
-    file: &FileReader<Bytes>,
+    file: &SerializedFileReader<Bytes>,
     row_group: usize,
     column: usize,
 ) -> ColumnRecordReader<T> {
@@ -322,7 +322,7 @@ fn delta_byte_array() {
 /// Every row of a flat FIXED_LEN_BYTE_ARRAY column (all row groups),
 /// `None` for nulls, read in batches of `batch`; checks the width and the
 /// zero bytes of null slots on the way.
-fn read_flba(file: &FileReader<Bytes>, col: usize, batch: usize) -> Vec<Option<Vec<u8>>> {
+fn read_flba(file: &SerializedFileReader<Bytes>, col: usize, batch: usize) -> Vec<Option<Vec<u8>>> {
     let width = file.schema().column(col).unwrap().type_length.unwrap() as usize;
     let mut rows = Vec::new();
     for rg in 0..file.num_row_groups() {
@@ -349,7 +349,7 @@ fn read_flba(file: &FileReader<Bytes>, col: usize, batch: usize) -> Vec<Option<V
 /// finishing with `read_records` after a fallback; also the number of rows
 /// read as indices.
 fn read_flba_dictionary(
-    file: &FileReader<Bytes>,
+    file: &SerializedFileReader<Bytes>,
     col: usize,
     batch: usize,
 ) -> (Vec<Option<Vec<u8>>>, usize) {
@@ -595,7 +595,7 @@ fn byte_stream_split_extended_flba() {
     // From the corpus README: 200 rows; each BYTE_STREAM_SPLIT column holds
     // the same values as its PLAIN twin. The FIXED_LEN_BYTE_ARRAY pairs are
     // float16 (width 2), flba5 (width 5) and decimal (width 4).
-    assert_eq!(file.metadata().num_rows, 200);
+    assert_eq!(file.footer().num_rows, 200);
     for (stem, width) in [("float16", 2), ("flba5", 5), ("decimal", 4)] {
         let plain = column_index(&file, &format!("{stem}_plain"));
         let split = column_index(&file, &format!("{stem}_byte_stream_split"));

@@ -814,12 +814,12 @@ fn flba_and_numbers_share_a_chunk_layout() {
 
 /// Files written by strata-file's `FileWriter` (FIXED_LEN_BYTE_ARRAY
 /// columns of three shapes, every writer encoding and page version, small
-/// pages), read back through `FileReader` and the record reader.
+/// pages), read back through `SerializedFileReader` and the record reader.
 #[test]
 fn files_written_by_strata_file() {
     use bytes::Bytes;
     use strata_file::properties::{Encoding as WriteEncoding, WriterProperties, WriterVersion};
-    use strata_file::reader::FileReader;
+    use strata_file::serialized_reader::SerializedFileReader;
     use strata_file::writer::FileWriter;
     use strata_format::SchemaDescriptor;
     use strata_format::metadata::{FieldRepetitionType as Rep, SchemaElement};
@@ -893,7 +893,7 @@ fn files_written_by_strata_file() {
             rg.close().unwrap();
             writer.close().unwrap();
 
-            let file = FileReader::try_new(Bytes::from(file)).unwrap();
+            let file = SerializedFileReader::new(Bytes::from(file)).unwrap();
             for (k, &(name, width, shape, _)) in columns.iter().enumerate() {
                 let what = format!("{name} {version:?} {encoding:?}");
                 let rg = file.row_group(0).unwrap();

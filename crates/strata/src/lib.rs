@@ -10,7 +10,7 @@
 //! | [`format`](mod@format) | `strata-format` | Thrift compact protocol, Parquet metadata, footer, schema tree |
 //! | [`encoding`] | `strata-encoding` | every Parquet encoding, encoders and decoders |
 //! | [`file`](mod@file) | `strata-file` | codecs, pages, column chunks, row groups, physical file reader and writer |
-//! | [`record`] | `strata-record` | the record reader: levels, validity and values in batches |
+//! | [`record`] | `strata-record` | the record reader: levels, validity and values in batches; rows |
 //! | [`arrow`] | `strata-arrow` | Arrow schema mapping, `ArrowWriter`, `ParquetRecordBatchReader` |
 //!
 //! ## arrow-rs compatible paths
@@ -23,7 +23,13 @@
 //! |---|---|
 //! | `strata::arrow` | [`ArrowWriter`](arrow::ArrowWriter), [`ProjectionMask`](arrow::ProjectionMask) |
 //! | `strata::arrow::arrow_reader` | `ParquetRecordBatchReaderBuilder`, `ParquetRecordBatchReader`, `ArrowReaderOptions`, `RowSelection`, `RowSelector` |
-//! | `strata::file::properties` | `WriterProperties`, `WriterVersion`, `EnabledStatistics` |
+//! | `strata::file::properties` | `WriterProperties`, `WriterVersion`, `EnabledStatistics`, `ReaderProperties` |
+//! | `strata::file::reader` | `FileReader`, `RowGroupReader` (traits), `SerializedFileReader`, `ChunkReader` |
+//! | `strata::file::serialized_reader` | `SerializedFileReader`, `ReadOptionsBuilder`, `ReadOptions` |
+//! | `strata::file::metadata` | `ParquetMetaData`, `FileMetaData`, `RowGroupMetaData`, `ColumnChunkMetaData` |
+//! | `strata::record` | `Row`, `Field`, `List`, `Map`, `RowAccessor`, `ListAccessor`, `MapAccessor` |
+//! | `strata::record::reader` | `RowIter` |
+//! | `strata::data_type` | `ByteArray`, `Decimal` |
 //! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel` |
 //! | `strata::schema::types` | `ColumnPath` |
 //! | `strata::errors` | `ParquetError`, `Result` |
@@ -56,10 +62,58 @@
 
 pub use strata_arrow as arrow;
 pub use strata_encoding as encoding;
-pub use strata_file as file;
 pub use strata_format as format;
-pub use strata_record as record;
 pub use strata_sink as sink;
+
+/// The file layer (`strata-file`), with arrow-rs's `parquet::file::reader`
+/// beside it: the reader traits, which the record layer implements.
+pub mod file {
+    pub use strata_file::*;
+
+    /// File readers, at arrow-rs's `parquet::file::reader` path: the
+    /// [`FileReader`](reader::FileReader) and
+    /// [`RowGroupReader`](reader::RowGroupReader) traits (rows and
+    /// metadata), [`SerializedFileReader`](reader::SerializedFileReader)
+    /// which implements them, and [`ChunkReader`](reader::ChunkReader).
+    ///
+    /// ```no_run
+    /// use strata::file::reader::{FileReader, SerializedFileReader};
+    ///
+    /// let reader = SerializedFileReader::new(std::fs::File::open("data.parquet")?)?;
+    /// println!("{} rows", reader.metadata().file_metadata().num_rows());
+    /// for row in reader.get_row_iter(None)? {
+    ///     println!("{}", row?);
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub mod reader {
+        pub use strata_file::chunk_reader::ChunkReader;
+        pub use strata_file::serialized_reader::SerializedFileReader;
+        pub use strata_record::row::{FileReader, RowGroupReader};
+    }
+}
+
+/// The record layer (`strata-record`: levels and values in batches), with
+/// arrow-rs's row API beside it (`parquet::record`): [`Row`](record::Row),
+/// [`Field`](record::Field) and their getters, and
+/// [`reader::RowIter`](record::reader::RowIter).
+pub mod record {
+    pub use strata_record::row::{
+        Field, List, ListAccessor, Map, MapAccessor, Row, RowAccessor, RowColumnIter, RowFormatter,
+    };
+    pub use strata_record::*;
+
+    /// Row iterators, at arrow-rs's `parquet::record::reader` path.
+    pub mod reader {
+        pub use strata_record::row::RowIter;
+    }
+}
+
+/// The values of `Bytes` and `Decimal` fields, at arrow-rs's
+/// `parquet::data_type` path.
+pub mod data_type {
+    pub use strata_record::row::{ByteArray, Decimal};
+}
 
 /// Basic enums of the format, at arrow-rs's `parquet::basic` path. The
 /// physical type and repetition answer to arrow-rs's spellings

@@ -6,7 +6,9 @@
 //! the two summaries are equal.
 //!
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
-//!   `compat/api.rs`: the programs.
+//!   `compat/api.rs`, `compat/rows.rs`: the programs (`rows.rs` also reads
+//!   files of the parquet-testing corpus, and prints the same line on
+//!   both sides when it is absent).
 //! - `compat/summary.rs`: the implementation-independent text of what was
 //!   read; `compat/data.rs`: shared input batches; `compat/common.rs`:
 //!   helpers written against `pq`, like the programs.
@@ -48,12 +50,12 @@ macro_rules! side {
 side!(
     on_arrow_rs,
     parquet,
-    [common, write, read, types, api, metadata, blocked]
+    [common, write, read, types, api, metadata, rows, blocked]
 );
 side!(
     on_strata,
     strata,
-    [common, write, read, types, api, metadata]
+    [common, write, read, types, api, metadata, rows]
 );
 
 /// A fresh empty directory for one side of one test.
@@ -225,10 +227,24 @@ compat! {
     metadata::parquet_schema_reused_across_files;
     metadata::metadata_options_and_prefetch;
     metadata::column_codecs_and_types;
+
+    rows::serialized_file_reader_rows;
+    rows::corpus_metadata_and_rows;
+    rows::typed_getters;
+    rows::column_iter_and_formatter;
+    rows::row_group_row_iters;
+    rows::nested_lists_and_maps;
+    rows::impala_structs;
+    rows::decimals_of_every_storage;
+    rows::written_types_as_rows;
+    rows::written_nested_as_rows;
+    rows::open_forms_and_read_options;
+    rows::column_pages;
 }
 
 blocked! {
-    serialized_file_reader_rows;
+    serialized_file_reader_into_iter;
+    row_projection_by_schema_type;
     row_filter_predicate;
     compression_from_config;
 }

@@ -1,8 +1,9 @@
 //! arrow-rs `parquet` 60.1 as the oracle of strata's small API pieces that
 //! compute something: the row selection algebra, `ProjectionMask`'s
-//! column names and set operations, and the parsing of codec, encoding,
-//! writer version and statistics names. Each case runs on both crates and
-//! the answers must be equal.
+//! column names and set operations, the parsing of codec, encoding,
+//! writer version and statistics names, typed statistics, and the text and
+//! JSON of row fields. Each case runs on both crates and the answers must
+//! be equal.
 
 use arrow_array::BooleanArray;
 use arrow_schema::{DataType, Field, Fields, Schema};
@@ -478,6 +479,96 @@ fn typed_statistics_match_arrow_rs() {
         }
     }
     assert_eq!(compared, 3 * 8);
+}
+
+/// One primitive value built in both crates' `Field`.
+fn field_pair(g: &mut Rng) -> (strata::record::Field, parquet::record::Field) {
+    use parquet::record::Field as P;
+    use strata::record::Field as S;
+    // Values within chrono's years, where arrow-rs prints rather than
+    // panics: |days| < 95,000,000, |milliseconds| < 8.2e15 (as days).
+    let day = (g.next() % 190_000_000) as i64 - 95_000_000;
+    let millis = (g.next() % 16_000_000_000_000_000) as i64 - 8_000_000_000_000_000;
+    let micros = (g.next() as i64) / 2_000;
+    let bits = g.next();
+    let float = f32::from_bits(bits as u32);
+    let double = f64::from_bits(bits);
+    let scale = (g.below(20)) as i32;
+    let width = 1 + g.below(40) as usize;
+    let bytes: Vec<u8> = (0..width).map(|_| g.next() as u8).collect();
+    let precision = 76;
+    match g.below(14) {
+        0 => (S::Date(day as i32), P::Date(day as i32)),
+        1 => (S::TimestampMillis(millis), P::TimestampMillis(millis)),
+        2 => (S::TimestampMicros(micros), P::TimestampMicros(micros)),
+        3 => (S::TimeMillis(bits as i32), P::TimeMillis(bits as i32)),
+        4 => (S::TimeMicros(bits as i64), P::TimeMicros(bits as i64)),
+        5 => (S::Float(float), P::Float(float)),
+        6 => (S::Double(double), P::Double(double)),
+        7 => {
+            // Round numbers and small ones, where the formats switch.
+            let v = [0.0, -0.0, 1e19, 1e-15, 1e20, 123456.0, 0.1, -7.0][g.below(8) as usize];
+            (S::Double(v), P::Double(v))
+        }
+        8 => {
+            let h = half::f16::from_bits(bits as u16);
+            (S::Float16(h), P::Float16(h))
+        }
+        9 => (
+            S::Decimal(strata::data_type::Decimal::from_bytes(
+                bytes.clone().into(),
+                precision,
+                scale,
+            )),
+            P::Decimal(parquet::data_type::Decimal::from_bytes(
+                bytes.into(),
+                precision,
+                scale,
+            )),
+        ),
+        10 => (
+            S::Decimal(strata::data_type::Decimal::from_i32(
+                bits as i32,
+                9,
+                scale.min(9),
+            )),
+            P::Decimal(parquet::data_type::Decimal::from_i32(
+                bits as i32,
+                9,
+                scale.min(9),
+            )),
+        ),
+        11 => (
+            S::Decimal(strata::data_type::Decimal::from_i64(
+                bits as i64,
+                18,
+                scale.min(18),
+            )),
+            P::Decimal(parquet::data_type::Decimal::from_i64(
+                bits as i64,
+                18,
+                scale.min(18),
+            )),
+        ),
+        12 => (S::Bytes(bytes.clone().into()), P::Bytes(bytes.into())),
+        _ => (S::ULong(bits), P::ULong(bits)),
+    }
+}
+
+/// The text (`Display`) and JSON of fields of every primitive kind, with
+/// random and boundary values, as arrow-rs's.
+#[test]
+fn field_text_and_json_match_arrow_rs() {
+    let mut g = Rng(0x0F1E_2D3C_4B5A_6978);
+    for case in 0..20_000 {
+        let (s, p) = field_pair(&mut g);
+        assert_eq!(s.to_string(), p.to_string(), "case {case}: {p:?}");
+        assert_eq!(
+            s.to_json_value().to_string(),
+            p.to_json_value().to_string(),
+            "case {case}: {p:?}"
+        );
+    }
 }
 
 /// The parquet-testing data files (empty, with a message, when the corpus

@@ -39,7 +39,8 @@ use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::page_reader::PageReader;
-use strata_file::reader::{FileReader, ReadOptions};
+use strata_file::properties::ReaderProperties;
+use strata_file::serialized_reader::SerializedFileReader;
 use strata_format::SchemaDescriptor;
 
 use crate::error::{ParquetError, Result, general};
@@ -412,7 +413,7 @@ impl ArrowReaderMetadata {
 /// Builds a [`ParquetRecordBatchReader`] over a file held by a
 /// [`ChunkReader`] (`std::fs::File`, `bytes::Bytes`).
 pub struct ParquetRecordBatchReaderBuilder<T: ChunkReader> {
-    file: FileReader<T>,
+    file: SerializedFileReader<T>,
     metadata: Arc<ParquetMetaData>,
     schema: SchemaRef,
     hint: Option<(Schema, HintRule)>,
@@ -453,11 +454,10 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
     /// A builder over `reader`, whose metadata was read already (by
     /// [`ArrowReaderMetadata::load`], from the same file).
     pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
-        let file = FileReader::with_metadata(
+        let file = SerializedFileReader::with_metadata(
             reader,
-            Arc::clone(metadata.metadata.shared_footer()),
-            Arc::clone(metadata.metadata.shared_schema()),
-            ReadOptions::default(),
+            metadata.metadata.as_ref().clone(),
+            ReaderProperties::default(),
         );
         Self {
             file,
@@ -632,7 +632,7 @@ trait ChunkSource: Send {
     fn schema(&self) -> &SchemaDescriptor;
 }
 
-impl<T: ChunkReader + Send> ChunkSource for FileReader<T> {
+impl<T: ChunkReader + Send> ChunkSource for SerializedFileReader<T> {
     fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader> {
         let rg = self.row_group(row_group)?;
         Ok(if indexed {
@@ -643,7 +643,7 @@ impl<T: ChunkReader + Send> ChunkSource for FileReader<T> {
     }
 
     fn schema(&self) -> &SchemaDescriptor {
-        FileReader::schema(self)
+        SerializedFileReader::schema(self)
     }
 }
 

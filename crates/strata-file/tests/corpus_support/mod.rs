@@ -14,7 +14,7 @@ use strata_encoding::{
 };
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::page::Page;
-use strata_file::reader::RowGroupReader;
+use strata_file::serialized_reader::SerializedRowGroupReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, Type};
 
@@ -98,7 +98,7 @@ const BATCH: usize = 1024;
 /// Read every page of column `j`: decode levels and values; with
 /// `collect`, keep them.
 pub fn read_column<R: ChunkReader>(
-    row_group: &RowGroupReader<'_, R>,
+    row_group: &SerializedRowGroupReader<'_, R>,
     j: usize,
     collect: bool,
 ) -> Result<ColumnSummary, String> {

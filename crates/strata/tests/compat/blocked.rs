@@ -18,14 +18,36 @@ use crate::data::people;
 use crate::summary::{fmt_batches, fmt_counts};
 use super::common::to_parquet;
 
-/// Needs `pq::file::reader::{FileReader, SerializedFileReader}` (trait and
-/// struct) and the row API, `get_row_iter`.
-pub fn serialized_file_reader_rows(_dir: &Path) -> String {
-    use pq::file::reader::{FileReader, SerializedFileReader};
-    let file = to_parquet(&people(6), 4);
-    let reader = SerializedFileReader::new(file).unwrap();
+/// Needs `IntoIterator` for `SerializedFileReader<File>` (rows). strata's
+/// reader is strata-file's and its rows strata-record's, a layer above, so
+/// neither crate may implement the trait (Rust's orphan rule);
+/// `RowIter::from_file_into(Box::new(reader))` is the same iterator.
+pub fn serialized_file_reader_into_iter(dir: &Path) -> String {
+    use pq::file::reader::SerializedFileReader;
+    let path = dir.join("people.parquet");
+    std::fs::write(&path, to_parquet(&people(5), 2)).unwrap();
+    let reader = SerializedFileReader::try_from(path.as_path()).unwrap();
     let rows: Vec<String> = reader
-        .get_row_iter(None)
+        .into_iter()
+        .map(|row| row.unwrap().to_string())
+        .collect();
+    format!("rows: {}\n{}\n", rows.len(), rows.join("\n"))
+}
+
+/// Needs `schema::types::Type` and its parser (`parse_message_type`) for
+/// the projection of `get_row_iter(Some(projection))`; strata's takes a
+/// `SchemaNode` until then.
+pub fn row_projection_by_schema_type(_dir: &Path) -> String {
+    use pq::file::reader::{FileReader, SerializedFileReader};
+    use pq::schema::parser::parse_message_type;
+    let file = to_parquet(&people(5), 2);
+    let reader = SerializedFileReader::new(file).unwrap();
+    let projection = parse_message_type(
+        "message arrow_schema { REQUIRED INT64 id; OPTIONAL BOOLEAN active; }",
+    )
+    .unwrap();
+    let rows: Vec<String> = reader
+        .get_row_iter(Some(projection))
         .unwrap()
         .map(|row| row.unwrap().to_string())
         .collect();

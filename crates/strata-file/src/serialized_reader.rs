@@ -1,4 +1,5 @@
-//! [`FileReader`]: the physical reader of a Parquet file.
+//! [`SerializedFileReader`]: the physical reader of a Parquet file, at
+//! arrow-rs's path (`parquet::file::serialized_reader`).
 //!
 //! Opening a file reads only its tail: the 8-byte footer tail, then exactly
 //! the serialized metadata, then the 4-byte head magic. Everything else is
@@ -9,11 +10,25 @@
 //! Every offset and length from the metadata is checked against the file's
 //! length before it is used.
 //!
-//! ```no_run
-//! use strata_file::reader::FileReader;
+//! arrow-rs's reader traits (`FileReader`, `RowGroupReader`: metadata, row
+//! groups and rows) are implemented for [`SerializedFileReader`] and
+//! [`SerializedRowGroupReader`] by the record layer (`strata-record`),
+//! which assembles rows; the `strata` facade puts them at
+//! `strata::file::reader`. The methods here are the reader's own: what
+//! both traits answer with the same name and meaning ([`metadata`],
+//! [`num_row_groups`], [`num_columns`]) and the physical access behind
+//! them.
 //!
-//! let reader = FileReader::try_new(std::fs::File::open("data.parquet")?)?;
-//! println!("{} rows in {} row groups", reader.metadata().num_rows, reader.num_row_groups());
+//! [`metadata`]: SerializedFileReader::metadata
+//! [`num_row_groups`]: SerializedFileReader::num_row_groups
+//! [`num_columns`]: SerializedRowGroupReader::num_columns
+//!
+//! ```no_run
+//! use strata_file::serialized_reader::SerializedFileReader;
+//!
+//! let reader = SerializedFileReader::new(std::fs::File::open("data.parquet")?)?;
+//! let rows = reader.metadata().file_metadata().num_rows();
+//! println!("{rows} rows in {} row groups", reader.num_row_groups());
 //! for i in 0..reader.num_row_groups() {
 //!     let row_group = reader.row_group(i)?;
 //!     for j in 0..row_group.num_columns() {
@@ -26,12 +41,14 @@
 //! # Ok::<(), strata_file::FileError>(())
 //! ```
 
+use std::fs::File;
+use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_format::metadata::{
-    BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData, OffsetIndex,
-    RowGroup,
+    BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData as Footer,
+    OffsetIndex, RowGroup,
 };
 use strata_format::thrift::{self, ReadThrift};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
@@ -39,69 +56,231 @@ use strata_format::{ColumnDescriptor, SchemaDescriptor};
 use crate::bloom::{MAX_BLOOM_BYTES, Sbbf};
 use crate::chunk_reader::{ChunkReader, check_range};
 use crate::error::{FileError, Result};
-use crate::page_reader::{PageReader, PageReaderOptions};
+use crate::metadata::{PageIndexPolicy, ParquetMetaData, ParquetMetaDataReader, RowGroupMetaData};
+use crate::page_reader::PageReader;
+use crate::properties::ReaderProperties;
 
 /// Most bytes read to decode a Bloom filter header whose length the
 /// metadata does not give. Headers are a few bytes; this leaves room for
 /// unknown fields.
 const BLOOM_HEADER_PROBE_LEN: u64 = 256;
 
-/// Options of a [`FileReader`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReadOptions {
-    /// Options given to every [`PageReader`] the file reader creates
-    /// (CRC verification).
-    pub page_options: PageReaderOptions,
+/// A filter on row groups, given each row group's metadata and its
+/// position in the file; a [`SerializedFileReader`] opened with it keeps
+/// the row groups for which it returns `true` (arrow-rs's
+/// `ReadGroupPredicate`).
+pub type ReadGroupPredicate = Box<dyn FnMut(&RowGroupMetaData, usize) -> bool>;
+
+/// Builds [`ReadOptions`], with arrow-rs's names: row group filters
+/// (every one must keep a row group), the page index, reader properties.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use strata_file::writer::FileWriter;
+/// # use strata_file::properties::WriterProperties;
+/// # use strata_format::SchemaDescriptor;
+/// # use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+/// # let schema = Arc::new(SchemaDescriptor::from_elements(&[
+/// #     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+/// #     SchemaElement {
+/// #         name: "x".into(), physical_type: Some(Type::Int32),
+/// #         repetition_type: Some(FieldRepetitionType::Required), ..Default::default()
+/// #     },
+/// # ]).unwrap());
+/// # let mut out = Vec::new();
+/// # let mut writer = FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
+/// # for _ in 0..3 {
+/// #     let mut rg = writer.next_row_group().unwrap();
+/// #     let mut column = rg.next_column().unwrap().unwrap();
+/// #     column.typed::<i32>().unwrap().write_batch(&[1, 2], None, None).unwrap();
+/// #     rg.append_column(column.close().unwrap()).unwrap();
+/// #     rg.close().unwrap();
+/// # }
+/// # writer.close().unwrap();
+/// use bytes::Bytes;
+/// use strata_file::serialized_reader::{ReadOptionsBuilder, SerializedFileReader};
+///
+/// let options = ReadOptionsBuilder::new()
+///     .with_predicate(Box::new(|_, i| i != 1))
+///     .build();
+/// let reader = SerializedFileReader::new_with_options(Bytes::from(out), options).unwrap();
+/// assert_eq!(reader.num_row_groups(), 2);
+/// ```
+#[derive(Default)]
+pub struct ReadOptionsBuilder {
+    predicates: Vec<ReadGroupPredicate>,
+    page_index: bool,
+    props: ReaderProperties,
 }
 
-impl ReadOptions {
-    /// Verify page CRCs where page headers carry one.
-    pub fn with_page_crc_verification(mut self, verify: bool) -> Self {
-        self.page_options.verify_crc = verify;
-        self
+impl std::fmt::Debug for ReadOptionsBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadOptionsBuilder")
+            .field("predicates", &self.predicates.len())
+            .field("page_index", &self.page_index)
+            .field("props", &self.props)
+            .finish()
     }
 }
 
-/// Reads a Parquet file through a [`ChunkReader`].
-#[derive(Debug)]
-pub struct FileReader<R: ChunkReader> {
-    reader: R,
-    file_len: u64,
-    /// Shared, so that readers of one file opened from metadata already
-    /// read (`with_metadata`) hold one copy of it.
-    metadata: Arc<FileMetaData>,
-    schema: Arc<SchemaDescriptor>,
-    options: ReadOptions,
+impl ReadOptionsBuilder {
+    /// Options that keep every row group, with default properties.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keep only the row groups `predicate` accepts (and every other
+    /// predicate given).
+    pub fn with_predicate(mut self, predicate: ReadGroupPredicate) -> Self {
+        self.predicates.push(predicate);
+        self
+    }
+
+    /// Keep only the row groups whose midpoint (the offset of their first
+    /// column chunk plus half their compressed size) lies in
+    /// `start..end`. A row group without columns has no midpoint and is
+    /// dropped. arrow-rs panics when `end <= start`; strata keeps no row
+    /// group then.
+    pub fn with_range(mut self, start: i64, end: i64) -> Self {
+        self.predicates
+            .push(Box::new(move |rg: &RowGroupMetaData, _| {
+                midpoint(rg).is_some_and(|mid| start <= mid && mid < end)
+            }));
+        self
+    }
+
+    /// Load the page indexes (column and offset indexes) of the row groups
+    /// kept when the file is opened, into the reader's metadata
+    /// (`metadata().page_index()`), as arrow-rs does. Without it, a column
+    /// chunk's page index is still read when it is asked for
+    /// ([`SerializedRowGroupReader::column_index`],
+    /// [`SerializedRowGroupReader::offset_index`]).
+    pub fn with_page_index(mut self) -> Self {
+        self.page_index = true;
+        self
+    }
+
+    /// The reader's properties.
+    pub fn with_reader_properties(mut self, properties: ReaderProperties) -> Self {
+        self.props = properties;
+        self
+    }
+
+    /// The options.
+    pub fn build(self) -> ReadOptions {
+        ReadOptions {
+            predicates: self.predicates,
+            page_index: self.page_index,
+            props: self.props,
+        }
+    }
 }
 
-impl<R: ChunkReader> FileReader<R> {
+/// The offset of a row group's first column chunk plus half its compressed
+/// size, as arrow-rs's range filter computes it; `None` without columns.
+fn midpoint(rg: &RowGroupMetaData) -> Option<i64> {
+    let first = rg.columns.first()?;
+    let data = first.data_page_offset();
+    let start = first
+        .dictionary_page_offset()
+        .map_or(data, |dict| dict.min(data));
+    Some(start.saturating_add(rg.compressed_size() / 2))
+}
+
+/// Options of [`SerializedFileReader::new_with_options`], built by
+/// [`ReadOptionsBuilder`].
+#[derive(Default)]
+pub struct ReadOptions {
+    predicates: Vec<ReadGroupPredicate>,
+    page_index: bool,
+    props: ReaderProperties,
+}
+
+impl std::fmt::Debug for ReadOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadOptions")
+            .field("predicates", &self.predicates.len())
+            .field("page_index", &self.page_index)
+            .field("props", &self.props)
+            .finish()
+    }
+}
+
+impl ReadOptions {
+    /// Whether [`ReadOptionsBuilder::with_page_index`] was called.
+    pub fn page_index(&self) -> bool {
+        self.page_index
+    }
+
+    /// The reader's properties.
+    pub fn reader_properties(&self) -> &ReaderProperties {
+        &self.props
+    }
+}
+
+/// Reads a Parquet file through a [`ChunkReader`] (`std::fs::File`,
+/// `bytes::Bytes`, or the caller's own).
+#[derive(Debug)]
+pub struct SerializedFileReader<R: ChunkReader> {
+    reader: R,
+    file_len: u64,
+    /// The decoded footer and schema, behind `Arc`s: readers of one file
+    /// opened from metadata already read (`with_metadata`) share one copy.
+    metadata: ParquetMetaData,
+    props: ReaderProperties,
+}
+
+impl<R: ChunkReader> SerializedFileReader<R> {
     /// Open a file: read and decode its footer and build its schema.
     ///
     /// Files with an encrypted footer fail with
     /// [`FormatError::Encrypted`](strata_format::FormatError::Encrypted)
     /// (inside [`FileError::Format`]).
-    pub fn try_new(reader: R) -> Result<Self> {
-        Self::try_new_with_options(reader, ReadOptions::default())
+    pub fn new(chunk_reader: R) -> Result<Self> {
+        Self::new_with_options(chunk_reader, ReadOptions::default())
     }
 
-    /// [`try_new`](Self::try_new) with options.
-    pub fn try_new_with_options(reader: R, options: ReadOptions) -> Result<Self> {
-        let file_len = reader.len();
-        let (metadata, _) = crate::metadata::read_footer(&reader, file_len, None, None)?;
-        let schema = SchemaDescriptor::from_elements(&metadata.schema)?;
+    /// [`new`](Self::new) with options: row groups the options' predicates
+    /// reject are left out of the reader's metadata (the file's row count
+    /// stays as the footer says, as in arrow-rs), and with
+    /// [`ReadOptionsBuilder::with_page_index`] the page indexes of the row
+    /// groups kept are loaded into it (`metadata().page_index()`).
+    pub fn new_with_options(chunk_reader: R, options: ReadOptions) -> Result<Self> {
+        let file_len = chunk_reader.len();
+        let (mut footer, _) = crate::metadata::read_footer(&chunk_reader, file_len, None, None)?;
+        let schema = SchemaDescriptor::from_elements(&footer.schema)?;
+        let ReadOptions {
+            mut predicates,
+            page_index,
+            props,
+        } = options;
+        if !predicates.is_empty() {
+            let row_groups = std::mem::take(&mut footer.row_groups);
+            footer.row_groups = row_groups
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, rg)| predicates.iter_mut().all(|p| p(&rg, i)).then_some(rg))
+                .collect();
+        }
+        let mut metadata = ParquetMetaData::from_footer(Arc::new(footer), Arc::new(schema));
+        if page_index {
+            let mut reader = ParquetMetaDataReader::new_with_metadata(metadata)
+                .with_page_index_policy(PageIndexPolicy::Required);
+            reader.read_page_indexes(&chunk_reader)?;
+            metadata = reader.finish()?;
+        }
         Ok(Self {
-            reader,
+            reader: chunk_reader,
             file_len,
-            metadata: Arc::new(metadata),
-            schema: Arc::new(schema),
-            options,
+            metadata,
+            props,
         })
     }
 
-    /// A reader of `reader` whose footer was already read: `metadata` and
-    /// its `schema` (from [`shared_metadata`](Self::shared_metadata) and
-    /// [`shared_schema`](Self::shared_schema) of an earlier reader of the
-    /// same file), so the footer is neither read nor decoded again.
+    /// A reader of `reader` whose footer was already read: `metadata`
+    /// (from [`metadata`](Self::metadata) of an earlier reader of the same
+    /// file, cloned: two `Arc`s), so the footer is neither read nor decoded
+    /// again.
     ///
     /// ```
     /// # use strata_file::writer::FileWriter;
@@ -119,56 +298,47 @@ impl<R: ChunkReader> FileReader<R> {
     /// # let mut out = Vec::new();
     /// # FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap().close().unwrap();
     /// use bytes::Bytes;
-    /// use strata_file::reader::{FileReader, ReadOptions};
+    /// use strata_file::properties::ReaderProperties;
+    /// use strata_file::serialized_reader::SerializedFileReader;
     ///
     /// let file = Bytes::from(out);
-    /// let first = FileReader::try_new(file.clone()).unwrap();
-    /// let second = FileReader::with_metadata(
+    /// let first = SerializedFileReader::new(file.clone()).unwrap();
+    /// let second = SerializedFileReader::with_metadata(
     ///     file,
-    ///     first.shared_metadata(),
-    ///     first.shared_schema(),
-    ///     ReadOptions::default(),
+    ///     first.metadata().clone(),
+    ///     ReaderProperties::default(),
     /// );
     /// assert_eq!(second.num_row_groups(), first.num_row_groups());
     /// ```
-    pub fn with_metadata(
-        reader: R,
-        metadata: Arc<FileMetaData>,
-        schema: Arc<SchemaDescriptor>,
-        options: ReadOptions,
-    ) -> Self {
+    pub fn with_metadata(reader: R, metadata: ParquetMetaData, props: ReaderProperties) -> Self {
         Self {
             file_len: reader.len(),
             reader,
             metadata,
-            schema,
-            options,
+            props,
         }
     }
 
-    /// The decoded footer, shared.
-    pub fn shared_metadata(&self) -> Arc<FileMetaData> {
-        Arc::clone(&self.metadata)
-    }
-
-    /// The schema, shared.
-    pub fn shared_schema(&self) -> Arc<SchemaDescriptor> {
-        Arc::clone(&self.schema)
-    }
-
-    /// The decoded footer.
-    pub fn metadata(&self) -> &FileMetaData {
+    /// The file's metadata: the decoded footer and its schema (what
+    /// arrow-rs's `FileReader::metadata` returns).
+    pub fn metadata(&self) -> &ParquetMetaData {
         &self.metadata
+    }
+
+    /// The decoded footer (strata-format's Thrift `FileMetaData`), with the
+    /// row groups the reader kept.
+    pub fn footer(&self) -> &Footer {
+        self.metadata.shared_footer()
     }
 
     /// The schema, with a descriptor per leaf column.
     pub fn schema(&self) -> &SchemaDescriptor {
-        &self.schema
+        self.metadata.schema_descr()
     }
 
-    /// The options this reader was opened with.
-    pub fn options(&self) -> ReadOptions {
-        self.options
+    /// The properties this reader was opened with.
+    pub fn properties(&self) -> &ReaderProperties {
+        &self.props
     }
 
     /// The underlying byte source.
@@ -183,30 +353,41 @@ impl<R: ChunkReader> FileReader<R> {
 
     /// Number of row groups.
     pub fn num_row_groups(&self) -> usize {
-        self.metadata.row_groups.len()
+        self.metadata.num_row_groups()
     }
 
-    /// A reader for row group `i`. Fails if there is no such row group or
-    /// it does not have one column chunk per leaf column of the schema.
-    pub fn row_group(&self, i: usize) -> Result<RowGroupReader<'_, R>> {
-        let metadata = self.metadata.row_groups.get(i).ok_or_else(|| {
+    /// A reader for row group `i`. Fails if there is no such row group, if
+    /// it does not have one column chunk per leaf column of the schema, or
+    /// (when the properties ask for Bloom filters) if a Bloom filter cannot
+    /// be read.
+    pub fn row_group(&self, i: usize) -> Result<SerializedRowGroupReader<'_, R>> {
+        let row_groups = self.metadata.row_groups();
+        let metadata = row_groups.get(i).ok_or_else(|| {
             FileError::InvalidArgument(format!(
                 "row group {i} does not exist (the file has {})",
-                self.metadata.row_groups.len()
+                row_groups.len()
             ))
         })?;
-        if metadata.columns.len() != self.schema.num_columns() {
+        let schema = self.schema();
+        if metadata.columns.len() != schema.num_columns() {
             return Err(FileError::Corrupt(format!(
                 "row group {i} has {} column chunks, the schema {} leaf columns",
                 metadata.columns.len(),
-                self.schema.num_columns()
+                schema.num_columns()
             )));
         }
-        Ok(RowGroupReader {
+        let mut reader = SerializedRowGroupReader {
             file: self,
             index: i,
             metadata,
-        })
+            bloom_filters: Vec::new(),
+        };
+        if self.props.read_bloom_filter() {
+            reader.bloom_filters = (0..metadata.columns.len())
+                .map(|j| reader.bloom_filter(j))
+                .collect::<Result<_>>()?;
+        }
+        Ok(reader)
     }
 
     /// The column index of column `column` in row group `row_group`, or
@@ -244,19 +425,72 @@ impl<R: ChunkReader> FileReader<R> {
     }
 }
 
+impl TryFrom<File> for SerializedFileReader<File> {
+    type Error = FileError;
+
+    /// [`SerializedFileReader::new`].
+    fn try_from(file: File) -> Result<Self> {
+        Self::new(file)
+    }
+}
+
+impl TryFrom<&Path> for SerializedFileReader<File> {
+    type Error = FileError;
+
+    /// Open the file at `path` and read its footer.
+    fn try_from(path: &Path) -> Result<Self> {
+        Self::new(File::open(path)?)
+    }
+}
+
+impl TryFrom<String> for SerializedFileReader<File> {
+    type Error = FileError;
+
+    /// Open the file at `path` and read its footer.
+    fn try_from(path: String) -> Result<Self> {
+        Self::try_from(Path::new(&path))
+    }
+}
+
+impl TryFrom<&str> for SerializedFileReader<File> {
+    type Error = FileError;
+
+    /// Open the file at `path` and read its footer.
+    fn try_from(path: &str) -> Result<Self> {
+        Self::try_from(Path::new(path))
+    }
+}
+
 /// Reads one row group: its column chunks' pages, page indexes and Bloom
 /// filters.
 #[derive(Debug)]
-pub struct RowGroupReader<'a, R: ChunkReader> {
-    file: &'a FileReader<R>,
+pub struct SerializedRowGroupReader<'a, R: ChunkReader> {
+    file: &'a SerializedFileReader<R>,
     index: usize,
     metadata: &'a RowGroup,
+    /// Every column's Bloom filter, read when the reader was made if the
+    /// file's properties ask for them; empty otherwise.
+    bloom_filters: Vec<Option<Sbbf>>,
 }
 
-impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
-    /// The row group's metadata.
-    pub fn metadata(&self) -> &'a RowGroup {
+impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
+    /// The row group's metadata (what arrow-rs's
+    /// `RowGroupReader::metadata` returns).
+    pub fn metadata(&self) -> &'a RowGroupMetaData {
         self.metadata
+    }
+
+    /// The file this row group belongs to.
+    pub fn file(&self) -> &'a SerializedFileReader<R> {
+        self.file
+    }
+
+    /// The Bloom filter of column `j` read when this reader was made:
+    /// `None` when the file has none for it, or when the reader's
+    /// properties did not ask for Bloom filters
+    /// ([`ReaderPropertiesBuilder::set_read_bloom_filter`](crate::properties::ReaderPropertiesBuilder::set_read_bloom_filter)).
+    pub fn loaded_bloom_filter(&self, j: usize) -> Option<&Sbbf> {
+        self.bloom_filters.get(j).and_then(Option::as_ref)
     }
 
     /// Position of this row group in the file.
@@ -276,7 +510,7 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
 
     /// The descriptor (path, type, levels) of column `j`.
     pub fn column_descriptor(&self, j: usize) -> Result<&'a ColumnDescriptor> {
-        self.file.schema.column(j).ok_or_else(|| no_column(j))
+        self.file.schema().column(j).ok_or_else(|| no_column(j))
     }
 
     /// The metadata of column chunk `j`.
@@ -307,7 +541,7 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
 
     fn column_name(&self, j: usize) -> String {
         self.file
-            .schema
+            .schema()
             .column(j)
             .map(|c| c.path.string())
             .unwrap_or_else(|| format!("#{j}"))
@@ -362,7 +596,7 @@ impl<'a, R: ChunkReader> RowGroupReader<'a, R> {
             chunk,
             meta.codec,
             meta.num_values,
-            self.file.options.page_options,
+            self.file.props.page_options(),
         )
     }
 
