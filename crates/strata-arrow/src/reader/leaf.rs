@@ -58,7 +58,9 @@ pub(crate) struct LeafBatch {
 struct Typed<T: ChunkValue> {
     reader: ColumnRecordReader<T>,
     buffers: RecordBatchBuffers<T::Values>,
-    indices: RecordBatchBuffers<Vec<u32>>,
+    /// A batch of dictionary indices (dictionary targets), created on
+    /// first use: most columns never need it.
+    indices: Option<Box<RecordBatchBuffers<Vec<u32>>>>,
     /// The Arrow dictionary values built from the chunk's dictionary, with
     /// the address of the `Arc` it was built from.
     dict_values: Option<(usize, ArrayRef)>,
@@ -73,9 +75,15 @@ struct Typed<T: ChunkValue> {
     /// created on first use, its hash table reused batch after batch.
     interner: Option<Box<FirstOccurrences>>,
     /// A batch of byte arrays read as views, and the buffers they point
-    /// into (see [`read_views`]).
+    /// into (see [`read_views`]); created on first use.
+    views: Option<Box<ViewBatch>>,
+}
+
+/// A batch of views and the buffers they point into.
+#[derive(Debug, Default)]
+struct ViewBatch {
     views: RecordBatchBuffers<Vec<u128>>,
-    view_buffers: ViewBuffers,
+    buffers: ViewBuffers,
 }
 
 impl<T: ChunkValue> Typed<T> {
@@ -93,13 +101,12 @@ impl<T: ChunkValue> Typed<T> {
         Ok(Self {
             reader,
             buffers: RecordBatchBuffers::default(),
-            indices: RecordBatchBuffers::default(),
+            indices: None,
             dict_values: None,
             fallen_back: false,
             spread,
             interner: None,
-            views: RecordBatchBuffers::default(),
-            view_buffers: ViewBuffers::default(),
+            views: None,
         })
     }
 }
@@ -491,21 +498,20 @@ fn read_keyed(
     if t.fallen_back {
         return dense(t, n);
     }
-    let (mut records, dictionary, fell_back) =
-        match t.reader.read_records_dictionary(n, &mut t.indices)? {
-            DictionaryRead::Indices {
-                records,
-                dictionary,
-            } => (records, dictionary, false),
-            DictionaryRead::Fallback {
-                records,
-                dictionary,
-            } => (records, dictionary, true),
-        };
-    let nulls = spread_batch(&mut t.indices, t.spread)?;
-    let b = &mut t.indices;
-    let mut def = std::mem::take(&mut b.def_levels);
-    let mut rep = std::mem::take(&mut b.rep_levels);
+    let indices = t.indices.get_or_insert_default();
+    let (mut records, dictionary, fell_back) = match t.reader.read_records_dictionary(n, indices)? {
+        DictionaryRead::Indices {
+            records,
+            dictionary,
+        } => (records, dictionary, false),
+        DictionaryRead::Fallback {
+            records,
+            dictionary,
+        } => (records, dictionary, true),
+    };
+    let nulls = spread_batch(indices, t.spread)?;
+    let mut def = std::mem::take(&mut indices.def_levels);
+    let mut rep = std::mem::take(&mut indices.rep_levels);
     let mut array = keyed(t, dictionary.as_ref(), nulls)?;
     if fell_back {
         t.fallen_back = true;
@@ -547,7 +553,12 @@ fn read_dictionary(
             }
             None => new_empty_array(value),
         };
-        keyed_dictionary(std::mem::take(&mut t.indices.values), nulls, values, key)
+        let indices = t
+            .indices
+            .as_deref_mut()
+            .map(|b| std::mem::take(&mut b.values))
+            .unwrap_or_default();
+        keyed_dictionary(indices, nulls, values, key)
     };
     let dense = |t: &mut Typed<ByteArray>, n| {
         let (records, values, nulls, def, rep) = read_values(t, n)?;
@@ -571,18 +582,19 @@ fn read_dictionary(
 /// values outside the dictionary is ASCII and every entry of the
 /// dictionary is UTF-8 (checked once per chunk).
 fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
-    t.view_buffers.check_ascii(strings);
+    let batch = t.views.get_or_insert_default();
+    batch.buffers.check_ascii(strings);
     let records = t
         .reader
-        .read_records_views(n, &mut t.views, &mut t.view_buffers)?;
-    let nulls = spread_batch(&mut t.views, t.spread)?;
-    let b = &mut t.views;
+        .read_records_views(n, &mut batch.views, &mut batch.buffers)?;
+    let nulls = spread_batch(&mut batch.views, t.spread)?;
+    let b = &mut batch.views;
     let def = std::mem::take(&mut b.def_levels);
     let rep = std::mem::take(&mut b.rep_levels);
     let views = std::mem::take(&mut b.values);
-    let utf8 = t.view_buffers.all_ascii()
-        && (!t.view_buffers.has_dictionary_values() || t.reader.dictionary_is_utf8()?);
-    let buffers = t.view_buffers.take();
+    let utf8 = batch.buffers.all_ascii()
+        && (!batch.buffers.has_dictionary_values() || t.reader.dictionary_is_utf8()?);
+    let buffers = batch.buffers.take();
     let array = views::views_over(strings, views, buffers, nulls, utf8)?;
     Ok((records, def, rep, array))
 }
