@@ -196,6 +196,45 @@ impl BasicTypeInfo {
         self.repetition.unwrap_or(Repetition::Required)
     }
 
+    /// The repetition, `None` on the root (strata's checked form of
+    /// [`repetition`](Self::repetition)).
+    pub fn repetition_opt(&self) -> Option<Repetition> {
+        self.repetition
+    }
+
+    /// The field id, `None` when there is none (strata's checked form of
+    /// [`id`](Self::id)).
+    pub fn id_opt(&self) -> Option<i32> {
+        self.id
+    }
+
+    /// A node's information as given, unchecked (strata's constructor for
+    /// writers that build a tree directly; the builders check what they
+    /// are given and derive the converted type from the logical type).
+    pub fn new(
+        name: String,
+        repetition: Option<Repetition>,
+        converted_type: ConvertedType,
+        logical_type: Option<LogicalType>,
+        id: Option<i32>,
+    ) -> Self {
+        Self {
+            name,
+            repetition,
+            converted_type,
+            logical_type,
+            id,
+            vector_length: None,
+        }
+    }
+
+    /// The legacy annotation as stored, `NONE` when there is none (unlike
+    /// [`converted_type`](Self::converted_type), not derived from the
+    /// logical type).
+    pub fn stored_converted_type(&self) -> ConvertedType {
+        self.converted_type
+    }
+
     /// The legacy annotation: the one stored, else the one the logical
     /// type implies (as arrow-rs reports it), else [`ConvertedType::NONE`].
     pub fn converted_type(&self) -> ConvertedType {
@@ -373,8 +412,11 @@ impl Type {
             ) => physical_type == other,
             (Self::GroupType { fields, .. }, Self::GroupType { fields: wanted, .. }) => {
                 wanted.iter().all(|w| {
+                    // Of fields sharing a name, the last counts (as in
+                    // arrow-rs).
                     fields
                         .iter()
+                        .rev()
                         .find(|f| f.name() == w.name())
                         .is_some_and(|f| f.check_contains(w))
                 })
