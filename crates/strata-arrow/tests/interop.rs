@@ -58,7 +58,7 @@ use strata_file::properties::{WriterProperties, WriterVersion};
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::{
     ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, SchemaElement,
-    Type as PhysicalType,
+    TimeType, TimestampType, Type as PhysicalType,
 };
 
 // ---------------------------------------------------------------------------

@@ -930,7 +930,7 @@ fn times_are_stored_as_local_times() {
     let column = builder.parquet_schema().column(0);
     assert!(matches!(
         column.logical_type,
-        Some(LogicalType::Time(TimeType {
+        Some(LogicalType::Time(strata_format::metadata::TimeType {
             is_adjusted_to_u_t_c: false,
             ..
         }))

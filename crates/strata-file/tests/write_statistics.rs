@@ -14,7 +14,8 @@ use strata_file::properties::{EnabledStatistics, WriterProperties};
 use strata_file::statistics::{truncate_max_value, truncate_min_value};
 use strata_file::writer::{ColumnWriter, FileWriter};
 use strata_format::metadata::{
-    ConvertedType, FieldRepetitionType as Rep, LogicalType, SchemaElement, Statistics, Type,
+    ConvertedType, DecimalType, FieldRepetitionType as Rep, IntType, LogicalType, SchemaElement,
+    Statistics, Type,
 };
 use write_support::*;
 

@@ -1234,7 +1234,7 @@ fn schema_err(msg: String) -> FormatError {
 
 /// An error of the builders and the parser, with arrow-rs's message.
 pub(crate) fn general(msg: String) -> FormatError {
-    FormatError::Schema(msg)
+    FormatError::General(msg)
 }
 
 /// Build the node at `elements[*pos]` and its subtree, advancing `pos`.

@@ -99,12 +99,21 @@ impl<'a> Parser<'a> {
     }
 
     /// Consumes the next token if it is `expected`; otherwise leaves it.
+    ///
+    /// At the end of the input, a failed probe steps back one token, as
+    /// arrow-rs's tokenizer does (it backtracks after every probe, even one
+    /// that found nothing), so that errors name the same token.
     fn take_if(&mut self, expected: &str) -> bool {
-        if self.tokens.get(self.next) == Some(&expected) {
-            self.next += 1;
-            true
-        } else {
-            false
+        match self.tokens.get(self.next) {
+            Some(t) if *t == expected => {
+                self.next += 1;
+                true
+            }
+            Some(_) => false,
+            None => {
+                self.next = self.next.saturating_sub(1);
+                false
+            }
         }
     }
 

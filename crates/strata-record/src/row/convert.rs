@@ -235,26 +235,27 @@ impl Conversion {
 mod tests {
     use super::*;
     use strata_format::ColumnPath;
-    use strata_format::metadata::FieldRepetitionType;
+    use strata_format::metadata::{FieldRepetitionType, TimeUnit, TimestampType};
 
     fn leaf(
         physical_type: Type,
         converted_type: Option<ConvertedType>,
         logical_type: Option<LogicalType>,
     ) -> ColumnDescriptor {
-        ColumnDescriptor {
-            path: ColumnPath::from("x"),
+        let leaf = strata_format::schema::Type::PrimitiveType {
+            basic_info: strata_format::schema::BasicTypeInfo::new(
+                "x".into(),
+                Some(FieldRepetitionType::Optional),
+                ConvertedType::from_option(converted_type),
+                logical_type,
+                None,
+            ),
             physical_type,
-            type_length: None,
-            logical_type,
-            converted_type,
-            precision: Some(5),
-            scale: Some(2),
-            repetition: FieldRepetitionType::Optional,
-            max_def_level: 1,
-            max_rep_level: 0,
-            root_field_index: 0,
-        }
+            type_length: -1,
+            scale: 2,
+            precision: 5,
+        };
+        ColumnDescriptor::new(std::sync::Arc::new(leaf), 1, 0, ColumnPath::from("x"))
     }
 
     #[test]
