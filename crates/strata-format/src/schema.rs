@@ -1061,6 +1061,10 @@ impl ColumnDescriptor {
 pub struct SchemaDescriptor {
     schema: TypePtr,
     columns: Vec<ColumnDescriptor>,
+    /// The repetition a footer gave the root element (some writers set
+    /// one), kept for [`to_elements`](Self::to_elements); the root `Type`
+    /// has none, as in arrow-rs.
+    root_repetition: Option<Repetition>,
 }
 
 impl SchemaDescriptor {
@@ -1094,7 +1098,15 @@ impl SchemaDescriptor {
             )));
         }
         let mut pos = 0;
-        let root = build_node(elements, &mut pos, 0)?;
+        let mut root = build_node(elements, &mut pos, 0)?;
+        // The root is the schema: it has no repetition (as arrow-rs reads
+        // it), whatever the writer put there; the element's is kept aside.
+        let root_repetition = first.repetition_type;
+        if root_repetition.is_some()
+            && let Some(Type::GroupType { basic_info, .. }) = Arc::get_mut(&mut root)
+        {
+            basic_info.repetition = None;
+        }
         if pos != elements.len() {
             return Err(schema_err(format!(
                 "{} schema elements left over after the root's {} elements",
@@ -1104,7 +1116,9 @@ impl SchemaDescriptor {
         }
         // Every element but the root is at most one leaf: size the column
         // list once.
-        Self::with_capacity(root, elements.len().saturating_sub(1))
+        let mut schema = Self::with_capacity(root, elements.len().saturating_sub(1))?;
+        schema.root_repetition = root_repetition;
+        Ok(schema)
     }
 
     /// The descriptor of a tree built in code, as arrow-rs's
@@ -1152,6 +1166,7 @@ impl SchemaDescriptor {
         Ok(Self {
             schema: root,
             columns,
+            root_repetition: None,
         })
     }
 
@@ -1224,6 +1239,9 @@ impl SchemaDescriptor {
     pub fn to_elements(&self) -> Vec<SchemaElement> {
         let mut out = Vec::new();
         self.schema.flatten_into(&mut out);
+        if let (Some(root), Some(repetition)) = (out.first_mut(), self.root_repetition) {
+            root.repetition_type = Some(repetition);
+        }
         out
     }
 }

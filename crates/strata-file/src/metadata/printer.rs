@@ -9,7 +9,9 @@
 use std::io;
 
 pub use strata_format::schema::printer::print_schema;
-use strata_format::metadata::{ColumnChunk, Encoding, TypedStatistics, ValueStatistics};
+use strata_format::metadata::{
+    ColumnChunk, CompressionCodec, Encoding, TypedStatistics, ValueStatistics,
+};
 
 use super::{FileMetaData, ParquetMetaData, RowGroupMetaData};
 
@@ -87,7 +89,7 @@ fn print_column_chunk(out: &mut dyn io::Write, chunk: &ColumnChunk) {
     let _ = writeln!(out, "file path: {}", chunk.file_path().unwrap_or("N/A"));
     let _ = writeln!(out, "file offset: {}", chunk.file_offset);
     let _ = writeln!(out, "num of values: {}", chunk.num_values());
-    let _ = writeln!(out, "compression: {}", chunk.compression());
+    let _ = writeln!(out, "compression: {}", codec_name(chunk.compression_codec()));
     let _ = writeln!(
         out,
         "total compressed size (in bytes): {}",
@@ -109,10 +111,29 @@ fn print_column_chunk(out: &mut dyn io::Write, chunk: &ColumnChunk) {
         "dictionary page offset: {}",
         or_na(chunk.dictionary_page_offset())
     );
+    // The exactness flags as the footer has them for byte arrays (absent
+    // reads false); other types' bounds count as exact when present, as
+    // arrow-rs reads them.
+    let flags = chunk
+        .meta_data
+        .as_ref()
+        .and_then(|m| m.statistics.as_ref())
+        .map(|s| {
+            (
+                s.is_max_value_exact.unwrap_or(false),
+                s.is_min_value_exact.unwrap_or(false),
+            )
+        })
+        .unwrap_or_default();
     let _ = writeln!(
         out,
         "statistics: {}",
-        or_na(chunk.statistics().as_ref().map(statistics_text))
+        or_na(
+            chunk
+                .statistics()
+                .as_ref()
+                .map(|s| statistics_text(s, flags))
+        )
     );
     let _ = writeln!(
         out,
@@ -151,32 +172,60 @@ fn print_column_chunk(out: &mut dyn io::Write, chunk: &ColumnChunk) {
 /// distinct_count: N/A, null_count: 0, min_max_deprecated: false,
 /// max_value_exact: true, min_value_exact: true}`; byte values as lists
 /// of numbers.
-fn statistics_text(stats: &TypedStatistics) -> String {
-    fn typed<T>(
-        s: &ValueStatistics<T>,
-        deprecated: bool,
-        show: impl Fn(&T) -> String,
-    ) -> String {
+fn statistics_text(stats: &TypedStatistics, byte_array_flags: (bool, bool)) -> String {
+    let typed = |s_min: Option<String>, s_max: Option<String>, distinct, nulls| {
+        let (max_exact, min_exact) = match stats {
+            TypedStatistics::ByteArray(_) | TypedStatistics::FixedLenByteArray(_) => {
+                byte_array_flags
+            }
+            _ => (s_max.is_some(), s_min.is_some()),
+        };
         format!(
-            "{{min: {}, max: {}, distinct_count: {}, null_count: {}, min_max_deprecated: {deprecated}, max_value_exact: {}, min_value_exact: {}}}",
-            s.min_opt().map_or_else(|| "N/A".to_owned(), &show),
-            s.max_opt().map_or_else(|| "N/A".to_owned(), &show),
-            or_na(s.distinct_count()),
-            or_na(s.null_count_opt()),
-            s.max_is_exact(),
-            s.min_is_exact(),
+            "{{min: {}, max: {}, distinct_count: {}, null_count: {}, min_max_deprecated: {}, max_value_exact: {max_exact}, min_value_exact: {min_exact}}}",
+            or_na(s_min),
+            or_na(s_max),
+            or_na(distinct),
+            or_na(nulls),
+            stats.is_min_max_deprecated(),
+        )
+    };
+    fn parts<T>(
+        s: &ValueStatistics<T>,
+        show: impl Fn(&T) -> String,
+    ) -> (Option<String>, Option<String>, Option<u64>, Option<u64>) {
+        (
+            s.min_opt().map(&show),
+            s.max_opt().map(&show),
+            s.distinct_count(),
+            s.null_count_opt(),
         )
     }
-    let deprecated = stats.is_min_max_deprecated();
-    match stats {
-        TypedStatistics::Boolean(s) => typed(s, deprecated, ToString::to_string),
-        TypedStatistics::Int32(s) => typed(s, deprecated, ToString::to_string),
-        TypedStatistics::Int64(s) => typed(s, deprecated, ToString::to_string),
-        TypedStatistics::Int96(s) => typed(s, deprecated, |v| format!("{v:?}")),
-        TypedStatistics::Float(s) => typed(s, deprecated, ToString::to_string),
-        TypedStatistics::Double(s) => typed(s, deprecated, ToString::to_string),
+    let (min, max, distinct, nulls) = match stats {
+        TypedStatistics::Boolean(s) => parts(s, ToString::to_string),
+        TypedStatistics::Int32(s) => parts(s, ToString::to_string),
+        TypedStatistics::Int64(s) => parts(s, ToString::to_string),
+        TypedStatistics::Int96(s) => parts(s, |v| format!("{v:?}")),
+        TypedStatistics::Float(s) => parts(s, ToString::to_string),
+        TypedStatistics::Double(s) => parts(s, ToString::to_string),
         TypedStatistics::ByteArray(s) | TypedStatistics::FixedLenByteArray(s) => {
-            typed(s, deprecated, |v| format!("{v:?}"))
+            parts(s, |v| format!("{v:?}"))
         }
+    };
+    typed(min, max, distinct, nulls)
+}
+
+/// The codec's specification name (`ZSTD`), as arrow-rs prints a chunk's
+/// codec.
+fn codec_name(codec: CompressionCodec) -> String {
+    match codec {
+        CompressionCodec::Uncompressed => "UNCOMPRESSED".to_owned(),
+        CompressionCodec::Snappy => "SNAPPY".to_owned(),
+        CompressionCodec::Gzip => "GZIP".to_owned(),
+        CompressionCodec::Lzo => "LZO".to_owned(),
+        CompressionCodec::Brotli => "BROTLI".to_owned(),
+        CompressionCodec::Lz4 => "LZ4".to_owned(),
+        CompressionCodec::Zstd => "ZSTD".to_owned(),
+        CompressionCodec::Lz4Raw => "LZ4_RAW".to_owned(),
+        CompressionCodec::Unknown(v) => format!("UNKNOWN({v})"),
     }
 }

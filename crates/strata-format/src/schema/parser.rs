@@ -339,9 +339,9 @@ impl<'a> Parser<'a> {
                             "Invalid bit_width found",
                             "Failed to parse bit_width for INTEGER type",
                         )?;
-                        let bit_width = i8::try_from(bits).map_err(|_| {
-                            general("Failed to parse bit_width for INTEGER type".to_owned())
-                        })?;
+                        // Taken modulo 256, as arrow-rs takes it (a width
+                        // past i8 then fails the checks below, or not).
+                        let bit_width = bits as i8;
                         match physical {
                             PhysicalType::Int32 if matches!(bit_width, 8 | 16 | 32) => {}
                             PhysicalType::Int32 => {
