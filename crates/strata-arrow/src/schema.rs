@@ -355,16 +355,23 @@ struct Builder<'a> {
 }
 
 fn is_list(node: &SchemaType) -> bool {
-    matches!(node.get_basic_info().logical_type_ref(), Some(LogicalType::List))
-        || matches!(node.get_basic_info().stored_converted_type().to_option(), Some(ConvertedType::List))
+    matches!(
+        node.get_basic_info().logical_type_ref(),
+        Some(LogicalType::List)
+    ) || matches!(
+        node.get_basic_info().stored_converted_type().to_option(),
+        Some(ConvertedType::List)
+    )
 }
 
 fn is_map(node: &SchemaType) -> bool {
-    matches!(node.get_basic_info().logical_type_ref(), Some(LogicalType::Map))
-        || matches!(
-            node.get_basic_info().stored_converted_type().to_option(),
-            Some(ConvertedType::Map | ConvertedType::MapKeyValue)
-        )
+    matches!(
+        node.get_basic_info().logical_type_ref(),
+        Some(LogicalType::Map)
+    ) || matches!(
+        node.get_basic_info().stored_converted_type().to_option(),
+        Some(ConvertedType::Map | ConvertedType::MapKeyValue)
+    )
 }
 
 fn field_metadata(node: &SchemaType, hint: Option<&Field>) -> Metadata {
@@ -440,7 +447,9 @@ impl Builder<'_> {
                 };
                 Ok(make(dt, FieldKind::Leaf { column }))
             }
-            SchemaType::GroupType { fields: children, .. } => {
+            SchemaType::GroupType {
+                fields: children, ..
+            } => {
                 if is_list(node) && children.len() == 1 {
                     return self.list(node, &children[0], def, rep, nullable, hint);
                 }
@@ -494,7 +503,9 @@ impl Builder<'_> {
         // a group named `array` or `<list>_tuple`.
         let repeated_is_element = match repeated {
             SchemaType::PrimitiveType { .. } => true,
-            SchemaType::GroupType { fields: children, .. } => {
+            SchemaType::GroupType {
+                fields: children, ..
+            } => {
                 children.len() != 1
                     || repeated.name() == "array"
                     || repeated.name() == format!("{}_tuple", node.name())
@@ -1180,7 +1191,14 @@ fn arrow_field_to_node(field: &Field) -> Result<TypePtr> {
         D::Null => {
             let logical = Some(LogicalType::Unknown);
             let converted = logical.as_ref().and_then(converted_for);
-            leaf(field, Repetition::Optional, Type::Int32, logical, converted, None)
+            leaf(
+                field,
+                Repetition::Optional,
+                Type::Int32,
+                logical,
+                converted,
+                None,
+            )
         }
         D::Boolean => primitive(field, Type::Boolean, None, None),
         D::Int8 => primitive(field, Type::Int32, int(8, true), None),

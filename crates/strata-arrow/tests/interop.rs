@@ -1983,10 +1983,12 @@ fn coerce_types_with_and_without() {
             .iter()
             .map(|c| (c.path.string(), c.physical_type, c.logical_type.clone()))
             .collect();
-        let millis = |utc| LogicalType::Time(TimeType {
-            is_adjusted_to_u_t_c: utc,
-            unit: strata_format::metadata::TimeUnit::Millis,
-        });
+        let millis = |utc| {
+            LogicalType::Time(TimeType {
+                is_adjusted_to_u_t_c: utc,
+                unit: strata_format::metadata::TimeUnit::Millis,
+            })
+        };
         assert_eq!(
             stored,
             vec![

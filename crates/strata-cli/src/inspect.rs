@@ -9,8 +9,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 use strata_file::page_reader::{PageInfo, PageReader};
 use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
-use strata_format::metadata::{ColumnMetaData, FieldRepetitionType, PageType};
 use strata_format::ColumnDescriptor;
+use strata_format::metadata::{ColumnMetaData, FieldRepetitionType, PageType};
 use strata_format::schema::Type as SchemaType;
 
 use crate::error::{CliError, Result, open};
@@ -77,14 +77,7 @@ pub fn schema(path: &Path) -> Result<()> {
     write_stdout(&out)
 }
 
-fn schema_node(
-    out: &mut String,
-    node: &SchemaType,
-    prefix: &str,
-    last: bool,
-    def: i16,
-    rep: i16,
-) {
+fn schema_node(out: &mut String, node: &SchemaType, prefix: &str, last: bool, def: i16, rep: i16) {
     let info = node.get_basic_info();
     let (def, rep) = match info.repetition_opt() {
         Some(FieldRepetitionType::Optional) => (def + 1, rep),
@@ -391,7 +384,9 @@ pub fn pages(path: &Path, column: Option<&str>) -> Result<()> {
     let reader = open_parquet(path)?;
     let descr = reader.schema();
     let selected: Vec<usize> = (0..descr.num_columns())
-        .filter(|&j| column.is_none_or(|c| descr.columns().get(j).is_some_and(|d| d.path.string() == c)))
+        .filter(|&j| {
+            column.is_none_or(|c| descr.columns().get(j).is_some_and(|d| d.path.string() == c))
+        })
         .collect();
     if selected.is_empty() {
         let names: Vec<String> = descr.columns().iter().map(|c| c.path.string()).collect();

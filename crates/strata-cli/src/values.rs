@@ -7,8 +7,7 @@ use strata_file::statistics::ValueOrder;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{
     ConvertedType, DecimalType, GeographyType, GeometryType, IntType, LogicalType, Statistics,
-    TimeType, TimeUnit, TimestampType, VariantType,
-    Type,
+    TimeType, TimeUnit, TimestampType, Type, VariantType,
 };
 
 /// The spec's spelling of an enum value from its Rust variant name:
@@ -56,7 +55,9 @@ fn unit_name(unit: &TimeUnit) -> String {
 /// `TIMESTAMP(MILLIS,utc)`, `INT(8,unsigned)`.
 pub fn logical_name(logical: &LogicalType) -> String {
     match logical {
-        LogicalType::Decimal(DecimalType { scale, precision }) => format!("DECIMAL({precision},{scale})"),
+        LogicalType::Decimal(DecimalType { scale, precision }) => {
+            format!("DECIMAL({precision},{scale})")
+        }
         LogicalType::Time(TimeType {
             is_adjusted_to_u_t_c: is_adjusted_to_utc,
             unit,

@@ -510,7 +510,11 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
 
     /// The descriptor (path, type, levels) of column `j`.
     pub fn column_descriptor(&self, j: usize) -> Result<&'a ColumnDescriptor> {
-        self.file.schema().columns().get(j).ok_or_else(|| no_column(j))
+        self.file
+            .schema()
+            .columns()
+            .get(j)
+            .ok_or_else(|| no_column(j))
     }
 
     /// The metadata of column chunk `j`.

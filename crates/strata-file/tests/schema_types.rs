@@ -195,10 +195,37 @@ impl Lcg {
 #[test]
 fn truncated_and_mutated_text_never_panics() {
     let pieces = [
-        "message", "m", "{", "}", "(", ")", ";", "=", ",", "required", "optional", "repeated",
-        "group", "int32", "int64", "binary", "fixed_len_byte_array", "DECIMAL", "INTEGER",
-        "TIMESTAMP", "TIME", "MILLIS", "true", "false", "LIST", "MAP", "UTF8", "7", "-1",
-        "99999999999", "a",
+        "message",
+        "m",
+        "{",
+        "}",
+        "(",
+        ")",
+        ";",
+        "=",
+        ",",
+        "required",
+        "optional",
+        "repeated",
+        "group",
+        "int32",
+        "int64",
+        "binary",
+        "fixed_len_byte_array",
+        "DECIMAL",
+        "INTEGER",
+        "TIMESTAMP",
+        "TIME",
+        "MILLIS",
+        "true",
+        "false",
+        "LIST",
+        "MAP",
+        "UTF8",
+        "7",
+        "-1",
+        "99999999999",
+        "a",
     ];
     let mut rng = Lcg(7);
     for text in SCHEMAS {
@@ -221,7 +248,10 @@ fn truncated_and_mutated_text_never_panics() {
                 _ => {}
             }
             let mutated = mutated.join(" ");
-            assert!(!panics(|| drop(parse_message_type(&mutated))), "{mutated:?}");
+            assert!(
+                !panics(|| drop(parse_message_type(&mutated))),
+                "{mutated:?}"
+            );
             agrees_with_arrow_rs(&mutated);
         }
     }
@@ -280,7 +310,10 @@ fn corpus_schemas_round_trip_and_print_as_arrow_rs_prints_them() {
                 .schema(),
         );
         let mut actual = Vec::new();
-        strata_file::metadata::printer::print_schema(&mut actual, ours.metadata().file_metadata().schema());
+        strata_file::metadata::printer::print_schema(
+            &mut actual,
+            ours.metadata().file_metadata().schema(),
+        );
         assert_eq!(
             String::from_utf8(actual).unwrap(),
             String::from_utf8(expected).unwrap(),
@@ -316,11 +349,7 @@ fn parquet_metadata_differences(root: &std::path::Path) -> (usize, Vec<String>) 
             String::from_utf8(actual).unwrap(),
         );
         compared += 1;
-        if let Some((e, a)) = expected
-            .lines()
-            .zip(actual.lines())
-            .find(|(e, a)| e != a)
-        {
+        if let Some((e, a)) = expected.lines().zip(actual.lines()).find(|(e, a)| e != a) {
             let cut = |s: &str| s.chars().take(240).collect::<String>();
             differing.push(format!(
                 "{}:\n  arrow-rs: {}\n  strata:   {}",

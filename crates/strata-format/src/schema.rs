@@ -51,8 +51,7 @@ use std::sync::Arc;
 
 use crate::error::{FormatError, Result};
 use crate::metadata::{
-    ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, TimeUnit,
-    Type as PhysicalType,
+    ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, TimeUnit, Type as PhysicalType,
 };
 
 /// The repetition of a field, under arrow-rs's name.
@@ -155,7 +154,6 @@ impl fmt::Display for ColumnPath {
         write!(f, "{:?}", self.string())
     }
 }
-
 
 /// A shared schema node, as arrow-rs's `TypePtr`.
 pub type TypePtr = Arc<Type>;
@@ -705,11 +703,9 @@ impl<'a> PrimitiveTypeBuilder<'a> {
             | C::Int8
             | C::Int16
             | C::Int32 => PhysicalType::Int32,
-            C::TimeMicros
-            | C::TimestampMillis
-            | C::TimestampMicros
-            | C::Uint64
-            | C::Int64 => PhysicalType::Int64,
+            C::TimeMicros | C::TimestampMillis | C::TimestampMicros | C::Uint64 | C::Int64 => {
+                PhysicalType::Int64
+            }
             C::Interval => {
                 if self.physical_type != PhysicalType::FixedLenByteArray || self.length != 12 {
                     return Err(general(format!(

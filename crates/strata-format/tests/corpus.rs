@@ -11,9 +11,8 @@ use std::path::{Path, PathBuf};
 use strata_format::FormatError;
 use strata_format::footer::{read_metadata, read_metadata_from_slice, write_footer};
 use strata_format::metadata::{
-    DecimalType, GeographyType, GeometryType,
-    ColumnOrder, CompressionCodec, ConvertedType, Encoding, FieldRepetitionType as Rep,
-    FileMetaData, LogicalType, Type,
+    ColumnOrder, CompressionCodec, ConvertedType, DecimalType, Encoding,
+    FieldRepetitionType as Rep, FileMetaData, GeographyType, GeometryType, LogicalType, Type,
 };
 use strata_format::schema::SchemaDescriptor;
 use strata_sink::ByteSink;
@@ -424,7 +423,10 @@ fn documented_nested_schemas() {
     assert_eq!(levels, [(1, 1), (2, 1), (1, 1), (1, 1)]);
     let top = schema.root_schema().get_fields();
     assert_eq!(top[0].get_basic_info().converted_type(), ConvertedType::Map);
-    assert_eq!(top[2].get_basic_info().converted_type(), ConvertedType::List);
+    assert_eq!(
+        top[2].get_basic_info().converted_type(),
+        ConvertedType::List
+    );
     assert_eq!(schema.column(3).root_field_index, 2);
 
     // README: repeated_primitive_no_list.parquet, 4 rows, parquet-rs 53.2.0.
@@ -450,10 +452,7 @@ fn documented_nested_schemas() {
             (Rep::Repeated, 1, 1)
         );
     }
-    assert_eq!(
-        schema.column(1).converted_type,
-        Some(ConvertedType::Utf8)
-    );
+    assert_eq!(schema.column(1).converted_type, Some(ConvertedType::Utf8));
     assert_eq!(schema.column(0).physical_type, Type::Int32);
 
     // README: incorrect_map_schema.parquet, hive_schema with an optional
@@ -672,9 +671,10 @@ fn documented_key_values_sorting_and_geo() {
             .columns()
             .iter()
             .find_map(|c| match &c.logical_type {
-                Some(lt @ (LogicalType::Geometry(GeometryType { .. }) | LogicalType::Geography(GeographyType { .. }))) => {
-                    Some(lt.clone())
-                }
+                Some(
+                    lt @ (LogicalType::Geometry(GeometryType { .. })
+                    | LogicalType::Geography(GeographyType { .. })),
+                ) => Some(lt.clone()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{name}: no geospatial column"))

@@ -193,10 +193,7 @@ fn schema_depth_is_limited() {
         elements
     };
     let ok = SchemaDescriptor::from_elements(&build(MAX_SCHEMA_DEPTH - 1)).unwrap();
-    assert_eq!(
-        ok.column(0).max_def_level as usize,
-        MAX_SCHEMA_DEPTH
-    );
+    assert_eq!(ok.column(0).max_def_level as usize, MAX_SCHEMA_DEPTH);
     assert!(matches!(
         SchemaDescriptor::from_elements(&build(MAX_SCHEMA_DEPTH)),
         Err(FormatError::DepthLimit { .. })

@@ -64,7 +64,10 @@ fn golden_long_form_field_header() {
         decode::<LogicalType>(&golden).unwrap(),
         LogicalType::_Unknown { field_id: 300 }
     );
-    assert_eq!(encode_to_vec(&LogicalType::_Unknown { field_id: 300 }), golden);
+    assert_eq!(
+        encode_to_vec(&LogicalType::_Unknown { field_id: 300 }),
+        golden
+    );
 }
 
 #[test]

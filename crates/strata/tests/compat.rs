@@ -51,7 +51,9 @@ macro_rules! side {
 side!(
     on_arrow_rs,
     parquet,
-    [common, write, read, types, api, metadata, rows, schema, blocked]
+    [
+        common, write, read, types, api, metadata, rows, schema, blocked
+    ]
 );
 side!(
     on_strata,

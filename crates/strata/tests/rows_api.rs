@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata::file::reader::{FileReader, SerializedFileReader};
-use strata::schema::types::Type as SchemaType;
 use strata::format::metadata::{ConvertedType, FieldRepetitionType as Rep, SchemaElement, Type};
+use strata::schema::types::Type as SchemaType;
 
 fn corpus(name: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -162,7 +162,10 @@ fn projections_match_arrow_rs() {
         .find(|f| f.name() == "address")
         .unwrap();
     let projection = SchemaType::group_type_builder(root.name())
-        .with_fields(vec![std::sync::Arc::new(strata_subgroup(address, &["zip"]))])
+        .with_fields(vec![std::sync::Arc::new(strata_subgroup(
+            address,
+            &["zip"],
+        ))])
         .build()
         .unwrap();
     let first = strata

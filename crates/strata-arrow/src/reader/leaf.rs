@@ -127,7 +127,10 @@ pub(crate) struct LeafReader {
 
 fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
     match &d.logical_type {
-        Some(LogicalType::Timestamp(TimestampType { unit, .. }) | LogicalType::Time(TimestampType { unit, .. })) => match unit {
+        Some(
+            LogicalType::Timestamp(TimestampType { unit, .. })
+            | LogicalType::Time(TimestampType { unit, .. }),
+        ) => match unit {
             TimeUnit::Millis => Some(ArrowTimeUnit::Millisecond),
             TimeUnit::Micros => Some(ArrowTimeUnit::Microsecond),
             TimeUnit::Nanos => Some(ArrowTimeUnit::Nanosecond),

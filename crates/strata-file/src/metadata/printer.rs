@@ -8,10 +8,10 @@
 
 use std::io;
 
-pub use strata_format::schema::printer::print_schema;
 use strata_format::metadata::{
     ColumnChunk, CompressionCodec, Encoding, TypedStatistics, ValueStatistics,
 };
+pub use strata_format::schema::printer::print_schema;
 
 use super::{FileMetaData, ParquetMetaData, RowGroupMetaData};
 
@@ -89,7 +89,11 @@ fn print_column_chunk(out: &mut dyn io::Write, chunk: &ColumnChunk) {
     let _ = writeln!(out, "file path: {}", chunk.file_path().unwrap_or("N/A"));
     let _ = writeln!(out, "file offset: {}", chunk.file_offset);
     let _ = writeln!(out, "num of values: {}", chunk.num_values());
-    let _ = writeln!(out, "compression: {}", codec_name(chunk.compression_codec()));
+    let _ = writeln!(
+        out,
+        "compression: {}",
+        codec_name(chunk.compression_codec())
+    );
     let _ = writeln!(
         out,
         "total compressed size (in bytes): {}",

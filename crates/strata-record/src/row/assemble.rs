@@ -570,8 +570,7 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
             }
         } else {
             let children = field.get_fields();
-            let converted =
-                field.get_basic_info().converted_type().to_option();
+            let converted = field.get_basic_info().converted_type().to_option();
             let kind = if converted == Some(ConvertedType::List) {
                 "list"
             } else {
@@ -583,7 +582,9 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
                     let [repeated] = children else {
                         return Err(shape("does not have exactly one child"));
                     };
-                    if repeated.get_basic_info().repetition_opt() != Some(FieldRepetitionType::Repeated) {
+                    if repeated.get_basic_info().repetition_opt()
+                        != Some(FieldRepetitionType::Repeated)
+                    {
                         return Err(shape("has a child that is not repeated"));
                     }
                     let child = if is_element_type(repeated) {
@@ -612,7 +613,9 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
                     if key_value.is_primitive() {
                         return Err(shape("has a leaf where its key-value group belongs"));
                     }
-                    if key_value.get_basic_info().repetition_opt() != Some(FieldRepetitionType::Repeated) {
+                    if key_value.get_basic_info().repetition_opt()
+                        != Some(FieldRepetitionType::Repeated)
+                    {
                         return Err(shape("has a key-value group that is not repeated"));
                     }
                     path.push(key_value.name().to_owned());

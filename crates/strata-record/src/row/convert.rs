@@ -73,7 +73,9 @@ impl Conversion {
         let converted = descr.converted_type().to_option();
         let decimal = || {
             let (logical_precision, logical_scale) = match &descr.logical_type {
-                Some(LogicalType::Decimal(DecimalType { precision, scale })) => (Some(*precision), Some(*scale)),
+                Some(LogicalType::Decimal(DecimalType { precision, scale })) => {
+                    (Some(*precision), Some(*scale))
+                }
                 _ => (None, None),
             };
             Conversion::Decimal(

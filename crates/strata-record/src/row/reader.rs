@@ -206,10 +206,7 @@ impl std::fmt::Debug for RowIter<'_> {
 }
 
 /// `projection`, checked to be a part of `schema`.
-fn checked(
-    projection: Option<Type>,
-    schema: &SchemaDescriptor,
-) -> Result<Option<Type>> {
+fn checked(projection: Option<Type>, schema: &SchemaDescriptor) -> Result<Option<Type>> {
     match projection {
         Some(p) if !schema.root_schema().check_contains(&p) => Err(RecordError::Row(
             "the projection is not a part of the file's schema".into(),

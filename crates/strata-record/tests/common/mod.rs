@@ -5,11 +5,11 @@ use bytes::Bytes;
 use strata_encoding::LevelEncoder;
 use strata_encoding::chunk::ChunkValue;
 use strata_file::page_reader::PageReader;
-use strata_format::schema::{BasicTypeInfo, Type as SchemaType};
 use strata_format::metadata::{
-    CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
-    FieldRepetitionType, PageHeader, PageType, Type,
+    CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
+    Encoding, FieldRepetitionType, PageHeader, PageType, Type,
 };
+use strata_format::schema::{BasicTypeInfo, Type as SchemaType};
 use strata_format::{ColumnDescriptor, ColumnPath, thrift};
 use strata_record::{ColumnRecordReader, RecordBatchBuffers};
 use strata_sink::ByteSink;
