@@ -245,7 +245,7 @@ fn strata_write(
             let batch = ByteArrayBatch::from_offsets(offsets, values).unwrap();
             col.typed::<ByteArray>()
                 .unwrap()
-                .write_batch(batch, Some(defs), None)
+                .write_values(batch, Some(defs), None)
                 .unwrap();
         }
     }

@@ -442,7 +442,7 @@ pub fn one_string_column_file(
     let batch = ByteArrayBatch::from_offsets(offsets, values).unwrap();
     col.typed::<ByteArray>()
         .unwrap()
-        .write_batch(batch, optional.then_some(&defs[..]), None)
+        .write_values(batch, optional.then_some(&defs[..]), None)
         .unwrap();
     row_group.append_column(col.close().unwrap()).unwrap();
     row_group.close().unwrap();

@@ -1532,7 +1532,7 @@ fn write_byte_array_file(
         let mut cw = rg.next_column().unwrap().unwrap();
         match &mut cw {
             ColumnWriter::ByteArrayColumnWriter(w) => {
-                w.write_batch(ByteArrayBatch::from_slices(values), None, None)
+                w.write_values(ByteArrayBatch::from_slices(values), None, None)
                     .unwrap();
             }
             _ => panic!("not a byte-array column"),

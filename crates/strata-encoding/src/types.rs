@@ -304,6 +304,84 @@ numeric_value!(f64, 8, "DOUBLE");
 #[repr(transparent)]
 pub struct Int96(pub [u32; 3]);
 
+/// The Julian day of 1970-01-01.
+const JULIAN_DAY_OF_EPOCH: i64 = 2_440_588;
+
+/// arrow-rs's accessors and conversions (`parquet::data_type::Int96`).
+/// The conversions read the value as a legacy timestamp: nanoseconds of
+/// the day in the first two words (low word first), the Julian day in the
+/// third (signed); they wrap on overflow, as arrow-rs's do.
+///
+/// ```
+/// use strata_encoding::Int96;
+///
+/// let mut v = Int96::new();
+/// // 1970-01-02, 1.5 seconds after midnight.
+/// v.set_data(1_500_000_000, 0, 2_440_589);
+/// assert_eq!(v.data(), [1_500_000_000, 0, 2_440_589]);
+/// assert_eq!(v.to_seconds(), 86_401);
+/// assert_eq!(v.to_millis(), 86_401_500);
+/// assert_eq!(v.to_micros(), 86_401_500_000);
+/// assert_eq!(v.to_nanos(), 86_401_500_000_000);
+/// ```
+impl Int96 {
+    /// A zero value.
+    pub const fn new() -> Self {
+        Self([0; 3])
+    }
+
+    /// The three words, least significant first.
+    #[inline]
+    pub fn data(&self) -> &[u32] {
+        &self.0
+    }
+
+    /// Set the three words, least significant first.
+    #[inline]
+    pub fn set_data(&mut self, elem0: u32, elem1: u32, elem2: u32) {
+        self.0 = [elem0, elem1, elem2];
+    }
+
+    /// Days since the epoch and nanoseconds of the day.
+    #[inline]
+    fn days_and_nanos(&self) -> (i64, i64) {
+        let [low, high, day] = self.0;
+        let nanos = (i64::from(high) << 32).wrapping_add(i64::from(low));
+        (i64::from(day as i32) - JULIAN_DAY_OF_EPOCH, nanos)
+    }
+
+    /// Seconds since the epoch.
+    #[inline]
+    pub fn to_seconds(&self) -> i64 {
+        let (days, nanos) = self.days_and_nanos();
+        days.wrapping_mul(86_400)
+            .wrapping_add(nanos / 1_000_000_000)
+    }
+
+    /// Milliseconds since the epoch.
+    #[inline]
+    pub fn to_millis(&self) -> i64 {
+        let (days, nanos) = self.days_and_nanos();
+        days.wrapping_mul(86_400_000)
+            .wrapping_add(nanos / 1_000_000)
+    }
+
+    /// Microseconds since the epoch.
+    #[inline]
+    pub fn to_micros(&self) -> i64 {
+        let (days, nanos) = self.days_and_nanos();
+        days.wrapping_mul(86_400_000_000)
+            .wrapping_add(nanos / 1_000)
+    }
+
+    /// Nanoseconds since the epoch.
+    #[inline]
+    pub fn to_nanos(&self) -> i64 {
+        let (days, nanos) = self.days_and_nanos();
+        days.wrapping_mul(86_400_000_000_000).wrapping_add(nanos)
+    }
+}
+
 impl sealed::Sealed for Int96 {}
 
 impl ValueType for Int96 {

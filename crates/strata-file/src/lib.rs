@@ -28,11 +28,17 @@
 //!   with arrow-rs's setter names.
 //! - [`statistics`]: min/max in each column's sort order, null counts, and
 //!   truncation of long byte-array bounds.
+//! - [`data_type`]: arrow-rs's value types ([`ByteArray`](data_type::ByteArray),
+//!   ...) and the names of the physical types that select a typed column
+//!   writer ([`Int32Type`](data_type::Int32Type), ...).
 //! - [`writer`]: the file writer, [`FileWriter`](writer::FileWriter),
 //!   [`RowGroupWriter`](writer::RowGroupWriter) and
 //!   [`ColumnChunkWriter`](writer::ColumnChunkWriter): pages, dictionary
 //!   fallback, compression, statistics, page indexes, Bloom filters and the
-//!   footer.
+//!   footer; arrow-rs's faces of them,
+//!   [`SerializedFileWriter`](writer::SerializedFileWriter),
+//!   [`SerializedRowGroupWriter`](writer::SerializedRowGroupWriter) and
+//!   [`SerializedColumnWriter`](writer::SerializedColumnWriter).
 //!
 //! ## Invariants
 //! - Untrusted sizes (page headers, offsets) are checked against the bytes
@@ -55,6 +61,7 @@
 pub mod bloom;
 pub mod chunk_reader;
 pub mod codec;
+pub mod data_type;
 mod error;
 pub mod metadata;
 pub mod page;

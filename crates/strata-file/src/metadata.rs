@@ -28,6 +28,9 @@ pub use page_index::{
 pub(crate) use reader::read_footer;
 pub use reader::{FooterTail, ParquetMetaDataReader};
 
+/// A row group's metadata, shared (arrow-rs's `RowGroupMetaDataPtr`).
+pub type RowGroupMetaDataPtr = Arc<RowGroupMetaData>;
+
 /// The file-level metadata as arrow-rs presents it
 /// (`parquet::file::metadata::FileMetaData`): the decoded footer together
 /// with its schema, so `schema_descr()` is at hand. It dereferences to the

@@ -200,6 +200,10 @@ impl ColumnProperties {
     }
 }
 
+/// Writer settings shared between writers (arrow-rs's
+/// `WriterPropertiesPtr`).
+pub type WriterPropertiesPtr = std::sync::Arc<WriterProperties>;
+
 /// Settings for writing Parquet files. Build one with
 /// [`WriterProperties::builder`]; share it as an `Arc` between writers.
 #[derive(Debug, Clone, PartialEq)]

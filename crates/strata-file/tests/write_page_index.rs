@@ -252,7 +252,7 @@ fn bloom_filters_read_by_arrow_rs() {
         writers[1]
             .typed::<strata_encoding::ByteArray>()
             .unwrap()
-            .write_batch(ByteArrayBatch::from_slices(&name_refs), Some(&def), None)
+            .write_values(ByteArrayBatch::from_slices(&name_refs), Some(&def), None)
             .unwrap();
         for w in writers {
             rg.append_column(w.close().unwrap()).unwrap();
@@ -313,7 +313,7 @@ fn dictionary_byte_pages_index_their_own_bounds() {
                 let slices: Vec<&[u8]> = vals.iter().map(Vec::as_slice).collect();
                 cw.typed::<strata_encoding::ByteArray>()
                     .unwrap()
-                    .write_batch(ByteArrayBatch::from_slices(&slices), Some(&def), None)
+                    .write_values(ByteArrayBatch::from_slices(&slices), Some(&def), None)
                     .unwrap();
             }
             _ => {
@@ -321,7 +321,7 @@ fn dictionary_byte_pages_index_their_own_bounds() {
                 assert_eq!(bytes.len(), vals.len() * width);
                 cw.typed::<strata_encoding::FixedLenByteArray>()
                     .unwrap()
-                    .write_batch(FixedLenBatch::new(width, &bytes).unwrap(), Some(&def), None)
+                    .write_values(FixedLenBatch::new(width, &bytes).unwrap(), Some(&def), None)
                     .unwrap();
             }
         }

@@ -183,7 +183,7 @@ fn decimal_flba_is_signed_big_endian() {
         let b = FixedLenBatch::new(2, &bytes).unwrap();
         w.typed::<strata_encoding::FixedLenByteArray>()
             .unwrap()
-            .write_batch(b, Some(&[1; 4]), None)
+            .write_values(b, Some(&[1; 4]), None)
             .unwrap();
     });
     assert_eq!(s.min_value(), Some(&[0xFF, 0x00][..]));
@@ -206,7 +206,7 @@ fn decimal_flba_is_signed_big_endian() {
     let s = stats_of(leaf, WriterProperties::default(), |w| {
         w.typed::<strata_encoding::ByteArray>()
             .unwrap()
-            .write_batch(ByteArrayBatch::from_slices(&vals), Some(&[1; 3]), None)
+            .write_values(ByteArrayBatch::from_slices(&vals), Some(&[1; 3]), None)
             .unwrap();
     });
     assert_eq!(s.min_value(), Some(&[0xFF][..]));
@@ -231,7 +231,7 @@ fn bytes_stats(leaf: SchemaElement, props: WriterProperties, vals: &[&[u8]]) -> 
     stats_of(leaf, props, |w| {
         w.typed::<strata_encoding::ByteArray>()
             .unwrap()
-            .write_batch(ByteArrayBatch::from_slices(vals), Some(&def), None)
+            .write_values(ByteArrayBatch::from_slices(vals), Some(&def), None)
             .unwrap();
     })
 }

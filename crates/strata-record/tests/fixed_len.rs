@@ -881,7 +881,7 @@ fn files_written_by_strata_file() {
                 let w = column.typed::<FixedLenByteArray>().unwrap();
                 let batch = FixedLenBatch::new(width, &bytes).unwrap();
                 let (max_def, max_rep) = shape.levels();
-                w.write_batch(
+                w.write_values(
                     batch,
                     (max_def > 0).then_some(&defs[..]),
                     (max_rep > 0).then_some(&reps[..]),

@@ -29,7 +29,9 @@
 //! | `strata::file::metadata` | `ParquetMetaData`, `FileMetaData`, `RowGroupMetaData`, `ColumnChunkMetaData` |
 //! | `strata::record` | `Row`, `Field`, `List`, `Map`, `RowAccessor`, `ListAccessor`, `MapAccessor` |
 //! | `strata::record::reader` | `RowIter` |
-//! | `strata::data_type` | `ByteArray`, `Decimal` |
+//! | `strata::file::writer` | `SerializedFileWriter`, `SerializedRowGroupWriter`, `SerializedColumnWriter` |
+//! | `strata::column::writer` | `ColumnWriter`, `ColumnWriterImpl` |
+//! | `strata::data_type` | `ByteArray`, `FixedLenByteArray`, `Int96`, `Decimal`, `DataType`, `Int32Type`, `ByteArrayType`, ... |
 //! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel`, `Type`, `Repetition`, `ConvertedType`, `LogicalType` (with `DecimalType`, `IntType`, `TimestampType`, ...), `TimeUnit` |
 //! | `strata::schema::types` | `Type`, `TypePtr`, `BasicTypeInfo`, `PrimitiveTypeBuilder`, `GroupTypeBuilder`, `SchemaDescriptor`, `ColumnDescriptor`, `ColumnPath` (and the `*Ptr` aliases) |
 //! | `strata::schema::parser` | `parse_message_type` |
@@ -111,10 +113,23 @@ pub mod record {
     }
 }
 
-/// The values of `Bytes` and `Decimal` fields, at arrow-rs's
-/// `parquet::data_type` path.
+/// Values and physical type names, at arrow-rs's `parquet::data_type`
+/// path: what the column writers take ([`ByteArray`](data_type::ByteArray),
+/// [`FixedLenByteArray`](data_type::FixedLenByteArray), ...), the types
+/// that select one ([`Int32Type`](data_type::Int32Type), ...), and the
+/// row API's [`Decimal`](data_type::Decimal).
 pub mod data_type {
-    pub use strata_record::row::{ByteArray, Decimal};
+    pub use strata_file::data_type::*;
+    pub use strata_record::row::Decimal;
+}
+
+/// Column writers, at arrow-rs's `parquet::column` path.
+pub mod column {
+    /// The untyped and typed column writers, at arrow-rs's
+    /// `parquet::column::writer` path.
+    pub mod writer {
+        pub use strata_file::writer::{ColumnWriter, ColumnWriterImpl};
+    }
 }
 
 /// Basic enums of the format, at arrow-rs's `parquet::basic` path. The

@@ -665,7 +665,7 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
                 None => ByteArrayBatch::from_slices(&[]),
                 Some(a) => byte_values(a, r, s)?,
             };
-            cw.write_batch(v, def, rep)?;
+            cw.write_values(v, def, rep)?;
         }
         ColumnWriter::FixedLenByteArrayColumnWriter(cw) => {
             let width = usize::try_from(cw.descriptor().type_length.unwrap_or(0)).unwrap_or(0);
@@ -673,7 +673,7 @@ fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<(
             if let Some(a) = &array {
                 fixed_values(a, r, width, &mut s.fixed)?;
             }
-            cw.write_batch(FixedLenBatch::new(width, &s.fixed)?, def, rep)?;
+            cw.write_values(FixedLenBatch::new(width, &s.fixed)?, def, rep)?;
         }
     }
     Ok(())

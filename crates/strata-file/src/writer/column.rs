@@ -48,6 +48,43 @@ struct Settings {
     max_rep: i16,
 }
 
+impl Settings {
+    /// The settings `props` give column `descr`, written with `encoding`
+    /// (when not dictionary encoded) at FIXED_LEN_BYTE_ARRAY width `width`.
+    fn new(
+        descr: &ColumnDescriptor,
+        props: &WriterProperties,
+        encoding: strata_encoding::Encoding,
+        width: usize,
+    ) -> Self {
+        let path = &descr.path;
+        let stats = props.statistics_enabled(path);
+        Settings {
+            v2: props.writer_version() == WriterVersion::PARQUET_2_0,
+            compression: props.compression(path),
+            dictionary: props.dictionary_enabled(path),
+            encoding,
+            page_size_limit: props.column_data_page_size_limit(path).max(1),
+            page_row_limit: props.column_data_page_row_count_limit(path).max(1),
+            dict_size_limit: props.column_dictionary_page_size_limit(path),
+            batch_size: props.write_batch_size().max(1),
+            stats,
+            page_header_stats: props.write_page_header_statistics(path),
+            index_truncate: props.column_index_truncate_length(),
+            stats_truncate: props.statistics_truncate_length(),
+            crc: props.write_page_crc(),
+            offset_index: !props.offset_index_disabled() || stats == EnabledStatistics::Page,
+            distinct: props.write_distinct_count(),
+            bloom: props.bloom_filter_properties(path).copied(),
+            order: ValueOrder::of(descr),
+            utf8: is_utf8(descr),
+            width,
+            max_def: descr.max_def_level,
+            max_rep: descr.max_rep_level,
+        }
+    }
+}
+
 fn invalid(msg: impl Into<String>) -> FileError {
     FileError::InvalidArgument(msg.into())
 }
@@ -122,6 +159,8 @@ pub struct ColumnChunkWriter<T: ColumnValue> {
     column: usize,
     settings: Settings,
     state: Option<Box<ChunkState<T>>>,
+    /// Why this writer takes no values (see [`refusing`](Self::refusing)).
+    refused: Option<Box<str>>,
 }
 
 impl<T: ColumnValue> std::fmt::Debug for ColumnChunkWriter<T> {
@@ -891,30 +930,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         // Check the encoding fits the type now rather than at the first
         // write (building an encoder allocates nothing but its box).
         drop(T::encoder(encoding, width)?);
-        let stats = props.statistics_enabled(path);
-        let settings = Settings {
-            v2: version == WriterVersion::PARQUET_2_0,
-            compression: props.compression(path),
-            dictionary: props.dictionary_enabled(path),
-            encoding,
-            page_size_limit: props.column_data_page_size_limit(path).max(1),
-            page_row_limit: props.column_data_page_row_count_limit(path).max(1),
-            dict_size_limit: props.column_dictionary_page_size_limit(path),
-            batch_size: props.write_batch_size().max(1),
-            stats,
-            page_header_stats: props.write_page_header_statistics(path),
-            index_truncate: props.column_index_truncate_length(),
-            stats_truncate: props.statistics_truncate_length(),
-            crc: props.write_page_crc(),
-            offset_index: !props.offset_index_disabled() || stats == EnabledStatistics::Page,
-            distinct: props.write_distinct_count(),
-            bloom: props.bloom_filter_properties(path).copied(),
-            order: ValueOrder::of(&descr),
-            utf8: is_utf8(&descr),
-            width,
-            max_def: descr.max_def_level,
-            max_rep: descr.max_rep_level,
-        };
+        let settings = Settings::new(&descr, &props, encoding, width);
         if let Compression::LZO = settings.compression {
             return Err(FileError::UnsupportedCodec("LZO".into()));
         }
@@ -923,7 +939,41 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             column,
             settings,
             state: None,
+            refused: None,
         })
+    }
+
+    /// A writer of `T` values for column `column` that takes none: every
+    /// write and [`close`](Self::close) fail with `reason`. What a typed
+    /// accessor hands out when asked for a type the column does not have
+    /// (arrow-rs panics there). The descriptor is taken as if it were of
+    /// type `T`.
+    pub fn refusing(descr: &ColumnDescriptor, column: usize, reason: String) -> Self {
+        let mut as_t = descr.clone();
+        as_t.physical_type = T::PHYSICAL;
+        let width = usize::try_from(as_t.type_length.unwrap_or(1))
+            .unwrap_or(1)
+            .max(1);
+        let settings = Settings::new(
+            &as_t,
+            &WriterProperties::default(),
+            strata_encoding::Encoding::Plain,
+            width,
+        );
+        Self {
+            descr: Arc::new(as_t),
+            column,
+            settings,
+            state: None,
+            refused: Some(reason.into()),
+        }
+    }
+
+    fn check_refused(&self) -> Result<()> {
+        match &self.refused {
+            Some(reason) => Err(invalid(reason.to_string())),
+            None => Ok(()),
+        }
     }
 
     /// The column written.
@@ -966,12 +1016,19 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
     /// Returns the number of values consumed (all of `values`). Fails,
     /// writing nothing, if the levels are out of range or disagree with the
     /// number of values.
-    pub fn write_batch(
+    ///
+    /// The values are given in this type's batch form (for byte arrays a
+    /// [`ByteArrayBatch`](strata_encoding::ByteArrayBatch), which borrows
+    /// offsets and bytes as Arrow holds them);
+    /// [`write_batch`](Self::write_batch) takes them as arrow-rs's column
+    /// writer does.
+    pub fn write_values(
         &mut self,
         values: T::Batch<'_>,
         def_levels: Option<&[i16]>,
         rep_levels: Option<&[i16]>,
     ) -> Result<usize> {
+        self.check_refused()?;
         let num_values = T::batch_len(&values);
         self.check_width(&values)?;
         self.write_levels_and(
@@ -984,6 +1041,27 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
                 state.write_values(s, vals)
             },
         )
+    }
+
+    /// Write a batch of records given as arrow-rs's column writer takes
+    /// them (`ColumnWriterImpl::write_batch`): a slice of the type's values
+    /// (`i32`, `bool`, ..., [`ByteArray`](crate::data_type::ByteArray),
+    /// [`FixedLenByteArray`](crate::data_type::FixedLenByteArray)), the
+    /// non-null ones only, with levels as in
+    /// [`write_values`](Self::write_values). Fixed-width values are written
+    /// as given; byte arrays are first gathered into a batch (a
+    /// FIXED_LEN_BYTE_ARRAY value of the wrong width fails).
+    pub fn write_batch(
+        &mut self,
+        values: &[T::Value],
+        def_levels: Option<&[i16]>,
+        rep_levels: Option<&[i16]>,
+    ) -> Result<usize> {
+        self.check_refused()?;
+        let width = self.settings.width;
+        T::with_values(values, width, |batch| {
+            self.write_values(batch, def_levels, rep_levels)
+        })
     }
 
     /// Write a batch of records whose values are given as `keys` into
@@ -1004,6 +1082,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         def_levels: Option<&[i16]>,
         rep_levels: Option<&[i16]>,
     ) -> Result<usize> {
+        self.check_refused()?;
         let len = T::batch_len(&entries);
         if let Some(&bad) = keys.iter().find(|&&k| k as usize >= len) {
             return Err(invalid(format!("key {bad} for {len} dictionary entries")));
@@ -1170,6 +1249,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
     /// if the chunk is still dictionary encoded, and return the chunk's
     /// bytes and metadata.
     pub fn close(mut self) -> Result<ClosedColumnChunk> {
+        self.check_refused()?;
         let s = self.settings;
         let column = self.column;
         let descr = Arc::clone(&self.descr);
@@ -1450,6 +1530,11 @@ impl ColumnWriter {
     /// The column written.
     pub fn descriptor(&self) -> &Arc<ColumnDescriptor> {
         dispatch!(self, w => w.descriptor())
+    }
+
+    /// The column's index among the schema's leaves.
+    pub fn column_index(&self) -> usize {
+        dispatch!(self, w => w.column_index())
     }
 
     /// Rows written so far.

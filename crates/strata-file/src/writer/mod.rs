@@ -49,7 +49,7 @@
 //!         ids.write_batch(&[1, 2, 3], None, None).unwrap();
 //!     } else if let Some(names) = column.typed::<strata_encoding::ByteArray>() {
 //!         let values = ByteArrayBatch::from_slices(&[b"ann", b"cy"]);
-//!         names.write_batch(values, Some(&[1, 0, 1]), None).unwrap();
+//!         names.write_values(values, Some(&[1, 0, 1]), None).unwrap();
 //!     }
 //!     row_group.append_column(column.close().unwrap()).unwrap();
 //! }
@@ -61,9 +61,13 @@
 //! ```
 
 mod column;
+mod serialized;
 mod value;
 
 pub use column::{ClosedColumnChunk, ColumnChunkWriter, ColumnWriter};
+pub use serialized::{
+    ColumnWriterImpl, SerializedColumnWriter, SerializedFileWriter, SerializedRowGroupWriter,
+};
 pub use value::{BoxDict, BoxEncoder, ColumnValue, DictSink};
 
 use std::io::{IoSlice, Write};

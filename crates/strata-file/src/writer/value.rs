@@ -82,8 +82,31 @@ pub trait ColumnValue: StatsValue + Sized {
     /// than looking up whether its entry was seen on the page.
     const STATS_BY_ENTRY: bool = false;
 
+    /// The value type arrow-rs's column writer takes for this physical
+    /// type (its `DataType::T`): the type itself for fixed-width values,
+    /// [`data_type::ByteArray`](crate::data_type::ByteArray) and
+    /// [`data_type::FixedLenByteArray`](crate::data_type::FixedLenByteArray)
+    /// for byte arrays.
+    type Value;
+
+    /// Run `f` on `values` seen as a batch of this type (`width`: the
+    /// FIXED_LEN_BYTE_ARRAY width). Fixed-width values are their own batch;
+    /// byte arrays are gathered into one, sized by `values`.
+    fn with_values<R>(
+        values: &[Self::Value],
+        width: usize,
+        f: impl FnOnce(Self::Batch<'_>) -> Result<R>,
+    ) -> Result<R>;
+
     /// The writer for this type inside the untyped [`ColumnWriter`].
     fn typed(writer: &mut ColumnWriter) -> Option<&mut ColumnChunkWriter<Self>>;
+
+    /// The writer for this type inside `writer`, which is first replaced
+    /// by `replacement()` when it holds another type.
+    fn typed_or_replace(
+        writer: &mut ColumnWriter,
+        replacement: impl Fn() -> ColumnChunkWriter<Self>,
+    ) -> &mut ColumnChunkWriter<Self>;
 
     /// Wrap a typed writer into the untyped [`ColumnWriter`].
     fn wrap(writer: ColumnChunkWriter<Self>) -> ColumnWriter;
@@ -179,12 +202,40 @@ macro_rules! wrap {
         fn wrap(writer: ColumnChunkWriter<Self>) -> ColumnWriter {
             ColumnWriter::$variant(writer)
         }
+        fn typed_or_replace(
+            writer: &mut ColumnWriter,
+            replacement: impl Fn() -> ColumnChunkWriter<Self>,
+        ) -> &mut ColumnChunkWriter<Self> {
+            // At most two rounds: the second finds the replacement.
+            loop {
+                match *writer {
+                    ColumnWriter::$variant(ref mut w) => return w,
+                    ref mut other => *other = ColumnWriter::$variant(replacement()),
+                }
+            }
+        }
+    };
+}
+
+/// `Value` and `with_values` of a fixed-width type: its values are their
+/// own batch.
+macro_rules! own_values {
+    () => {
+        type Value = Self;
+        fn with_values<R>(
+            values: &[Self],
+            _width: usize,
+            f: impl FnOnce(Self::Batch<'_>) -> Result<R>,
+        ) -> Result<R> {
+            f(values)
+        }
     };
 }
 
 impl ColumnValue for bool {
     const PHYSICAL: Type = Type::Boolean;
     wrap!(BoolColumnWriter);
+    own_values!();
     common_batch!();
 
     fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
@@ -218,6 +269,7 @@ macro_rules! int_value {
         impl ColumnValue for $t {
             const PHYSICAL: Type = $phys;
             wrap!($variant);
+            own_values!();
             common_batch!();
 
             fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
@@ -257,6 +309,7 @@ macro_rules! float_value {
         impl ColumnValue for $t {
             const PHYSICAL: Type = $phys;
             wrap!($variant);
+            own_values!();
             common_batch!();
 
             fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
@@ -286,6 +339,7 @@ float_value!(f64, DoubleColumnWriter, Type::Double, "DOUBLE");
 impl ColumnValue for Int96 {
     const PHYSICAL: Type = Type::Int96;
     wrap!(Int96ColumnWriter);
+    own_values!();
     common_batch!();
 
     fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
@@ -314,6 +368,16 @@ impl ColumnValue for ByteArray {
     const PHYSICAL: Type = Type::ByteArray;
     const STATS_BY_ENTRY: bool = true;
     wrap!(ByteArrayColumnWriter);
+    type Value = crate::data_type::ByteArray;
+
+    fn with_values<R>(
+        values: &[Self::Value],
+        _width: usize,
+        f: impl FnOnce(Self::Batch<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let slices: Vec<&[u8]> = values.iter().map(|v| v.data()).collect();
+        f(ByteArrayBatch::from_slices(&slices))
+    }
     common_batch!();
 
     fn encoder(encoding: Encoding, _width: usize) -> Result<BoxEncoder<Self>> {
@@ -371,6 +435,25 @@ impl ColumnValue for ByteArray {
 impl ColumnValue for FixedLenByteArray {
     const PHYSICAL: Type = Type::FixedLenByteArray;
     wrap!(FixedLenByteArrayColumnWriter);
+    type Value = crate::data_type::FixedLenByteArray;
+
+    fn with_values<R>(
+        values: &[Self::Value],
+        width: usize,
+        f: impl FnOnce(Self::Batch<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut bytes = Vec::with_capacity(values.len().saturating_mul(width));
+        for v in values {
+            if v.len() != width {
+                return Err(FileError::InvalidArgument(format!(
+                    "a FIXED_LEN_BYTE_ARRAY value of {} bytes for a column {width} bytes wide",
+                    v.len()
+                )));
+            }
+            bytes.extend_from_slice(v.data());
+        }
+        f(FixedLenBatch::new(width, &bytes)?)
+    }
     common_batch!();
 
     fn encoder(encoding: Encoding, width: usize) -> Result<BoxEncoder<Self>> {

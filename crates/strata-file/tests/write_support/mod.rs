@@ -281,12 +281,12 @@ pub fn write_values(
         }
         ColumnWriter::ByteArrayColumnWriter(w) => {
             let slices: Vec<&[u8]> = vals.iter().map(|v| &v[..]).collect();
-            w.write_batch(ByteArrayBatch::from_slices(&slices), def, rep)
+            w.write_values(ByteArrayBatch::from_slices(&slices), def, rep)
         }
         ColumnWriter::FixedLenByteArrayColumnWriter(w) => {
             let flat: Vec<u8> = vals.concat();
             let width = w.descriptor().type_length.unwrap() as usize;
-            w.write_batch(FixedLenBatch::new(width, &flat).unwrap(), def, rep)
+            w.write_values(FixedLenBatch::new(width, &flat).unwrap(), def, rep)
         }
     }
     .unwrap();

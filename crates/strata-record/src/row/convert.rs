@@ -168,18 +168,10 @@ impl Conversion {
     /// (third word) and nanoseconds of the day (first two words), wrapping
     /// on overflow as arrow-rs's `Int96::to_millis` does.
     pub(crate) fn field_of_int96(&self, v: Int96) -> Result<Field> {
-        const JULIAN_DAY_OF_EPOCH: i64 = 2_440_588;
-        const MILLIS_IN_DAY: i64 = 86_400_000;
         if *self != Conversion::Int96 {
             return Err(self.unsupported());
         }
-        let [low, high, day] = v.0;
-        let day = i64::from(day as i32);
-        let nanos = (i64::from(high) << 32).wrapping_add(i64::from(low));
-        let millis = (day - JULIAN_DAY_OF_EPOCH)
-            .wrapping_mul(MILLIS_IN_DAY)
-            .wrapping_add(nanos / 1_000_000);
-        Ok(Field::TimestampMillis(millis))
+        Ok(Field::TimestampMillis(v.to_millis()))
     }
 
     /// A `FLOAT` value.
