@@ -31,9 +31,10 @@ use arrow_schema::{
 };
 use base64::Engine;
 use strata_format::metadata::{
-    ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, TimeUnit, Type,
+    ConvertedType, DecimalType, FieldRepetitionType as Repetition, IntType, KeyValue, LogicalType,
+    TimeType, TimeUnit, TimestampType, Type,
 };
-use strata_format::schema::{NodeKind, SchemaNode};
+use strata_format::schema::{BasicTypeInfo, Type as SchemaType, TypePtr};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
 use crate::error::{Result, schema_err};
@@ -309,8 +310,8 @@ pub(crate) fn build_arrow_schema(
     };
     let mut fields = Vec::new();
     let mut tree = Vec::new();
-    for (i, child) in schema.root().children().iter().enumerate() {
-        let hint_field = hint.and_then(|h| hint_field(h.fields(), i, &child.name));
+    for (i, child) in schema.root_schema().get_fields().iter().enumerate() {
+        let hint_field = hint.and_then(|h| hint_field(h.fields(), i, child.name()));
         if let Some((field, pf)) = builder.node(child, 0, 0, hint_field)? {
             fields.push(field);
             tree.push(pf);
@@ -353,22 +354,29 @@ struct Builder<'a> {
     rule: HintRule,
 }
 
-fn is_list(node: &SchemaNode) -> bool {
-    matches!(node.logical_type, Some(LogicalType::List))
-        || matches!(node.converted_type, Some(ConvertedType::List))
+fn is_list(node: &SchemaType) -> bool {
+    matches!(
+        node.get_basic_info().logical_type_ref(),
+        Some(LogicalType::List)
+    ) || matches!(
+        node.get_basic_info().stored_converted_type().to_option(),
+        Some(ConvertedType::List)
+    )
 }
 
-fn is_map(node: &SchemaNode) -> bool {
-    matches!(node.logical_type, Some(LogicalType::Map))
-        || matches!(
-            node.converted_type,
-            Some(ConvertedType::Map | ConvertedType::MapKeyValue)
-        )
+fn is_map(node: &SchemaType) -> bool {
+    matches!(
+        node.get_basic_info().logical_type_ref(),
+        Some(LogicalType::Map)
+    ) || matches!(
+        node.get_basic_info().stored_converted_type().to_option(),
+        Some(ConvertedType::Map | ConvertedType::MapKeyValue)
+    )
 }
 
-fn field_metadata(node: &SchemaNode, hint: Option<&Field>) -> Metadata {
+fn field_metadata(node: &SchemaType, hint: Option<&Field>) -> Metadata {
     let mut md = hint.map(|h| h.metadata().clone()).unwrap_or_default();
-    if let Some(id) = node.field_id {
+    if let Some(id) = node.get_basic_info().id_opt() {
         md.insert(PARQUET_FIELD_ID_META_KEY, id.to_string());
     }
     md
@@ -379,12 +387,12 @@ impl Builder<'_> {
     /// repetition level `rep`.
     fn node(
         &mut self,
-        node: &SchemaNode,
+        node: &SchemaType,
         def: i16,
         rep: i16,
         hint: Option<&Field>,
     ) -> Result<Option<(Field, ParquetField)>> {
-        match node.repetition {
+        match node.get_basic_info().repetition_opt() {
             Some(Repetition::Repeated) => {
                 // A repeated field outside a LIST or MAP annotation is a
                 // list of required elements.
@@ -405,7 +413,7 @@ impl Builder<'_> {
     /// Map `node` as a field present at `def`/`rep`.
     fn typed_node(
         &mut self,
-        node: &SchemaNode,
+        node: &SchemaType,
         def: i16,
         rep: i16,
         nullable: bool,
@@ -413,8 +421,8 @@ impl Builder<'_> {
     ) -> Result<Option<(Field, ParquetField)>> {
         let make =
             |dt: DataType, kind: FieldKind| field_of(node, hint, dt, def, rep, nullable, kind);
-        match &node.kind {
-            NodeKind::Primitive { .. } => {
+        match node {
+            SchemaType::PrimitiveType { .. } => {
                 let column = self.next_leaf;
                 self.next_leaf += 1;
                 if self
@@ -439,7 +447,9 @@ impl Builder<'_> {
                 };
                 Ok(make(dt, FieldKind::Leaf { column }))
             }
-            NodeKind::Group { children } => {
+            SchemaType::GroupType {
+                fields: children, ..
+            } => {
                 if is_list(node) && children.len() == 1 {
                     return self.list(node, &children[0], def, rep, nullable, hint);
                 }
@@ -455,7 +465,7 @@ impl Builder<'_> {
                 for (i, child) in children.iter().enumerate() {
                     let h = hint_fields
                         .as_ref()
-                        .and_then(|f| hint_field(f, i, &child.name));
+                        .and_then(|f| hint_field(f, i, child.name()));
                     if let Some((f, pf)) = self.node(child, def, rep, h)? {
                         fields.push(f);
                         kids.push(pf);
@@ -474,35 +484,37 @@ impl Builder<'_> {
 
     fn list(
         &mut self,
-        node: &SchemaNode,
-        repeated: &SchemaNode,
+        node: &SchemaType,
+        repeated: &SchemaType,
         def: i16,
         rep: i16,
         nullable: bool,
         hint: Option<&Field>,
     ) -> Result<Option<(Field, ParquetField)>> {
-        if repeated.repetition != Some(Repetition::Repeated) {
+        if repeated.get_basic_info().repetition_opt() != Some(Repetition::Repeated) {
             return Err(schema_err(format!(
                 "LIST group {} has a child that is not repeated",
-                node.name
+                node.name()
             )));
         }
         let elem_hint = hint_element(hint);
         // The backward-compatibility rules: the repeated field is itself
         // the element when it is a primitive, a group of several fields, or
         // a group named `array` or `<list>_tuple`.
-        let repeated_is_element = match &repeated.kind {
-            NodeKind::Primitive { .. } => true,
-            NodeKind::Group { children } => {
+        let repeated_is_element = match repeated {
+            SchemaType::PrimitiveType { .. } => true,
+            SchemaType::GroupType {
+                fields: children, ..
+            } => {
                 children.len() != 1
-                    || repeated.name == "array"
-                    || repeated.name == format!("{}_tuple", node.name)
+                    || repeated.name() == "array"
+                    || repeated.name() == format!("{}_tuple", node.name())
             }
         };
         let element = if repeated_is_element {
             self.typed_node(repeated, def + 1, rep + 1, false, elem_hint)?
         } else {
-            self.node(&repeated.children()[0], def + 1, rep + 1, elem_hint)?
+            self.node(&repeated.get_fields()[0], def + 1, rep + 1, elem_hint)?
         };
         let Some((elem, pf)) = element else {
             return Ok(None);
@@ -513,8 +525,8 @@ impl Builder<'_> {
 
     fn map(
         &mut self,
-        node: &SchemaNode,
-        key_value: &SchemaNode,
+        node: &SchemaType,
+        key_value: &SchemaType,
         def: i16,
         rep: i16,
         nullable: bool,
@@ -524,17 +536,17 @@ impl Builder<'_> {
             Some(DataType::Map(f, sorted)) => (Some(f.as_ref()), *sorted),
             _ => (None, false),
         };
-        if key_value.repetition != Some(Repetition::Repeated)
+        if key_value.get_basic_info().repetition_opt() != Some(Repetition::Repeated)
             || key_value.is_primitive()
-            || key_value.children().is_empty()
-            || key_value.children().len() > 2
+            || key_value.get_fields().is_empty()
+            || key_value.get_fields().len() > 2
         {
             return Err(schema_err(format!(
                 "MAP group {} is not a repeated group of key and value",
-                node.name
+                node.name()
             )));
         }
-        if let [key] = key_value.children() {
+        if let [key] = key_value.get_fields() {
             // A map without values reads as the list of its keys (as
             // pyarrow and arrow-rs read it).
             let Some((elem, pf)) = self.node(key, def + 1, rep + 1, hint_element(hint))? else {
@@ -551,13 +563,13 @@ impl Builder<'_> {
             }
             _ => None,
         };
-        let renamed_hint = match (entries_hint, key_value.children()) {
+        let renamed_hint = match (entries_hint, key_value.get_fields()) {
             (Some(h), [k, v]) => match h.data_type() {
                 DataType::Struct(f) if f.len() == 2 => Some(Field::new(
                     h.name(),
                     DataType::Struct(Fields::from(vec![
-                        f[0].as_ref().clone().with_name(&k.name),
-                        f[1].as_ref().clone().with_name(&v.name),
+                        f[0].as_ref().clone().with_name(k.name()),
+                        f[1].as_ref().clone().with_name(v.name()),
                     ])),
                     false,
                 )),
@@ -604,7 +616,7 @@ impl Builder<'_> {
 
 /// A list or map field of `element`, present at `def`/`rep`.
 fn repeated_field(
-    node: &SchemaNode,
+    node: &SchemaType,
     hint: Option<&Field>,
     dt: DataType,
     def: i16,
@@ -620,7 +632,7 @@ fn repeated_field(
 
 /// The Arrow field of `node` and its tree node, present at `def`/`rep`.
 fn field_of(
-    node: &SchemaNode,
+    node: &SchemaType,
     hint: Option<&Field>,
     dt: DataType,
     def: i16,
@@ -629,7 +641,7 @@ fn field_of(
     kind: FieldKind,
 ) -> Option<(Field, ParquetField)> {
     let field =
-        Field::new(&node.name, dt.clone(), nullable).with_metadata(field_metadata(node, hint));
+        Field::new(node.name(), dt.clone(), nullable).with_metadata(field_metadata(node, hint));
     Some((
         field,
         ParquetField {
@@ -700,10 +712,10 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
         Type::Boolean => DataType::Boolean,
         Type::Int32 => match (lt, ct) {
             (
-                Some(LogicalType::Integer {
+                Some(LogicalType::Integer(IntType {
                     bit_width,
                     is_signed,
-                }),
+                })),
                 _,
             ) => match (bit_width, is_signed) {
                 (8, true) => DataType::Int8,
@@ -713,11 +725,11 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
                 (32, false) => DataType::UInt32,
                 _ => DataType::Int32,
             },
-            (Some(LogicalType::Decimal { scale, precision }), _) => {
+            (Some(LogicalType::Decimal(DecimalType { scale, precision })), _) => {
                 decimal_type(*precision, *scale)?
             }
             (Some(LogicalType::Date), _) => DataType::Date32,
-            (Some(LogicalType::Time { unit, .. }), _) => match unit {
+            (Some(LogicalType::Time(TimeType { unit, .. })), _) => match unit {
                 TimeUnit::Millis => DataType::Time32(ArrowTimeUnit::Millisecond),
                 _ => {
                     return Err(schema_err(format!(
@@ -726,7 +738,7 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
                     )));
                 }
             },
-            (Some(LogicalType::Null), _) => DataType::Null,
+            (Some(LogicalType::Unknown), _) => DataType::Null,
             (None, Some(ConvertedType::Uint8)) => DataType::UInt8,
             (None, Some(ConvertedType::Uint16)) => DataType::UInt16,
             (None, Some(ConvertedType::Uint32)) => DataType::UInt32,
@@ -741,16 +753,16 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
         },
         Type::Int64 => match (lt, ct) {
             (
-                Some(LogicalType::Integer {
+                Some(LogicalType::Integer(IntType {
                     bit_width: 64,
                     is_signed: false,
-                }),
+                })),
                 _,
             ) => DataType::UInt64,
-            (Some(LogicalType::Decimal { scale, precision }), _) => {
+            (Some(LogicalType::Decimal(DecimalType { scale, precision })), _) => {
                 decimal_type(*precision, *scale)?
             }
-            (Some(LogicalType::Time { unit, .. }), _) => match unit {
+            (Some(LogicalType::Time(TimeType { unit, .. })), _) => match unit {
                 TimeUnit::Micros => DataType::Time64(ArrowTimeUnit::Microsecond),
                 TimeUnit::Nanos => DataType::Time64(ArrowTimeUnit::Nanosecond),
                 _ => {
@@ -761,10 +773,10 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
                 }
             },
             (
-                Some(LogicalType::Timestamp {
-                    is_adjusted_to_utc,
+                Some(LogicalType::Timestamp(TimestampType {
+                    is_adjusted_to_u_t_c: is_adjusted_to_utc,
                     unit,
-                }),
+                })),
                 _,
             ) => {
                 let unit = time_unit(unit)
@@ -792,7 +804,7 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
         // read them.
         Type::ByteArray => match (lt, ct) {
             (Some(LogicalType::String | LogicalType::Json), _) => DataType::Utf8,
-            (Some(LogicalType::Decimal { scale, precision }), _) => {
+            (Some(LogicalType::Decimal(DecimalType { scale, precision })), _) => {
                 decimal_type(*precision, *scale)?
             }
             (None, Some(ConvertedType::Utf8 | ConvertedType::Json)) => DataType::Utf8,
@@ -807,7 +819,7 @@ pub(crate) fn leaf_type(d: &ColumnDescriptor) -> Result<DataType> {
                 .filter(|w| *w > 0)
                 .ok_or_else(|| schema_err(format!("column {} has no width", d.path)))?;
             match (lt, ct) {
-                (Some(LogicalType::Decimal { scale, precision }), _) => {
+                (Some(LogicalType::Decimal(DecimalType { scale, precision })), _) => {
                     decimal_type(*precision, *scale)?
                 }
                 (Some(LogicalType::Float16), _) if width == 2 => DataType::Float16,
@@ -918,8 +930,8 @@ pub(crate) fn decimal_length(precision: u8) -> usize {
 /// ]);
 /// let parquet = arrow_to_parquet_schema(&schema).unwrap();
 /// assert_eq!(parquet.num_columns(), 2);
-/// assert_eq!(parquet.column(1).unwrap().path.string(), "tags.list.element");
-/// assert_eq!(parquet.column(1).unwrap().max_def_level, 3);
+/// assert_eq!(parquet.column(1).path.string(), "tags.list.element");
+/// assert_eq!(parquet.column(1).max_def_level, 3);
 /// ```
 pub fn arrow_to_parquet_schema(schema: &Schema) -> Result<SchemaDescriptor> {
     arrow_to_parquet_schema_rooted(schema, DEFAULT_SCHEMA_ROOT)
@@ -944,7 +956,7 @@ pub fn arrow_to_parquet_schema(schema: &Schema) -> Result<SchemaDescriptor> {
 ///     .convert(&schema)
 ///     .unwrap();
 /// assert_eq!(parquet.num_columns(), 1);
-/// assert_eq!(parquet.root().name, "table");
+/// assert_eq!(parquet.root_schema().name(), "table");
 /// ```
 #[derive(Debug, Default)]
 pub struct ArrowSchemaConverter<'a> {
@@ -995,16 +1007,11 @@ pub(crate) fn arrow_to_parquet_schema_rooted(
         .iter()
         .map(|f| arrow_field_to_node(f))
         .collect::<Result<Vec<_>>>()?;
-    let root = SchemaNode {
-        name: root.into(),
-        repetition: None,
-        converted_type: None,
-        logical_type: None,
-        field_id: None,
-        vector_length: None,
-        kind: NodeKind::Group { children },
+    let root = SchemaType::GroupType {
+        basic_info: BasicTypeInfo::new(root.into(), None, ConvertedType::NONE, None, None),
+        fields: children,
     };
-    Ok(SchemaDescriptor::new(root)?)
+    Ok(SchemaDescriptor::try_new(Arc::new(root))?)
 }
 
 fn repetition(field: &Field) -> Repetition {
@@ -1027,26 +1034,59 @@ fn primitive(
     physical_type: Type,
     logical_type: Option<LogicalType>,
     type_length: Option<i32>,
-) -> SchemaNode {
-    let (precision, scale) = match &logical_type {
-        Some(LogicalType::Decimal { scale, precision }) => (Some(*precision), Some(*scale)),
-        _ => (None, None),
-    };
+) -> TypePtr {
     let converted_type = logical_type.as_ref().and_then(converted_for);
-    SchemaNode {
-        name: field.name().clone(),
-        repetition: Some(repetition(field)),
-        converted_type,
+    leaf(
+        field,
+        repetition(field),
+        physical_type,
         logical_type,
-        field_id: field_id(field),
-        vector_length: None,
-        kind: NodeKind::Primitive {
-            physical_type,
-            type_length,
-            scale,
-            precision,
-        },
-    }
+        converted_type,
+        type_length,
+    )
+}
+
+/// A leaf as given, with its converted type (the legacy annotation
+/// written beside the logical type).
+fn leaf(
+    field: &Field,
+    repetition: Repetition,
+    physical_type: Type,
+    logical_type: Option<LogicalType>,
+    converted_type: Option<ConvertedType>,
+    type_length: Option<i32>,
+) -> TypePtr {
+    let (precision, scale) = match &logical_type {
+        Some(LogicalType::Decimal(d)) => (d.precision, d.scale),
+        _ => (-1, -1),
+    };
+    Arc::new(SchemaType::PrimitiveType {
+        basic_info: BasicTypeInfo::new(
+            field.name().clone(),
+            Some(repetition),
+            ConvertedType::from_option(converted_type),
+            logical_type,
+            field_id(field),
+        ),
+        physical_type,
+        type_length: type_length.unwrap_or(-1),
+        scale,
+        precision,
+    })
+}
+
+/// A group of `fields` named `name`, without annotations.
+fn plain_group(name: &str, repetition: Repetition, fields: Vec<TypePtr>) -> TypePtr {
+    Arc::new(SchemaType::GroupType {
+        basic_info: BasicTypeInfo::new(
+            name.to_owned(),
+            Some(repetition),
+            ConvertedType::NONE,
+            None,
+            None,
+        ),
+        fields,
+    })
 }
 
 /// The legacy converted type written beside a logical type, for readers
@@ -1057,30 +1097,30 @@ fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
         LogicalType::Map => ConvertedType::Map,
         LogicalType::List => ConvertedType::List,
         LogicalType::Enum => ConvertedType::Enum,
-        LogicalType::Decimal { .. } => ConvertedType::Decimal,
+        LogicalType::Decimal(DecimalType { .. }) => ConvertedType::Decimal,
         LogicalType::Date => ConvertedType::Date,
         LogicalType::Json => ConvertedType::Json,
         LogicalType::Bson => ConvertedType::Bson,
-        LogicalType::Time {
+        LogicalType::Time(TimeType {
             unit,
-            is_adjusted_to_utc: true,
-        } => match unit {
+            is_adjusted_to_u_t_c: true,
+        }) => match unit {
             TimeUnit::Millis => ConvertedType::TimeMillis,
             TimeUnit::Micros => ConvertedType::TimeMicros,
             _ => return None,
         },
-        LogicalType::Timestamp {
+        LogicalType::Timestamp(TimestampType {
             unit,
-            is_adjusted_to_utc: true,
-        } => match unit {
+            is_adjusted_to_u_t_c: true,
+        }) => match unit {
             TimeUnit::Millis => ConvertedType::TimestampMillis,
             TimeUnit::Micros => ConvertedType::TimestampMicros,
             _ => return None,
         },
-        LogicalType::Integer {
+        LogicalType::Integer(IntType {
             bit_width,
             is_signed,
-        } => match (bit_width, is_signed) {
+        }) => match (bit_width, is_signed) {
             (8, true) => ConvertedType::Int8,
             (16, true) => ConvertedType::Int16,
             (32, true) => ConvertedType::Int32,
@@ -1096,17 +1136,17 @@ fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
 }
 
 fn int(bit_width: i8, is_signed: bool) -> Option<LogicalType> {
-    Some(LogicalType::Integer {
+    Some(LogicalType::Integer(IntType {
         bit_width,
         is_signed,
-    })
+    }))
 }
 
-fn decimal_node(field: &Field, precision: u8, scale: i8) -> SchemaNode {
-    let lt = Some(LogicalType::Decimal {
+fn decimal_node(field: &Field, precision: u8, scale: i8) -> TypePtr {
+    let lt = Some(LogicalType::Decimal(DecimalType {
         scale: i32::from(scale),
         precision: i32::from(precision),
-    });
+    }));
     if precision <= 9 {
         primitive(field, Type::Int32, lt, None)
     } else if precision <= 18 {
@@ -1117,40 +1157,48 @@ fn decimal_node(field: &Field, precision: u8, scale: i8) -> SchemaNode {
     }
 }
 
-fn group(field: &Field, logical: Option<LogicalType>, children: Vec<SchemaNode>) -> SchemaNode {
-    SchemaNode {
-        name: field.name().clone(),
-        repetition: Some(repetition(field)),
-        converted_type: logical.as_ref().and_then(converted_for),
-        logical_type: logical,
-        field_id: field_id(field),
-        vector_length: None,
-        kind: NodeKind::Group { children },
-    }
+fn group(field: &Field, logical: Option<LogicalType>, children: Vec<TypePtr>) -> TypePtr {
+    Arc::new(SchemaType::GroupType {
+        basic_info: BasicTypeInfo::new(
+            field.name().clone(),
+            Some(repetition(field)),
+            ConvertedType::from_option(logical.as_ref().and_then(converted_for)),
+            logical,
+            field_id(field),
+        ),
+        fields: children,
+    })
 }
 
 /// The Parquet node that stores an Arrow field.
-fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
+fn arrow_field_to_node(field: &Field) -> Result<TypePtr> {
     use DataType as D;
     let ts = |unit: TimeUnit, utc: bool| {
-        Some(LogicalType::Timestamp {
-            is_adjusted_to_utc: utc,
+        Some(LogicalType::Timestamp(TimestampType {
+            is_adjusted_to_u_t_c: utc,
             unit,
-        })
+        }))
     };
     // Arrow times are times of day with no zone: not adjusted to UTC (as
     // arrow-rs and pyarrow write them).
     let time = |unit: TimeUnit| {
-        Some(LogicalType::Time {
-            is_adjusted_to_utc: false,
+        Some(LogicalType::Time(TimeType {
+            is_adjusted_to_u_t_c: false,
             unit,
-        })
+        }))
     };
     Ok(match field.data_type() {
         D::Null => {
-            let mut n = primitive(field, Type::Int32, Some(LogicalType::Null), None);
-            n.repetition = Some(Repetition::Optional);
-            n
+            let logical = Some(LogicalType::Unknown);
+            let converted = logical.as_ref().and_then(converted_for);
+            leaf(
+                field,
+                Repetition::Optional,
+                Type::Int32,
+                logical,
+                converted,
+                None,
+            )
         }
         D::Boolean => primitive(field, Type::Boolean, None, None),
         D::Int8 => primitive(field, Type::Int32, int(8, true), None),
@@ -1198,9 +1246,14 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
         D::FixedSizeBinary(n) => primitive(field, Type::FixedLenByteArray, None, Some(*n)),
         D::Interval(_) => {
             // INTERVAL has a converted type and no logical type.
-            let mut node = primitive(field, Type::FixedLenByteArray, None, Some(12));
-            node.converted_type = Some(ConvertedType::Interval);
-            node
+            leaf(
+                field,
+                repetition(field),
+                Type::FixedLenByteArray,
+                None,
+                Some(ConvertedType::Interval),
+                Some(12),
+            )
         }
         D::Dictionary(_, value) => {
             let inner = Field::new(field.name(), value.as_ref().clone(), field.is_nullable())
@@ -1216,17 +1269,7 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
         }
         D::List(elem) | D::LargeList(elem) | D::FixedSizeList(elem, _) => {
             let element = arrow_field_to_node(&elem.as_ref().clone().with_name("element"))?;
-            let list = SchemaNode {
-                name: "list".into(),
-                repetition: Some(Repetition::Repeated),
-                converted_type: None,
-                logical_type: None,
-                field_id: None,
-                vector_length: None,
-                kind: NodeKind::Group {
-                    children: vec![element],
-                },
-            };
+            let list = plain_group("list", Repetition::Repeated, vec![element]);
             group(field, Some(LogicalType::List), vec![list])
         }
         D::Struct(fields) => {
@@ -1258,17 +1301,7 @@ fn arrow_field_to_node(field: &Field) -> Result<SchemaNode> {
             let key =
                 arrow_field_to_node(&kv[0].as_ref().clone().with_name("key").with_nullable(false))?;
             let value = arrow_field_to_node(&kv[1].as_ref().clone().with_name("value"))?;
-            let key_value = SchemaNode {
-                name: "key_value".into(),
-                repetition: Some(Repetition::Repeated),
-                converted_type: None,
-                logical_type: None,
-                field_id: None,
-                vector_length: None,
-                kind: NodeKind::Group {
-                    children: vec![key, value],
-                },
-            };
+            let key_value = plain_group("key_value", Repetition::Repeated, vec![key, value]);
             group(field, Some(LogicalType::Map), vec![key_value])
         }
         other => {

@@ -58,7 +58,7 @@ use strata_file::properties::{WriterProperties, WriterVersion};
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::{
     ConvertedType, FieldRepetitionType as Repetition, KeyValue, LogicalType, SchemaElement,
-    Type as PhysicalType,
+    TimeType, TimestampType, Type as PhysicalType,
 };
 
 // ---------------------------------------------------------------------------
@@ -1825,10 +1825,10 @@ fn second_units_round_trip_in_strata_files_only() {
 fn embedded_schema_units_follow_the_annotation() {
     let dir = work_dir("hint-units");
     let path = dir.join("hint.parquet");
-    let micros = LogicalType::Timestamp {
-        is_adjusted_to_utc: true,
+    let micros = LogicalType::Timestamp(TimestampType {
+        is_adjusted_to_u_t_c: true,
         unit: strata_format::metadata::TimeUnit::Micros,
-    };
+    });
     let elements = [
         SchemaElement {
             physical_type: Some(PhysicalType::Int64),
@@ -1983,9 +1983,11 @@ fn coerce_types_with_and_without() {
             .iter()
             .map(|c| (c.path.string(), c.physical_type, c.logical_type.clone()))
             .collect();
-        let millis = |utc| LogicalType::Time {
-            is_adjusted_to_utc: utc,
-            unit: strata_format::metadata::TimeUnit::Millis,
+        let millis = |utc| {
+            LogicalType::Time(TimeType {
+                is_adjusted_to_u_t_c: utc,
+                unit: strata_format::metadata::TimeUnit::Millis,
+            })
         };
         assert_eq!(
             stored,
@@ -2003,10 +2005,10 @@ fn coerce_types_with_and_without() {
                 (
                     "ts_s_utc".to_string(),
                     PhysicalType::Int64,
-                    Some(LogicalType::Timestamp {
-                        is_adjusted_to_utc: true,
+                    Some(LogicalType::Timestamp(TimestampType {
+                        is_adjusted_to_u_t_c: true,
                         unit: strata_format::metadata::TimeUnit::Millis,
-                    })
+                    }))
                 ),
                 ("lst.list.element".to_string(), PhysicalType::Int32, None),
                 (

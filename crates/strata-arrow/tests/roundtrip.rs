@@ -927,13 +927,13 @@ fn times_are_stored_as_local_times() {
     )]);
     let data = write(std::slice::from_ref(&b), None);
     let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
-    let column = builder.parquet_schema().column(0).unwrap();
+    let column = builder.parquet_schema().column(0);
     assert!(matches!(
         column.logical_type,
-        Some(LogicalType::Time {
-            is_adjusted_to_utc: false,
+        Some(LogicalType::Time(strata_format::metadata::TimeType {
+            is_adjusted_to_u_t_c: false,
             ..
-        })
+        }))
     ));
     assert_eq!(concat(&b.schema(), &read_all(data, 10)), b);
 }
@@ -962,7 +962,7 @@ fn intervals_round_trip() {
     // Stored as FIXED_LEN_BYTE_ARRAY(12) INTERVAL, without min/max.
     let data = write(std::slice::from_ref(&b), None);
     let builder = ParquetRecordBatchReaderBuilder::try_new(data.clone()).unwrap();
-    let column = builder.parquet_schema().column(1).unwrap();
+    let column = builder.parquet_schema().column(1);
     assert_eq!(column.type_length, Some(12));
     assert_eq!(
         column.converted_type,

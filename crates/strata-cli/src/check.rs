@@ -602,19 +602,11 @@ mod tests {
     use super::*;
 
     fn int32_column() -> ColumnDescriptor {
-        ColumnDescriptor {
-            path: ColumnPath::from("x"),
-            physical_type: Type::Int32,
-            type_length: None,
-            logical_type: None,
-            converted_type: None,
-            precision: None,
-            scale: None,
-            repetition: FieldRepetitionType::Optional,
-            max_def_level: 1,
-            max_rep_level: 0,
-            root_field_index: 0,
-        }
+        let leaf = strata_format::schema::Type::primitive_type_builder("x", Type::Int32)
+            .with_repetition(FieldRepetitionType::Optional)
+            .build()
+            .unwrap();
+        ColumnDescriptor::new(Arc::new(leaf), 1, 0, ColumnPath::from("x"))
     }
 
     fn stats(nulls: i64, min: i32, max: i32) -> Statistics {

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 use strata_file::page_reader::{PageInfo, PageReader};
 use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
+use strata_format::ColumnDescriptor;
 use strata_format::metadata::{ColumnMetaData, FieldRepetitionType, PageType};
-use strata_format::schema::NodeKind;
-use strata_format::{ColumnDescriptor, SchemaNode};
+use strata_format::schema::Type as SchemaType;
 
 use crate::error::{CliError, Result, open};
 use crate::values::{enum_name, logical_name, physical_name, stats_json, stats_line};
@@ -37,9 +37,9 @@ pub fn schema(path: &Path) -> Result<()> {
         "Parquet schema ({} leaf columns):",
         descr.num_columns()
     );
-    let root = descr.root();
-    let _ = writeln!(out, "{}", root.name);
-    let children = root.children();
+    let root = descr.root_schema();
+    let _ = writeln!(out, "{}", root.name());
+    let children = root.get_fields();
     for (i, child) in children.iter().enumerate() {
         schema_node(&mut out, child, "", i + 1 == children.len(), 0, 0);
     }
@@ -77,46 +77,53 @@ pub fn schema(path: &Path) -> Result<()> {
     write_stdout(&out)
 }
 
-fn schema_node(out: &mut String, node: &SchemaNode, prefix: &str, last: bool, def: i16, rep: i16) {
-    let (def, rep) = match node.repetition {
+fn schema_node(out: &mut String, node: &SchemaType, prefix: &str, last: bool, def: i16, rep: i16) {
+    let info = node.get_basic_info();
+    let (def, rep) = match info.repetition_opt() {
         Some(FieldRepetitionType::Optional) => (def + 1, rep),
         Some(FieldRepetitionType::Repeated) => (def + 1, rep + 1),
         _ => (def, rep),
     };
     let branch = if last { "└── " } else { "├── " };
-    let repetition = node
-        .repetition
+    let repetition = info
+        .repetition_opt()
         .map(|r| enum_name(&r).to_lowercase())
         .unwrap_or_default();
-    let mut line = format!("{prefix}{branch}{}: {repetition}", node.name);
-    match &node.kind {
-        NodeKind::Group { .. } => line.push_str(" group"),
-        NodeKind::Primitive {
+    let mut line = format!("{prefix}{branch}{}: {repetition}", node.name());
+    match node {
+        SchemaType::GroupType { .. } => line.push_str(" group"),
+        SchemaType::PrimitiveType {
             physical_type,
             type_length,
             scale,
             precision,
+            ..
         } => {
-            let _ = write!(line, " {}", physical_name(*physical_type, *type_length));
-            if let (Some(p), Some(s)) = (precision, scale)
-                && node.logical_type.is_none()
+            let present = |v: i32| (v != -1).then_some(v);
+            let _ = write!(
+                line,
+                " {}",
+                physical_name(*physical_type, present(*type_length))
+            );
+            if let (Some(p), Some(s)) = (present(*precision), present(*scale))
+                && info.logical_type_ref().is_none()
             {
                 let _ = write!(line, " precision={p} scale={s}");
             }
         }
     }
-    if let Some(logical) = &node.logical_type {
+    if let Some(logical) = info.logical_type_ref() {
         let _ = write!(line, " logical={}", logical_name(logical));
     }
-    if let Some(converted) = &node.converted_type {
-        let _ = write!(line, " converted={}", enum_name(converted));
+    if let Some(converted) = info.stored_converted_type().to_option() {
+        let _ = write!(line, " converted={}", enum_name(&converted));
     }
-    if let Some(id) = node.field_id {
+    if let Some(id) = info.id_opt() {
         let _ = write!(line, " field_id={id}");
     }
     let _ = write!(line, " (def {def}, rep {rep})");
     let _ = writeln!(out, "{line}");
-    let children = node.children();
+    let children = node.get_fields();
     let prefix = format!("{prefix}{}", if last { "    " } else { "│   " });
     for (i, child) in children.iter().enumerate() {
         schema_node(out, child, &prefix, i + 1 == children.len(), def, rep);
@@ -377,7 +384,9 @@ pub fn pages(path: &Path, column: Option<&str>) -> Result<()> {
     let reader = open_parquet(path)?;
     let descr = reader.schema();
     let selected: Vec<usize> = (0..descr.num_columns())
-        .filter(|&j| column.is_none_or(|c| descr.column(j).is_some_and(|d| d.path.string() == c)))
+        .filter(|&j| {
+            column.is_none_or(|c| descr.columns().get(j).is_some_and(|d| d.path.string() == c))
+        })
         .collect();
     if selected.is_empty() {
         let names: Vec<String> = descr.columns().iter().map(|c| c.path.string()).collect();

@@ -60,10 +60,10 @@ pub fn projection(schema: &SchemaDescriptor, names: &[String]) -> Result<Project
         }
         if !found {
             let roots: Vec<&str> = schema
-                .root()
-                .children()
+                .root_schema()
+                .get_fields()
                 .iter()
-                .map(|c| c.name.as_str())
+                .map(|c| c.name())
                 .collect();
             return Err(CliError::msg(format!(
                 "no column {name:?}; the columns are: {}",

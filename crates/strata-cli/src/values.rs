@@ -5,7 +5,10 @@ use std::fmt::Debug;
 
 use strata_file::statistics::ValueOrder;
 use strata_format::ColumnDescriptor;
-use strata_format::metadata::{ConvertedType, LogicalType, Statistics, TimeUnit, Type};
+use strata_format::metadata::{
+    ConvertedType, DecimalType, GeographyType, GeometryType, IntType, LogicalType, Statistics,
+    TimeType, TimeUnit, TimestampType, Type, VariantType,
+};
 
 /// The spec's spelling of an enum value from its Rust variant name:
 /// `RleDictionary` → `RLE_DICTIONARY`, `Lz4Raw` → `LZ4_RAW`,
@@ -52,42 +55,44 @@ fn unit_name(unit: &TimeUnit) -> String {
 /// `TIMESTAMP(MILLIS,utc)`, `INT(8,unsigned)`.
 pub fn logical_name(logical: &LogicalType) -> String {
     match logical {
-        LogicalType::Decimal { scale, precision } => format!("DECIMAL({precision},{scale})"),
-        LogicalType::Time {
-            is_adjusted_to_utc,
+        LogicalType::Decimal(DecimalType { scale, precision }) => {
+            format!("DECIMAL({precision},{scale})")
+        }
+        LogicalType::Time(TimeType {
+            is_adjusted_to_u_t_c: is_adjusted_to_utc,
             unit,
-        } => format!(
+        }) => format!(
             "TIME({},{})",
             unit_name(unit),
             if *is_adjusted_to_utc { "utc" } else { "local" }
         ),
-        LogicalType::Timestamp {
-            is_adjusted_to_utc,
+        LogicalType::Timestamp(TimestampType {
+            is_adjusted_to_u_t_c: is_adjusted_to_utc,
             unit,
-        } => format!(
+        }) => format!(
             "TIMESTAMP({},{})",
             unit_name(unit),
             if *is_adjusted_to_utc { "utc" } else { "local" }
         ),
-        LogicalType::Integer {
+        LogicalType::Integer(IntType {
             bit_width,
             is_signed,
-        } => format!(
+        }) => format!(
             "INT({bit_width},{})",
             if *is_signed { "signed" } else { "unsigned" }
         ),
-        LogicalType::Null => "UNKNOWN".into(),
-        LogicalType::Variant {
+        LogicalType::Unknown => "UNKNOWN".into(),
+        LogicalType::Variant(VariantType {
             specification_version,
-        } => match specification_version {
+        }) => match specification_version {
             Some(v) => format!("VARIANT({v})"),
             None => "VARIANT".into(),
         },
-        LogicalType::Geometry { crs } => match crs {
+        LogicalType::Geometry(GeometryType { crs }) => match crs {
             Some(crs) => format!("GEOMETRY({crs})"),
             None => "GEOMETRY".into(),
         },
-        LogicalType::Geography { crs, algorithm } => {
+        LogicalType::Geography(GeographyType { crs, algorithm }) => {
             let mut parts = Vec::new();
             if let Some(crs) = crs {
                 parts.push(crs.clone());
@@ -227,7 +232,7 @@ pub fn stats_json(descr: &ColumnDescriptor, stats: &Statistics) -> serde_json::V
 
 fn decimal_scale(descr: &ColumnDescriptor) -> Option<i32> {
     match &descr.logical_type {
-        Some(LogicalType::Decimal { scale, .. }) => Some(*scale),
+        Some(LogicalType::Decimal(DecimalType { scale, .. })) => Some(*scale),
         _ if descr.converted_type == Some(ConvertedType::Decimal) => Some(descr.scale.unwrap_or(0)),
         _ => None,
     }

@@ -18,6 +18,7 @@ pub use strata_format::metadata::{
 };
 
 mod page_index;
+pub mod printer;
 mod reader;
 
 pub use page_index::{
@@ -51,6 +52,12 @@ impl FileMetaData {
     /// The Parquet schema, shared.
     pub fn schema_descr_ptr(&self) -> Arc<SchemaDescriptor> {
         Arc::clone(&self.schema)
+    }
+
+    /// The schema's root group (arrow-rs's `FileMetaData::schema`), what
+    /// [`printer::print_schema`] prints.
+    pub fn schema(&self) -> &strata_format::schema::Type {
+        self.schema.root_schema()
     }
 
     /// The decoded footer.

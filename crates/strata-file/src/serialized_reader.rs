@@ -510,7 +510,11 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
 
     /// The descriptor (path, type, levels) of column `j`.
     pub fn column_descriptor(&self, j: usize) -> Result<&'a ColumnDescriptor> {
-        self.file.schema().column(j).ok_or_else(|| no_column(j))
+        self.file
+            .schema()
+            .columns()
+            .get(j)
+            .ok_or_else(|| no_column(j))
     }
 
     /// The metadata of column chunk `j`.
@@ -542,7 +546,8 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
     fn column_name(&self, j: usize) -> String {
         self.file
             .schema()
-            .column(j)
+            .columns()
+            .get(j)
             .map(|c| c.path.string())
             .unwrap_or_else(|| format!("#{j}"))
     }

@@ -48,7 +48,9 @@ use strata_encoding::{
 };
 use strata_format::ColumnDescriptor;
 use strata_format::FormatError;
-use strata_format::metadata::{ConvertedType, LogicalType, Statistics as ThriftStatistics, Type};
+use strata_format::metadata::{
+    ConvertedType, IntType, LogicalType, Statistics as ThriftStatistics, Type,
+};
 
 /// Sort order of a column's values, in arrow-rs's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,10 +92,10 @@ impl ValueOrder {
         let converted = descr.converted_type;
         let unsigned = matches!(
             logical,
-            Some(LogicalType::Integer {
+            Some(LogicalType::Integer(IntType {
                 is_signed: false,
                 ..
-            })
+            }))
         ) || matches!(
             converted,
             Some(
@@ -103,7 +105,7 @@ impl ValueOrder {
                     | ConvertedType::Uint64
             )
         );
-        let decimal = matches!(logical, Some(LogicalType::Decimal { .. }))
+        let decimal = matches!(logical, Some(LogicalType::Decimal(_)))
             || converted == Some(ConvertedType::Decimal);
         match descr.physical_type {
             Type::Boolean => Self::Boolean,

@@ -247,7 +247,7 @@ fn a_dropped_column_writer_appends_nothing() {
 
 #[test]
 fn fixed_len_values_of_the_wrong_width_are_rejected() {
-    let descr = Arc::new(schema().column(7).unwrap().clone());
+    let descr = schema().column(7);
     let mut w = strata_file::writer::ColumnChunkWriter::<FixedLenByteArrayType>::new(
         descr,
         7,

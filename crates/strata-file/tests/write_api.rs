@@ -19,7 +19,7 @@ fn is_invalid<T: std::fmt::Debug>(r: Result<T, FileError>) -> bool {
 #[test]
 fn wrong_type_and_encodings_are_rejected() {
     let schema = schema_for(Type::Float, Nesting::Optional);
-    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let descr = schema.column(0);
     let props = Arc::new(WriterProperties::default());
     assert!(is_invalid(ColumnChunkWriter::<i32>::new(
         descr.clone(),
@@ -57,7 +57,7 @@ fn wrong_type_and_encodings_are_rejected() {
 #[test]
 fn inconsistent_levels_are_rejected() {
     let schema = schema_for(Type::Int32, Nesting::Repeated);
-    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let descr = schema.column(0);
     let mut w =
         ColumnChunkWriter::<i32>::new(descr, 0, Arc::new(WriterProperties::default())).unwrap();
     // Missing levels, values not matching, levels out of range, a chunk
@@ -208,7 +208,7 @@ fn dictionary_fallback_and_encodings_recorded() {
 #[test]
 fn keyed_batches_check_their_keys() {
     let schema = schema_for(Type::Int32, Nesting::Optional);
-    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let descr = schema.column(0);
     let mut w =
         ColumnChunkWriter::<i32>::new(descr, 0, Arc::new(WriterProperties::default())).unwrap();
     assert!(w.is_dictionary_encoding());
@@ -236,7 +236,7 @@ fn keyed_batches_check_their_keys() {
 
     // Dictionary encoding off: the keys are looked up and written as values.
     let schema = schema_for(Type::Int32, Nesting::Required);
-    let descr = Arc::new(schema.column(0).unwrap().clone());
+    let descr = schema.column(0);
     let props = WriterProperties::builder()
         .set_dictionary_enabled(false)
         .build();

@@ -14,7 +14,8 @@ use strata_file::properties::{EnabledStatistics, WriterProperties};
 use strata_file::statistics::{truncate_max_value, truncate_min_value};
 use strata_file::writer::{ColumnWriter, FileWriter};
 use strata_format::metadata::{
-    ConvertedType, FieldRepetitionType as Rep, LogicalType, SchemaElement, Statistics, Type,
+    ConvertedType, DecimalType, FieldRepetitionType as Rep, IntType, LogicalType, SchemaElement,
+    Statistics, Type,
 };
 use write_support::*;
 
@@ -84,10 +85,10 @@ fn signed_int32() {
 fn unsigned_int32_and_int64() {
     let leaf = SchemaElement {
         converted_type: Some(ConvertedType::Uint32),
-        logical_type: Some(LogicalType::Integer {
+        logical_type: Some(LogicalType::Integer(IntType {
             bit_width: 32,
             is_signed: false,
-        }),
+        })),
         ..opt(Type::Int32)
     };
     let s = stats_of(leaf, WriterProperties::default(), |w| {
@@ -168,10 +169,10 @@ fn decimal_flba_is_signed_big_endian() {
     let leaf = SchemaElement {
         type_length: Some(2),
         converted_type: Some(ConvertedType::Decimal),
-        logical_type: Some(LogicalType::Decimal {
+        logical_type: Some(LogicalType::Decimal(DecimalType {
             scale: 0,
             precision: 4,
-        }),
+        })),
         precision: Some(4),
         scale: Some(0),
         ..opt(Type::FixedLenByteArray)
@@ -193,10 +194,10 @@ fn decimal_flba_is_signed_big_endian() {
     // Decimals in variable-length byte arrays: sign-extended comparison.
     let leaf = SchemaElement {
         converted_type: Some(ConvertedType::Decimal),
-        logical_type: Some(LogicalType::Decimal {
+        logical_type: Some(LogicalType::Decimal(DecimalType {
             scale: 0,
             precision: 9,
-        }),
+        })),
         precision: Some(9),
         scale: Some(0),
         ..opt(Type::ByteArray)

@@ -88,6 +88,10 @@ pub enum FormatError {
     /// The flattened schema does not describe a valid tree.
     #[error("invalid schema: {0}")]
     Schema(String),
+    /// A schema the builders or the parser refuse (bad annotation, bad
+    /// text), with arrow-rs's message and its `Parquet error: ` prefix.
+    #[error("Parquet error: {0}")]
+    General(String),
     /// A lower-level byte or varint error.
     #[error(transparent)]
     Sink(#[from] SinkError),

@@ -63,7 +63,7 @@
 //! assert_eq!(decoded, metadata);
 //!
 //! let schema = SchemaDescriptor::from_elements(&decoded.schema).unwrap();
-//! let column = schema.column(0).unwrap();
+//! let column = schema.column(0);
 //! assert_eq!(column.path.string(), "name");
 //! assert_eq!(column.max_def_level, 1);
 //! ```
@@ -78,6 +78,9 @@ pub mod thrift;
 
 pub use error::{FormatError, Result};
 pub use metadata::{BloomFilterHeader, ColumnIndex, FileMetaData, OffsetIndex, PageHeader};
-pub use schema::{ColumnDescriptor, ColumnPath, SchemaDescriptor, SchemaNode};
+pub use schema::{
+    BasicTypeInfo, ColumnDescPtr, ColumnDescriptor, ColumnPath, SchemaDescPtr, SchemaDescriptor,
+    TypePtr,
+};
 /// Re-exported: the inline small vectors used in the metadata model.
 pub use smallvec;

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use strata_format::FormatError;
 use strata_format::footer::{read_metadata, read_metadata_from_slice, write_footer};
 use strata_format::metadata::{
-    ColumnOrder, CompressionCodec, ConvertedType, Encoding, FieldRepetitionType as Rep,
-    FileMetaData, LogicalType, Type,
+    ColumnOrder, CompressionCodec, ConvertedType, DecimalType, Encoding,
+    FieldRepetitionType as Rep, FileMetaData, GeographyType, GeometryType, LogicalType, Type,
 };
 use strata_format::schema::SchemaDescriptor;
 use strata_sink::ByteSink;
@@ -205,7 +205,7 @@ fn documented_delta_binary_packed() {
             .starts_with("parquet-mr version 1.10.0")
     );
     for i in 0..=40 {
-        let c = schema.column(i).unwrap();
+        let c = schema.column(i);
         assert_eq!(c.path.string(), format!("bitwidth{i}"));
         assert_eq!(c.physical_type, Type::Int64);
     }
@@ -259,10 +259,10 @@ fn documented_delta_encoding_optional_and_required() {
     ] {
         let (meta, schema) = load(&root, file);
         assert_eq!(meta.num_rows, 100, "{file}");
-        assert_eq!(schema.root().name, root_name);
+        assert_eq!(schema.root_schema().name(), root_name);
         assert_eq!(schema.num_columns(), 17);
         for (i, name) in int_cols.iter().enumerate() {
-            let c = schema.column(i).unwrap();
+            let c = schema.column(i);
             assert_eq!(c.path.string(), format!("{name}{suffix}"));
             assert_eq!(c.physical_type, int_type);
             assert_eq!(
@@ -271,7 +271,7 @@ fn documented_delta_encoding_optional_and_required() {
             );
         }
         for (i, name) in str_cols.iter().enumerate() {
-            let c = schema.column(9 + i).unwrap();
+            let c = schema.column(9 + i);
             assert_eq!(c.path.string(), format!("{name}{suffix}"));
             assert_eq!(c.physical_type, Type::ByteArray);
             // parquet-cli prints "L:STRING" for the legacy UTF8 annotation.
@@ -301,7 +301,7 @@ fn documented_delta_byte_array() {
     let (meta, schema) = load(&root, "delta_byte_array.parquet");
     assert_eq!(meta.num_rows, 1000);
     assert_eq!(schema.num_columns(), 9);
-    assert_eq!(schema.column(6).unwrap().path.string(), "c_login");
+    assert_eq!(schema.column(6).path.string(), "c_login");
     // c_login is all null: 1000 nulls and no bounds.
     let stats = meta.row_groups[0].columns[6]
         .meta_data
@@ -330,7 +330,7 @@ fn documented_fixed_length_byte_array_and_null_pages() {
     let (meta, schema) = load(&root, "fixed_length_byte_array.parquet");
     assert_eq!(meta.num_rows, 1000);
     assert_eq!(kv(&meta, "writer.model.name"), Some("example"));
-    let c = schema.column(0).unwrap();
+    let c = schema.column(0);
     assert_eq!(schema.num_columns(), 1);
     assert_eq!(c.path.string(), "flba_field");
     assert_eq!(c.physical_type, Type::FixedLenByteArray);
@@ -351,7 +351,7 @@ fn documented_fixed_length_byte_array_and_null_pages() {
     // 275 nulls, min -2136906554, max 2145722375.
     let (meta, schema) = load(&root, "int32_with_null_pages.parquet");
     assert_eq!(meta.num_rows, 1000);
-    let c = schema.column(0).unwrap();
+    let c = schema.column(0);
     assert_eq!(
         (c.path.string(), c.physical_type),
         ("int32_field".into(), Type::Int32)
@@ -378,8 +378,8 @@ fn documented_int96_from_spark() {
     // 6 values, 1 null, Spark 3.4.3.
     let (meta, schema) = load(&root, "int96_from_spark.parquet");
     assert_eq!(meta.num_rows, 6);
-    assert_eq!(schema.root().name, "spark_schema");
-    let c = schema.column(0).unwrap();
+    assert_eq!(schema.root_schema().name(), "spark_schema");
+    let c = schema.column(0);
     assert_eq!(c.path.string(), "a");
     assert_eq!(c.physical_type, Type::Int96);
     assert_eq!(c.repetition, Rep::Optional);
@@ -421,10 +421,13 @@ fn documented_nested_schemas() {
         .map(|c| (c.max_def_level, c.max_rep_level))
         .collect();
     assert_eq!(levels, [(1, 1), (2, 1), (1, 1), (1, 1)]);
-    let top = schema.root().children();
-    assert_eq!(top[0].converted_type, Some(ConvertedType::Map));
-    assert_eq!(top[2].converted_type, Some(ConvertedType::List));
-    assert_eq!(schema.column(3).unwrap().root_field_index, 2);
+    let top = schema.root_schema().get_fields();
+    assert_eq!(top[0].get_basic_info().converted_type(), ConvertedType::Map);
+    assert_eq!(
+        top[2].get_basic_info().converted_type(),
+        ConvertedType::List
+    );
+    assert_eq!(schema.column(3).root_field_index, 2);
 
     // README: repeated_primitive_no_list.parquet, 4 rows, parquet-rs 53.2.0.
     let (meta, schema) = load(&root, "repeated_primitive_no_list.parquet");
@@ -449,16 +452,13 @@ fn documented_nested_schemas() {
             (Rep::Repeated, 1, 1)
         );
     }
-    assert_eq!(
-        schema.column(1).unwrap().converted_type,
-        Some(ConvertedType::Utf8)
-    );
-    assert_eq!(schema.column(0).unwrap().physical_type, Type::Int32);
+    assert_eq!(schema.column(1).converted_type, Some(ConvertedType::Utf8));
+    assert_eq!(schema.column(0).physical_type, Type::Int32);
 
     // README: incorrect_map_schema.parquet, hive_schema with an optional
     // MAP whose repeated key_value (MAP_KEY_VALUE) has optional key/value.
     let (_, schema) = load(&root, "incorrect_map_schema.parquet");
-    assert_eq!(schema.root().name, "hive_schema");
+    assert_eq!(schema.root_schema().name(), "hive_schema");
     assert_eq!(
         names(&schema),
         ["my_map.key_value.key", "my_map.key_value.value"]
@@ -467,11 +467,11 @@ fn documented_nested_schemas() {
         assert_eq!((c.max_def_level, c.max_rep_level), (3, 1));
         assert_eq!(c.logical_type, Some(LogicalType::String));
     }
-    let my_map = &schema.root().children()[0];
-    assert_eq!(my_map.converted_type, Some(ConvertedType::Map));
+    let my_map = &schema.root_schema().get_fields()[0];
+    assert_eq!(my_map.get_basic_info().converted_type(), ConvertedType::Map);
     assert_eq!(
-        my_map.children()[0].converted_type,
-        Some(ConvertedType::MapKeyValue)
+        my_map.get_fields()[0].get_basic_info().converted_type(),
+        ConvertedType::MapKeyValue
     );
 
     // old_list_structure.md: a single LIST<LIST<INT32>> value in the legacy
@@ -479,7 +479,7 @@ fn documented_nested_schemas() {
     let (meta, schema) = load(&root, "old_list_structure.parquet");
     assert_eq!(meta.num_rows, 1);
     assert_eq!(schema.num_columns(), 1);
-    let c = schema.column(0).unwrap();
+    let c = schema.column(0);
     assert_eq!(c.physical_type, Type::Int32);
     assert_eq!(c.max_rep_level, 2);
     assert_eq!(c.path.parts()[0], "a");
@@ -518,7 +518,7 @@ fn documented_statistics_and_orders() {
     ];
     assert_eq!(schema.num_columns(), 6);
     for (i, (name, min, min_exact, max, max_exact)) in expected.into_iter().enumerate() {
-        let c = schema.column(i).unwrap();
+        let c = schema.column(i);
         assert_eq!(c.path.string(), name);
         assert_eq!(
             (c.physical_type, c.repetition),
@@ -541,7 +541,7 @@ fn documented_statistics_and_orders() {
     // type, 3 values, 1 null, min -0 (00 80), max +0 (00 00), uncompressed,
     // dictionary at 4, data at 22, 64 bytes.
     let (meta, schema) = load(&root, "float16_zeros_and_nans.parquet");
-    let c = schema.column(0).unwrap();
+    let c = schema.column(0);
     assert_eq!(c.path.string(), "x");
     assert_eq!(c.logical_type, Some(LogicalType::Float16));
     assert_eq!(
@@ -569,7 +569,7 @@ fn documented_statistics_and_orders() {
     // README: nan_in_stats.parquet (pyarrow 0.8.0): DOUBLE x, 2 values,
     // snappy, dictionary at 4, data at 36, sizes 84/80.
     let (meta, schema) = load(&root, "nan_in_stats.parquet");
-    assert_eq!(schema.column(0).unwrap().physical_type, Type::Double);
+    assert_eq!(schema.column(0).physical_type, Type::Double);
     let md = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
     assert_eq!(md.num_values, 2);
     assert_eq!(md.codec, CompressionCodec::Snappy);
@@ -585,18 +585,18 @@ fn documented_statistics_and_orders() {
     assert_eq!(meta.num_rows, 200);
     assert_eq!(meta.row_groups.len(), 1);
     assert_eq!(schema.num_columns(), 14);
-    let c0 = schema.column(0).unwrap();
+    let c0 = schema.column(0);
     assert_eq!(c0.path.string(), "float16_plain");
     assert_eq!(c0.logical_type, Some(LogicalType::Float16));
-    let c12 = schema.column(12).unwrap();
+    let c12 = schema.column(12);
     assert_eq!(c12.path.string(), "decimal_plain");
     assert_eq!(c12.type_length, Some(4));
     assert_eq!(
         c12.logical_type,
-        Some(LogicalType::Decimal {
+        Some(LogicalType::Decimal(DecimalType {
             scale: 3,
             precision: 7
-        })
+        }))
     );
     assert_eq!((c12.precision, c12.scale), (Some(7), Some(3)));
     for i in [1, 3, 5, 7, 9, 11, 13] {
@@ -641,8 +641,8 @@ fn documented_key_values_sorting_and_geo() {
     // with nulls first, second ascending with nulls last.
     let (meta, schema) = load(&root, "sort_columns.parquet");
     assert_eq!(meta.row_groups.len(), 2);
-    assert_eq!(schema.column(0).unwrap().physical_type, Type::Int64);
-    assert_eq!(schema.column(1).unwrap().physical_type, Type::ByteArray);
+    assert_eq!(schema.column(0).physical_type, Type::Int64);
+    assert_eq!(schema.column(1).physical_type, Type::ByteArray);
     for rg in &meta.row_groups {
         let sorting = rg.sorting_columns.as_ref().unwrap();
         assert_eq!(sorting.len(), 2);
@@ -671,32 +671,33 @@ fn documented_key_values_sorting_and_geo() {
             .columns()
             .iter()
             .find_map(|c| match &c.logical_type {
-                Some(lt @ (LogicalType::Geometry { .. } | LogicalType::Geography { .. })) => {
-                    Some(lt.clone())
-                }
+                Some(
+                    lt @ (LogicalType::Geometry(GeometryType { .. })
+                    | LogicalType::Geography(GeographyType { .. })),
+                ) => Some(lt.clone()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{name}: no geospatial column"))
     };
     assert_eq!(
         geo_leaf("geospatial/crs-default.parquet"),
-        LogicalType::Geometry { crs: None }
+        LogicalType::Geometry(GeometryType { crs: None })
     );
     assert!(matches!(
         geo_leaf("geospatial/crs-geography.parquet"),
-        LogicalType::Geography { crs: None, .. }
+        LogicalType::Geography(GeographyType { crs: None, .. })
     ));
     assert_eq!(
         geo_leaf("geospatial/crs-srid.parquet"),
-        LogicalType::Geometry {
+        LogicalType::Geometry(GeometryType {
             crs: Some("srid:5070".into())
-        }
+        })
     );
     assert_eq!(
         geo_leaf("geospatial/crs-projjson.parquet"),
-        LogicalType::Geometry {
+        LogicalType::Geometry(GeometryType {
             crs: Some("projjson:projjson_epsg_5070".into())
-        }
+        })
     );
     let (meta, _) = load(&root, "geospatial/crs-projjson.parquet");
     assert!(kv(&meta, "projjson_epsg_5070").is_some());
@@ -708,7 +709,7 @@ fn documented_key_values_sorting_and_geo() {
         schema
             .columns()
             .iter()
-            .any(|c| matches!(c.logical_type, Some(LogicalType::Unknown(_))))
+            .any(|c| matches!(c.logical_type, Some(LogicalType::_Unknown { field_id: _ })))
     );
 }
 

@@ -150,10 +150,10 @@ fn schema_elements() -> Vec<SchemaElement> {
             scale: Some(2),
             precision: Some(30),
             field_id: Some(7),
-            logical_type: Some(LogicalType::Decimal {
+            logical_type: Some(LogicalType::Decimal(DecimalType {
                 scale: 2,
                 precision: 30,
-            }),
+            })),
             vector_length: Some(4),
         },
         SchemaElement {
@@ -296,56 +296,56 @@ fn every_logical_type_round_trips() {
         LogicalType::Map,
         LogicalType::List,
         LogicalType::Enum,
-        LogicalType::Decimal {
+        LogicalType::Decimal(DecimalType {
             scale: 0,
             precision: 38,
-        },
+        }),
         LogicalType::Date,
-        LogicalType::Integer {
+        LogicalType::Integer(IntType {
             bit_width: 8,
             is_signed: false,
-        },
-        LogicalType::Integer {
+        }),
+        LogicalType::Integer(IntType {
             bit_width: 64,
             is_signed: true,
-        },
-        LogicalType::Null,
+        }),
+        LogicalType::Unknown,
         LogicalType::Json,
         LogicalType::Bson,
         LogicalType::Uuid,
         LogicalType::Float16,
-        LogicalType::Variant {
+        LogicalType::Variant(VariantType {
             specification_version: Some(1),
-        },
-        LogicalType::Variant {
+        }),
+        LogicalType::Variant(VariantType {
             specification_version: None,
-        },
-        LogicalType::Geometry { crs: None },
-        LogicalType::Geometry {
+        }),
+        LogicalType::Geometry(GeometryType { crs: None }),
+        LogicalType::Geometry(GeometryType {
             crs: Some("srid:5070".into()),
-        },
-        LogicalType::Geography {
+        }),
+        LogicalType::Geography(GeographyType {
             crs: Some("OGC:CRS84".into()),
             algorithm: Some(EdgeInterpolationAlgorithm::Karney),
-        },
-        LogicalType::Geography {
+        }),
+        LogicalType::Geography(GeographyType {
             crs: None,
             algorithm: None,
-        },
+        }),
         LogicalType::Vector,
-        LogicalType::Unknown(9),
-        LogicalType::Unknown(1000),
+        LogicalType::_Unknown { field_id: 9 },
+        LogicalType::_Unknown { field_id: 1000 },
     ];
     for unit in units {
         for utc in [true, false] {
-            all.push(LogicalType::Time {
-                is_adjusted_to_utc: utc,
+            all.push(LogicalType::Time(TimeType {
+                is_adjusted_to_u_t_c: utc,
                 unit,
-            });
-            all.push(LogicalType::Timestamp {
-                is_adjusted_to_utc: utc,
+            }));
+            all.push(LogicalType::Timestamp(TimestampType {
+                is_adjusted_to_u_t_c: utc,
                 unit,
-            });
+            }));
         }
         round_trip(&unit);
     }

@@ -11,7 +11,7 @@ use strata_format::footer::{
 use strata_format::metadata::{
     ConvertedType, FieldRepetitionType as Rep, FileMetaData, LogicalType, SchemaElement, Type,
 };
-use strata_format::schema::{ColumnPath, MAX_SCHEMA_DEPTH, NodeKind, SchemaDescriptor};
+use strata_format::schema::{ColumnPath, MAX_SCHEMA_DEPTH, SchemaDescriptor};
 use strata_sink::ByteSink;
 
 fn group(name: &str, rep: Option<Rep>, n: i32) -> SchemaElement {
@@ -89,23 +89,25 @@ fn three_level_list_and_map_levels() {
             ("id".to_string(), 1, 0, 2),
         ]
     );
-    let id = schema.column(3).unwrap();
+    let id = schema.column(3);
     assert_eq!(id.type_length, Some(16));
     assert_eq!(id.logical_type, Some(LogicalType::Uuid));
     assert_eq!(
-        schema.column(0).unwrap().path,
+        schema.column(0).path,
         ColumnPath::from(&["tags", "list", "element"][..])
     );
-    assert_eq!(schema.root().children().len(), 3);
-    assert!(matches!(schema.root().kind, NodeKind::Group { .. }));
+    assert_eq!(schema.root_schema().get_fields().len(), 3);
+    assert!(schema.root_schema().is_schema());
     assert_eq!(
-        schema.root().children()[0].logical_type,
-        Some(LogicalType::List)
+        schema.root_schema().get_fields()[0]
+            .get_basic_info()
+            .logical_type_ref(),
+        Some(&LogicalType::List)
     );
     // Flattening gives the same elements back.
     assert_eq!(schema.to_elements(), elements);
     // And a tree built in code validates the same way.
-    let again = SchemaDescriptor::new(schema.root().clone()).unwrap();
+    let again = SchemaDescriptor::try_new(schema.root_schema_ptr()).unwrap();
     assert_eq!(again, schema);
 }
 
@@ -127,7 +129,7 @@ fn leaf_with_zero_children_and_empty_root() {
     ])
     .unwrap();
     assert_eq!(schema.num_columns(), 1);
-    assert_eq!(schema.column(0).unwrap().root_field_index, 1);
+    assert_eq!(schema.column(0).root_field_index, 1);
 }
 
 #[test]
@@ -191,10 +193,7 @@ fn schema_depth_is_limited() {
         elements
     };
     let ok = SchemaDescriptor::from_elements(&build(MAX_SCHEMA_DEPTH - 1)).unwrap();
-    assert_eq!(
-        ok.column(0).unwrap().max_def_level as usize,
-        MAX_SCHEMA_DEPTH
-    );
+    assert_eq!(ok.column(0).max_def_level as usize, MAX_SCHEMA_DEPTH);
     assert!(matches!(
         SchemaDescriptor::from_elements(&build(MAX_SCHEMA_DEPTH)),
         Err(FormatError::DepthLimit { .. })

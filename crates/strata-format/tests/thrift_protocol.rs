@@ -62,9 +62,12 @@ fn golden_long_form_field_header() {
     let golden = [0x0C, 0xD8, 0x04, 0x00, 0x00];
     assert_eq!(
         decode::<LogicalType>(&golden).unwrap(),
-        LogicalType::Unknown(300)
+        LogicalType::_Unknown { field_id: 300 }
     );
-    assert_eq!(encode_to_vec(&LogicalType::Unknown(300)), golden);
+    assert_eq!(
+        encode_to_vec(&LogicalType::_Unknown { field_id: 300 }),
+        golden
+    );
 }
 
 #[test]

@@ -65,6 +65,7 @@
 //! ## Example
 //!
 //! ```
+//! use std::sync::Arc;
 //! use bytes::Bytes;
 //! use strata_encoding::{Encoder, LevelEncoder, PlainEncoder};
 //! use strata_file::page_reader::PageReader;
@@ -104,19 +105,11 @@
 //! chunk.extend_from_slice(body.as_slice());
 //! let chunk = Bytes::from(chunk.as_slice().to_vec());
 //!
-//! let descr = ColumnDescriptor {
-//!     path: ColumnPath::new(vec!["x".into()]),
-//!     physical_type: Type::Int32,
-//!     type_length: None,
-//!     logical_type: None,
-//!     converted_type: None,
-//!     precision: None,
-//!     scale: None,
-//!     repetition: FieldRepetitionType::Optional,
-//!     max_def_level: 1,
-//!     max_rep_level: 0,
-//!     root_field_index: 0,
-//! };
+//! let leaf = strata_format::schema::Type::primitive_type_builder("x", Type::INT32)
+//!     .with_repetition(FieldRepetitionType::OPTIONAL)
+//!     .build()
+//!     .unwrap();
+//! let descr = ColumnDescriptor::new(Arc::new(leaf), 1, 0, ColumnPath::from("x"));
 //! let pages = PageReader::new(chunk, CompressionCodec::Uncompressed, 3).unwrap();
 //! let mut reader = ColumnRecordReader::<i32>::new(pages, descr.clone()).unwrap();
 //! let mut batch = RecordBatchBuffers::new();
@@ -146,11 +139,12 @@
 //! chunk.extend_from_slice(body.as_slice());
 //! let chunk = Bytes::from(chunk.as_slice().to_vec());
 //!
-//! let descr = ColumnDescriptor {
-//!     physical_type: Type::FixedLenByteArray,
-//!     type_length: Some(2),
-//!     ..descr
-//! };
+//! let leaf = strata_format::schema::Type::primitive_type_builder("x", Type::FIXED_LEN_BYTE_ARRAY)
+//!     .with_repetition(FieldRepetitionType::OPTIONAL)
+//!     .with_length(2)
+//!     .build()
+//!     .unwrap();
+//! let descr = ColumnDescriptor::new(Arc::new(leaf), 1, 0, ColumnPath::from("x"));
 //! let pages = PageReader::new(chunk, CompressionCodec::Uncompressed, 3).unwrap();
 //! let mut reader = ColumnRecordReader::<FixedLenByteArray>::new(pages, descr).unwrap();
 //! let mut batch = RecordBatchBuffers::new();

@@ -263,7 +263,7 @@ fn check_against_csv(parquet: &str, csv: &str) {
         let col = column_index(&file, name);
         let expected: Vec<Option<String>> = rows.iter().map(|r| r[k].clone()).collect();
         for batch in [1, 7, 1024] {
-            let descr = file.schema().column(col).unwrap();
+            let descr = file.schema().column(col);
             let mut got: Vec<Option<String>> = Vec::new();
             for rg in 0..file.num_row_groups() {
                 got.extend(match descr.physical_type {
@@ -323,7 +323,7 @@ fn delta_byte_array() {
 /// `None` for nulls, read in batches of `batch`; checks the width and the
 /// zero bytes of null slots on the way.
 fn read_flba(file: &SerializedFileReader<Bytes>, col: usize, batch: usize) -> Vec<Option<Vec<u8>>> {
-    let width = file.schema().column(col).unwrap().type_length.unwrap() as usize;
+    let width = file.schema().column(col).type_length.unwrap() as usize;
     let mut rows = Vec::new();
     for rg in 0..file.num_row_groups() {
         let mut r = reader::<FixedLenByteArray>(file, rg, col);
@@ -425,7 +425,7 @@ fn fixed_length_byte_array() {
     // flba_field`, 1000 values in descending order, 105 nulls, and per
     // page of 100 rows its null count, min and max (big-endian).
     let col = column_index(&file, "flba_field");
-    assert_eq!(file.schema().column(col).unwrap().type_length, Some(4));
+    assert_eq!(file.schema().column(col).type_length, Some(4));
     let pages: [(usize, u32, u32); 10] = [
         (9, 0x385, 0x3E8),
         (9, 0x321, 0x384),
@@ -494,7 +494,7 @@ fn fixed_length_decimals() {
         let Some(file) = corpus(name) else {
             return;
         };
-        let descr = file.schema().column(0).unwrap();
+        let descr = file.schema().column(0);
         assert_eq!(descr.physical_type, Type::FixedLenByteArray, "{name}");
         assert_eq!(descr.scale, Some(2), "{name}");
         let width = descr.type_length.unwrap() as usize;
@@ -557,7 +557,7 @@ fn float16_dictionary_columns() {
             return;
         };
         let col = column_index(&file, "x");
-        assert_eq!(file.schema().column(col).unwrap().type_length, Some(2));
+        assert_eq!(file.schema().column(col).type_length, Some(2));
         let check = |rows: Vec<Option<Vec<u8>>>, how: &str| {
             assert_eq!(rows.len(), expected.len(), "{name} {how}");
             for (i, (got, want)) in rows.iter().zip(expected).enumerate() {
@@ -600,7 +600,7 @@ fn byte_stream_split_extended_flba() {
         let plain = column_index(&file, &format!("{stem}_plain"));
         let split = column_index(&file, &format!("{stem}_byte_stream_split"));
         for col in [plain, split] {
-            let d = file.schema().column(col).unwrap();
+            let d = file.schema().column(col);
             assert_eq!(d.physical_type, Type::FixedLenByteArray);
             assert_eq!(d.type_length, Some(width));
         }

@@ -32,8 +32,10 @@
 //! | `strata::file::writer` | `SerializedFileWriter`, `SerializedRowGroupWriter`, `SerializedColumnWriter` |
 //! | `strata::column::writer` | `ColumnWriter`, `ColumnWriterImpl` |
 //! | `strata::data_type` | `ByteArray`, `FixedLenByteArray`, `Int96`, `Decimal`, `DataType`, `Int32Type`, `ByteArrayType`, ... |
-//! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel` |
-//! | `strata::schema::types` | `ColumnPath` |
+//! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel`, `Type`, `Repetition`, `ConvertedType`, `LogicalType` (with `DecimalType`, `IntType`, `TimestampType`, ...), `TimeUnit` |
+//! | `strata::schema::types` | `Type`, `TypePtr`, `BasicTypeInfo`, `PrimitiveTypeBuilder`, `GroupTypeBuilder`, `SchemaDescriptor`, `ColumnDescriptor`, `ColumnPath` (and the `*Ptr` aliases) |
+//! | `strata::schema::parser` | `parse_message_type` |
+//! | `strata::schema::printer` | `print_schema`, `print_file_metadata`, `print_parquet_metadata` |
 //! | `strata::errors` | `ParquetError`, `Result` |
 //!
 //! ```
@@ -131,21 +133,90 @@ pub mod column {
 }
 
 /// Basic enums of the format, at arrow-rs's `parquet::basic` path. The
-/// physical type and repetition answer to arrow-rs's spellings
-/// (`Type::INT32`, `Repetition::OPTIONAL`) beside strata's own.
+/// physical type, repetition, converted type and time unit answer to
+/// arrow-rs's spellings (`Type::INT32`, `Repetition::OPTIONAL`,
+/// `ConvertedType::UTF8`, `TimeUnit::MILLIS`) beside strata's own, and
+/// [`LogicalType`](basic::LogicalType) has arrow-rs's shape
+/// (`LogicalType::Decimal(DecimalType { .. })`, `LogicalType::integer(8, true)`).
 pub mod basic {
     pub use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     pub use strata_file::properties::Encoding;
     pub use strata_format::metadata::{
-        ConvertedType, FieldRepetitionType as Repetition, PageType, Type,
+        ConvertedType, DecimalType, EdgeInterpolationAlgorithm, FieldRepetitionType,
+        FieldRepetitionType as Repetition, GeographyType, GeometryType, IntType, LogicalType,
+        PageType, TimeType, TimeUnit, TimestampType, Type, VariantType,
     };
 }
 
-/// Schema types, at arrow-rs's `parquet::schema` path.
+/// Schema types, their parser and printer, at arrow-rs's `parquet::schema`
+/// path.
+///
+/// ```
+/// use std::sync::Arc;
+/// use strata::basic::{LogicalType, Repetition, Type as PhysicalType};
+/// use strata::schema::parser::parse_message_type;
+/// use strata::schema::printer::print_schema;
+/// use strata::schema::types::{SchemaDescriptor, Type};
+///
+/// let parsed = parse_message_type("message m { required int64 id; optional binary name (STRING); }")?;
+/// let built = Type::group_type_builder("m")
+///     .with_fields(vec![
+///         Arc::new(
+///             Type::primitive_type_builder("id", PhysicalType::INT64)
+///                 .with_repetition(Repetition::REQUIRED)
+///                 .build()?,
+///         ),
+///         Arc::new(
+///             Type::primitive_type_builder("name", PhysicalType::BYTE_ARRAY)
+///                 .with_logical_type(Some(LogicalType::String))
+///                 .build()?,
+///         ),
+///     ])
+///     .build()?;
+/// assert_eq!(parsed, built);
+/// let schema = SchemaDescriptor::new(Arc::new(built));
+/// assert_eq!(schema.column(1).path().string(), "name");
+/// let mut text = Vec::new();
+/// print_schema(&mut text, schema.root_schema());
+/// assert_eq!(
+///     String::from_utf8(text)?,
+///     "message m {\n  REQUIRED INT64 id;\n  OPTIONAL BYTE_ARRAY name (STRING);\n}\n"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub mod schema {
-    /// Schema types, at arrow-rs's `parquet::schema::types` path.
+    /// Schema types, at arrow-rs's `parquet::schema::types` path: the
+    /// tree ([`Type`](types::Type), its builders and
+    /// [`BasicTypeInfo`](types::BasicTypeInfo)) and its descriptors.
     pub mod types {
-        pub use strata_format::{ColumnDescriptor, ColumnPath, SchemaDescriptor};
+        pub use strata_format::schema::{
+            BasicTypeInfo, ColumnDescPtr, ColumnDescriptor, ColumnPath, GroupTypeBuilder,
+            PrimitiveTypeBuilder, SchemaDescPtr, SchemaDescriptor, Type, TypePtr,
+        };
+    }
+
+    /// The schema's textual form, at arrow-rs's `parquet::schema::parser`
+    /// path.
+    pub mod parser {
+        use crate::errors::Result;
+        use crate::schema::types::Type;
+
+        /// Parses a schema's textual form (`message m { required int32 a; }`)
+        /// into its root group, as arrow-rs's `parse_message_type`; see
+        /// [`strata_format::schema::parser`] for what is accepted.
+        pub fn parse_message_type(message_type: &str) -> Result<Type> {
+            Ok(strata_format::schema::parser::parse_message_type(
+                message_type,
+            )?)
+        }
+    }
+
+    /// Printing a schema and a file's metadata, at arrow-rs's
+    /// `parquet::schema::printer` path.
+    pub mod printer {
+        pub use strata_file::metadata::printer::{
+            print_file_metadata, print_parquet_metadata, print_schema,
+        };
     }
 }
 

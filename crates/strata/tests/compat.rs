@@ -6,9 +6,10 @@
 //! the two summaries are equal.
 //!
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
-//!   `compat/api.rs`, `compat/rows.rs`: the programs (`rows.rs` also reads
-//!   files of the parquet-testing corpus, and prints the same line on
-//!   both sides when it is absent).
+//!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`: the programs
+//!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
+//!   the same line on both sides when it is absent; `schema.rs` parses,
+//!   builds and prints schemas).
 //! - `compat/summary.rs`: the implementation-independent text of what was
 //!   read; `compat/data.rs`: shared input batches; `compat/common.rs`:
 //!   helpers written against `pq`, like the programs.
@@ -50,12 +51,14 @@ macro_rules! side {
 side!(
     on_arrow_rs,
     parquet,
-    [common, write, read, types, api, metadata, rows, blocked]
+    [
+        common, write, read, types, api, metadata, rows, schema, blocked
+    ]
 );
 side!(
     on_strata,
     strata,
-    [common, write, read, types, api, metadata, rows]
+    [common, write, read, types, api, metadata, rows, schema]
 );
 
 /// A fresh empty directory for one side of one test.
@@ -240,11 +243,21 @@ compat! {
     rows::written_nested_as_rows;
     rows::open_forms_and_read_options;
     rows::column_pages;
+
+    schema::parse_and_print_message_type;
+    schema::builders_and_descriptor;
+    schema::walk_parsed_columns;
+    schema::print_schema_of_written_file;
+    schema::print_file_metadata_normalized;
+    schema::print_parquet_metadata_structure;
+    schema::row_projection_by_schema_type;
+    schema::logical_type_matching;
+    schema::builder_errors;
+    schema::parser_errors;
 }
 
 blocked! {
     serialized_file_reader_into_iter;
-    row_projection_by_schema_type;
     row_filter_predicate;
     compression_from_config;
 }

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata::file::reader::{FileReader, SerializedFileReader};
-use strata::format::SchemaNode;
 use strata::format::metadata::{ConvertedType, FieldRepetitionType as Rep, SchemaElement, Type};
+use strata::schema::types::Type as SchemaType;
 
 fn corpus(name: &str) -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -77,12 +77,36 @@ fn people_file() -> Bytes {
 }
 
 /// `root` with only the children named in `keep`.
-fn strata_projection(root: &SchemaNode, keep: &[&str]) -> SchemaNode {
-    let mut projection = root.clone();
-    if let strata::format::schema::NodeKind::Group { children } = &mut projection.kind {
-        children.retain(|c| keep.contains(&c.name.as_str()));
-    }
-    projection
+fn strata_projection(root: &SchemaType, keep: &[&str]) -> SchemaType {
+    let fields = root
+        .get_fields()
+        .iter()
+        .filter(|f| keep.contains(&f.name()))
+        .cloned()
+        .collect();
+    SchemaType::group_type_builder(root.name())
+        .with_fields(fields)
+        .build()
+        .unwrap()
+}
+
+/// `group` (a repeated or optional group) with only the children named
+/// in `keep`.
+fn strata_subgroup(group: &SchemaType, keep: &[&str]) -> SchemaType {
+    let info = group.get_basic_info();
+    let fields = group
+        .get_fields()
+        .iter()
+        .filter(|f| keep.contains(&f.name()))
+        .cloned()
+        .collect();
+    SchemaType::group_type_builder(group.name())
+        .with_repetition(info.repetition())
+        .with_converted_type(info.converted_type())
+        .with_logical_type(info.logical_type_ref().cloned())
+        .with_fields(fields)
+        .build()
+        .unwrap()
 }
 
 #[test]
@@ -113,7 +137,7 @@ fn projections_match_arrow_rs() {
             .unwrap()
             .map(|r| r.unwrap().to_string())
             .collect();
-        let projection = strata_projection(strata.metadata().schema_descr().root(), keep);
+        let projection = strata_projection(strata.metadata().schema_descr().root_schema(), keep);
         let actual: Vec<String> = strata
             .get_row_iter(Some(projection.clone()))
             .unwrap()
@@ -131,12 +155,19 @@ fn projections_match_arrow_rs() {
         assert_eq!(again, expected, "{keep:?} through project");
     }
     // Part of a struct: only its chosen children.
-    let mut projection = strata_projection(strata.metadata().schema_descr().root(), &["address"]);
-    if let strata::format::schema::NodeKind::Group { children } = &mut projection.kind
-        && let strata::format::schema::NodeKind::Group { children } = &mut children[0].kind
-    {
-        children.retain(|c| c.name == "zip");
-    }
+    let root = strata.metadata().schema_descr().root_schema();
+    let address = root
+        .get_fields()
+        .iter()
+        .find(|f| f.name() == "address")
+        .unwrap();
+    let projection = SchemaType::group_type_builder(root.name())
+        .with_fields(vec![std::sync::Arc::new(strata_subgroup(
+            address,
+            &["zip"],
+        ))])
+        .build()
+        .unwrap();
     let first = strata
         .get_row_iter(Some(projection))
         .unwrap()
@@ -149,19 +180,25 @@ fn projections_match_arrow_rs() {
 #[test]
 fn projections_not_in_the_file_are_errors() {
     let strata = SerializedFileReader::new(people_file()).unwrap();
-    let root = strata.metadata().schema_descr().root();
-    let mut renamed = strata_projection(root, &["id"]);
-    if let strata::format::schema::NodeKind::Group { children } = &mut renamed.kind {
-        children[0].name = "missing".into();
-    }
+    let root = strata.metadata().schema_descr().root_schema();
+    let renamed = strata::schema::parser::parse_message_type(&format!(
+        "message {} {{ required int64 missing; }}",
+        root.name()
+    ))
+    .unwrap();
     assert!(strata.get_row_iter(Some(renamed)).is_err());
-    let mut required = strata_projection(root, &["active"]);
-    if let strata::format::schema::NodeKind::Group { children } = &mut required.kind {
-        children[0].repetition = Some(Rep::Required);
-    }
+    // `active` is optional in the file.
+    let required = strata::schema::parser::parse_message_type(&format!(
+        "message {} {{ {} boolean active; }}",
+        root.name(),
+        Rep::REQUIRED
+    ))
+    .unwrap();
     assert!(strata.get_row_iter(Some(required)).is_err());
-    let mut root_renamed = root.clone();
-    root_renamed.name = "other".into();
+    let root_renamed = SchemaType::group_type_builder("other")
+        .with_fields(root.get_fields().to_vec())
+        .build()
+        .unwrap();
     assert!(strata.get_row_iter(Some(root_renamed)).is_err());
     // A row group's iterator cannot be projected again.
     let group = strata.get_row_group(0).unwrap();

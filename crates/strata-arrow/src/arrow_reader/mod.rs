@@ -694,7 +694,8 @@ impl ParquetRecordBatchReader {
             let descr = self
                 .source
                 .schema()
-                .column(col)
+                .columns()
+                .get(col)
                 .ok_or_else(|| general(format!("leaf column {col}")))?
                 .clone();
             let pages = self.source.pages(rg, col, self.use_index)?;

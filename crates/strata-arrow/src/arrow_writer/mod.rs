@@ -179,7 +179,7 @@ fn plain_fallback_for_dictionaries(
         .for_each(|f| dictionary_leaves(f, &mut leaves));
     let paths: Vec<_> = leaves
         .into_iter()
-        .filter_map(|i| descr.column(i))
+        .filter_map(|i| descr.columns().get(i))
         .filter(|c| {
             matches!(c.physical_type, Type::ByteArray | Type::FixedLenByteArray)
                 && props.encoding(&c.path).is_none()

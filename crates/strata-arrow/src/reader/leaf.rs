@@ -35,7 +35,7 @@ use strata_encoding::{
 };
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
-use strata_format::metadata::{LogicalType, TimeUnit};
+use strata_format::metadata::{LogicalType, TimeUnit, TimestampType};
 use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
 
 use super::views;
@@ -134,7 +134,10 @@ pub(crate) struct LeafReader {
 
 fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
     match &d.logical_type {
-        Some(LogicalType::Timestamp { unit, .. } | LogicalType::Time { unit, .. }) => match unit {
+        Some(
+            LogicalType::Timestamp(TimestampType { unit, .. })
+            | LogicalType::Time(TimestampType { unit, .. }),
+        ) => match unit {
             TimeUnit::Millis => Some(ArrowTimeUnit::Millisecond),
             TimeUnit::Micros => Some(ArrowTimeUnit::Microsecond),
             TimeUnit::Nanos => Some(ArrowTimeUnit::Nanosecond),

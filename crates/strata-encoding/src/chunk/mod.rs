@@ -621,20 +621,22 @@ mod tests {
     use strata_format::metadata::{FieldRepetitionType, Type};
     use strata_sink::rle::RleEncoder;
 
+    fn leaf_descr(physical: Type, length: i32) -> ColumnDescriptor {
+        let leaf = strata_format::schema::Type::primitive_type_builder("s", physical)
+            .with_repetition(FieldRepetitionType::Required)
+            .with_length(length)
+            .build()
+            .unwrap();
+        ColumnDescriptor::new(
+            std::sync::Arc::new(leaf),
+            0,
+            0,
+            ColumnPath::new(vec!["s".into()]),
+        )
+    }
+
     fn descr() -> ColumnDescriptor {
-        ColumnDescriptor {
-            path: ColumnPath::new(vec!["s".into()]),
-            physical_type: Type::ByteArray,
-            type_length: None,
-            logical_type: None,
-            converted_type: None,
-            precision: None,
-            scale: None,
-            repetition: FieldRepetitionType::Required,
-            max_def_level: 0,
-            max_rep_level: 0,
-            root_field_index: 0,
-        }
+        leaf_descr(Type::ByteArray, -1)
     }
 
     fn plain_page(values: &[&[u8]]) -> Bytes {
@@ -806,11 +808,7 @@ mod tests {
     /// values the page declares is an error.
     #[test]
     fn bytes_after_a_pages_plain_values_are_ignored_but_too_few_are_an_error() {
-        let flba = ColumnDescriptor {
-            physical_type: Type::FixedLenByteArray,
-            type_length: Some(5),
-            ..descr()
-        };
+        let flba = leaf_descr(Type::FixedLenByteArray, 5);
         let values: Vec<u8> = (0..1500u32).map(|i| (i % 251) as u8).collect();
         for slack in [0usize, 1, 8, 4096] {
             let mut page = values.clone();

@@ -113,7 +113,7 @@ impl TryFrom<&[u8]> for FooterTail {
 ///     .parse_and_finish(&file)
 ///     .unwrap();
 /// assert_eq!(metadata.num_row_groups(), 0);
-/// assert_eq!(metadata.file_metadata().schema_descr().column(0).unwrap().name(), "x");
+/// assert_eq!(metadata.file_metadata().schema_descr().column(0).name(), "x");
 /// ```
 #[derive(Debug, Default)]
 pub struct ParquetMetaDataReader {

@@ -143,7 +143,7 @@ fn to_i64(n: u64) -> i64 {
 ///     },
 /// ])
 /// .unwrap();
-/// let descr = Arc::new(schema.column(0).unwrap().clone());
+/// let descr = schema.column(0);
 /// let mut writer =
 ///     ColumnChunkWriter::<i64>::new(descr, 0, Arc::new(WriterProperties::default())).unwrap();
 /// // Three rows: 1, null, 3.

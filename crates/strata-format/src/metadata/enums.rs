@@ -287,8 +287,10 @@ open_enum! {
     /// Legacy type annotation (`ConvertedType`), superseded by
     /// [`LogicalType`](super::LogicalType) but still written for
     /// compatibility.
-    #[derive(Debug)]
     pub enum ConvertedType {
+        /// No annotation: arrow-rs's `ConvertedType::NONE`, what a schema
+        /// node without a converted type reports. Never written to a footer.
+        None = -1,
         /// UTF-8 string in a `BYTE_ARRAY`.
         Utf8 = 0,
         /// Map group.
@@ -333,6 +335,220 @@ open_enum! {
         Bson = 20,
         /// Months/days/milliseconds interval in `FIXED_LEN_BYTE_ARRAY(12)`.
         Interval = 21,
+    }
+}
+
+/// arrow-rs's spellings (`parquet::basic::ConvertedType::UTF8`), usable
+/// in patterns, and the specification's names when printed.
+///
+/// ```
+/// use strata_format::metadata::ConvertedType;
+///
+/// assert_eq!(ConvertedType::TIMESTAMP_MICROS, ConvertedType::TimestampMicros);
+/// assert_eq!(ConvertedType::MAP_KEY_VALUE.to_string(), "MAP_KEY_VALUE");
+/// assert_eq!(format!("{:?}", ConvertedType::NONE), "NONE");
+/// assert_eq!("INT_8".parse::<ConvertedType>().ok(), Some(ConvertedType::Int8));
+/// ```
+#[allow(non_upper_case_globals)]
+impl ConvertedType {
+    /// `NONE`: no annotation.
+    pub const NONE: Self = Self::None;
+    /// `UTF8`.
+    pub const UTF8: Self = Self::Utf8;
+    /// `MAP`.
+    pub const MAP: Self = Self::Map;
+    /// `MAP_KEY_VALUE`.
+    pub const MAP_KEY_VALUE: Self = Self::MapKeyValue;
+    /// `LIST`.
+    pub const LIST: Self = Self::List;
+    /// `ENUM`.
+    pub const ENUM: Self = Self::Enum;
+    /// `DECIMAL`.
+    pub const DECIMAL: Self = Self::Decimal;
+    /// `DATE`.
+    pub const DATE: Self = Self::Date;
+    /// `TIME_MILLIS`.
+    pub const TIME_MILLIS: Self = Self::TimeMillis;
+    /// `TIME_MICROS`.
+    pub const TIME_MICROS: Self = Self::TimeMicros;
+    /// `TIMESTAMP_MILLIS`.
+    pub const TIMESTAMP_MILLIS: Self = Self::TimestampMillis;
+    /// `TIMESTAMP_MICROS`.
+    pub const TIMESTAMP_MICROS: Self = Self::TimestampMicros;
+    /// `UINT_8`.
+    pub const UINT_8: Self = Self::Uint8;
+    /// `UINT_16`.
+    pub const UINT_16: Self = Self::Uint16;
+    /// `UINT_32`.
+    pub const UINT_32: Self = Self::Uint32;
+    /// `UINT_64`.
+    pub const UINT_64: Self = Self::Uint64;
+    /// `INT_8`.
+    pub const INT_8: Self = Self::Int8;
+    /// `INT_16`.
+    pub const INT_16: Self = Self::Int16;
+    /// `INT_32`.
+    pub const INT_32: Self = Self::Int32;
+    /// `INT_64`.
+    pub const INT_64: Self = Self::Int64;
+    /// `JSON`.
+    pub const JSON: Self = Self::Json;
+    /// `BSON`.
+    pub const BSON: Self = Self::Bson;
+    /// `INTERVAL`.
+    pub const INTERVAL: Self = Self::Interval;
+
+    /// Every named value, `NONE` first.
+    const NAMED: [Self; 23] = [
+        Self::None,
+        Self::Utf8,
+        Self::Map,
+        Self::MapKeyValue,
+        Self::List,
+        Self::Enum,
+        Self::Decimal,
+        Self::Date,
+        Self::TimeMillis,
+        Self::TimeMicros,
+        Self::TimestampMillis,
+        Self::TimestampMicros,
+        Self::Uint8,
+        Self::Uint16,
+        Self::Uint32,
+        Self::Uint64,
+        Self::Int8,
+        Self::Int16,
+        Self::Int32,
+        Self::Int64,
+        Self::Json,
+        Self::Bson,
+        Self::Interval,
+    ];
+
+    /// The specification's name (`TIMESTAMP_MILLIS`); `None` for an
+    /// [`Unknown`](Self::Unknown) value.
+    pub const fn spec_name(self) -> Option<&'static str> {
+        Some(match self {
+            Self::None => "NONE",
+            Self::Utf8 => "UTF8",
+            Self::Map => "MAP",
+            Self::MapKeyValue => "MAP_KEY_VALUE",
+            Self::List => "LIST",
+            Self::Enum => "ENUM",
+            Self::Decimal => "DECIMAL",
+            Self::Date => "DATE",
+            Self::TimeMillis => "TIME_MILLIS",
+            Self::TimeMicros => "TIME_MICROS",
+            Self::TimestampMillis => "TIMESTAMP_MILLIS",
+            Self::TimestampMicros => "TIMESTAMP_MICROS",
+            Self::Uint8 => "UINT_8",
+            Self::Uint16 => "UINT_16",
+            Self::Uint32 => "UINT_32",
+            Self::Uint64 => "UINT_64",
+            Self::Int8 => "INT_8",
+            Self::Int16 => "INT_16",
+            Self::Int32 => "INT_32",
+            Self::Int64 => "INT_64",
+            Self::Json => "JSON",
+            Self::Bson => "BSON",
+            Self::Interval => "INTERVAL",
+            Self::Unknown(_) => return None,
+        })
+    }
+
+    /// The annotation as a footer stores it: `None` for [`NONE`](Self::NONE).
+    pub const fn to_option(self) -> Option<Self> {
+        match self {
+            Self::None => None,
+            other => Some(other),
+        }
+    }
+
+    /// The annotation a footer's optional field stands for: `NONE` when
+    /// absent.
+    pub const fn from_option(v: Option<Self>) -> Self {
+        match v {
+            Some(v) => v,
+            None => Self::None,
+        }
+    }
+}
+
+/// The specification's name (`UTF8`), as arrow-rs prints it;
+/// `UNKNOWN(id)` for a value the format does not name.
+impl std::fmt::Debug for ConvertedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+/// The specification's name, as [`Debug`](std::fmt::Debug) prints it.
+impl std::fmt::Display for ConvertedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.spec_name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "UNKNOWN({})", self.to_i32()),
+        }
+    }
+}
+
+/// Parses a specification name in capitals (`"UTF8"`, `"NONE"`), as
+/// arrow-rs does.
+impl std::str::FromStr for ConvertedType {
+    type Err = FormatError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Self::NAMED
+            .into_iter()
+            .find(|c| c.spec_name() == Some(s))
+            .ok_or_else(|| FormatError::UnknownName {
+                what: "converted type",
+                name: s.to_owned(),
+            })
+    }
+}
+
+/// Parses a specification name in capitals (`"INT32"`; `"BINARY"` for
+/// `BYTE_ARRAY`), as arrow-rs does.
+impl std::str::FromStr for Type {
+    type Err = FormatError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Ok(match s {
+            "BOOLEAN" => Self::Boolean,
+            "INT32" => Self::Int32,
+            "INT64" => Self::Int64,
+            "INT96" => Self::Int96,
+            "FLOAT" => Self::Float,
+            "DOUBLE" => Self::Double,
+            "BYTE_ARRAY" | "BINARY" => Self::ByteArray,
+            "FIXED_LEN_BYTE_ARRAY" => Self::FixedLenByteArray,
+            other => {
+                return Err(FormatError::UnknownName {
+                    what: "physical type",
+                    name: other.to_owned(),
+                });
+            }
+        })
+    }
+}
+
+/// Parses `REQUIRED`, `OPTIONAL` or `REPEATED`, as arrow-rs does.
+impl std::str::FromStr for FieldRepetitionType {
+    type Err = FormatError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        Ok(match s {
+            "REQUIRED" => Self::Required,
+            "OPTIONAL" => Self::Optional,
+            "REPEATED" => Self::Repeated,
+            other => {
+                return Err(FormatError::UnknownName {
+                    what: "repetition",
+                    name: other.to_owned(),
+                });
+            }
+        })
     }
 }
 
@@ -533,5 +749,20 @@ open_enum! {
         Andoyer = 3,
         /// Karney's algorithm.
         Karney = 4,
+    }
+}
+
+/// The specification's name (`SPHERICAL`), as arrow-rs prints it;
+/// `UNKNOWN(id)` for a value the format does not name.
+impl std::fmt::Display for EdgeInterpolationAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Spherical => "SPHERICAL",
+            Self::Vincenty => "VINCENTY",
+            Self::Thomas => "THOMAS",
+            Self::Andoyer => "ANDOYER",
+            Self::Karney => "KARNEY",
+            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
+        })
     }
 }

@@ -42,7 +42,10 @@ pub use enums::{
 };
 pub use file::{ColumnOrder, FileMetaData, KeyValue};
 pub use index::{ColumnIndex, OffsetIndex, PageLocation};
-pub use logical_type::{LogicalType, TimeUnit};
+pub use logical_type::{
+    DecimalType, GeographyType, GeometryType, IntType, LogicalType, TimeType, TimeUnit,
+    TimestampType, VariantType,
+};
 pub use options::{ParquetMetaDataOptions, ParquetStatisticsPolicy};
 pub use page_header::{
     DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,

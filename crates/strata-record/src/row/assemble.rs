@@ -35,9 +35,10 @@ use strata_encoding::chunk::ChunkValue;
 use strata_encoding::{ByteArray, FixedLenByteArray, Int96};
 use strata_file::page_reader::PageReader;
 use strata_format::metadata::{ConvertedType, FieldRepetitionType, LogicalType, Type};
-use strata_format::{ColumnDescriptor, SchemaDescriptor, SchemaNode};
+use strata_format::schema::Type as SchemaType;
+use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
-use super::convert::{Conversion, effective_converted_type};
+use super::convert::Conversion;
 use super::field::{Field, List, Map, Row};
 use crate::buffers::RecordBatchBuffers;
 use crate::error::{RecordError, Result};
@@ -479,23 +480,23 @@ impl Node {
 /// Whether a `LIST` group's repeated child is the element itself (a
 /// legacy two-level list), by the specification's backward-compatibility
 /// rules as arrow-rs applies them.
-fn is_element_type(repeated: &SchemaNode) -> bool {
+fn is_element_type(repeated: &SchemaType) -> bool {
     let is_list = !repeated.is_primitive()
-        && match &repeated.logical_type {
+        && match repeated.get_basic_info().logical_type_ref() {
             Some(logical) => *logical == LogicalType::List,
-            None => repeated.converted_type == Some(ConvertedType::List),
+            None => repeated.get_basic_info().converted_type() == ConvertedType::List,
         };
-    let children = repeated.children();
+    let children = repeated.get_fields();
     let single_repeated_child = !repeated.is_primitive()
         && children.len() == 1
-        && children[0].repetition == Some(FieldRepetitionType::Repeated);
+        && children[0].get_basic_info().repetition_opt() == Some(FieldRepetitionType::Repeated);
     if is_list || single_repeated_child {
         return false;
     }
     repeated.is_primitive()
         || children.len() > 1
-        || repeated.name == "array"
-        || repeated.name.ends_with("_tuple")
+        || repeated.name() == "array"
+        || repeated.name().ends_with("_tuple")
 }
 
 /// Builds the reader tree of a row group, opening a [`Leaf`] per leaf
@@ -512,21 +513,22 @@ struct TreeBuilder<'s, F> {
 impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
     fn node(
         &mut self,
-        field: &SchemaNode,
+        field: &SchemaType,
         path: &mut Vec<String>,
         def: i16,
         rep: i16,
     ) -> Result<Node> {
         let repetition = field
-            .repetition
-            .ok_or_else(|| row_err(format!("field {} has no repetition", field.name)))?;
+            .get_basic_info()
+            .repetition_opt()
+            .ok_or_else(|| row_err(format!("field {} has no repetition", field.name())))?;
         self.node_as(field, repetition, path, def, rep)
     }
 
     /// The node of `field`, taken to have `repetition`.
     fn node_as(
         &mut self,
-        field: &SchemaNode,
+        field: &SchemaType,
         repetition: FieldRepetitionType,
         path: &mut Vec<String>,
         mut def: i16,
@@ -542,11 +544,11 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
             other => {
                 return Err(row_err(format!(
                     "field {} has repetition {other:?}, which the row reader cannot read",
-                    field.name
+                    field.name()
                 )));
             }
         }
-        let name = field.name.clone();
+        let name = field.name().to_owned();
         path.push(name.clone());
         let node = if field.is_primitive() {
             let leaf = self.leaf(path)?;
@@ -567,30 +569,31 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
                 node
             }
         } else {
-            let children = field.children();
-            let converted =
-                effective_converted_type(field.converted_type, field.logical_type.as_ref());
+            let children = field.get_fields();
+            let converted = field.get_basic_info().converted_type().to_option();
             let kind = if converted == Some(ConvertedType::List) {
                 "list"
             } else {
                 "map"
             };
-            let shape = |what: &str| row_err(format!("{kind} group {} {what}", field.name));
+            let shape = |what: &str| row_err(format!("{kind} group {} {what}", field.name()));
             match converted {
                 Some(ConvertedType::List) => {
                     let [repeated] = children else {
                         return Err(shape("does not have exactly one child"));
                     };
-                    if repeated.repetition != Some(FieldRepetitionType::Repeated) {
+                    if repeated.get_basic_info().repetition_opt()
+                        != Some(FieldRepetitionType::Repeated)
+                    {
                         return Err(shape("has a child that is not repeated"));
                     }
                     let child = if is_element_type(repeated) {
                         self.node(repeated, path, def, rep)?
                     } else {
-                        let Some(element) = repeated.children().first() else {
+                        let Some(element) = repeated.get_fields().first() else {
                             return Err(shape("has an empty repeated group"));
                         };
-                        path.push(repeated.name.clone());
+                        path.push(repeated.name().to_owned());
                         let child = self.node(element, path, def + 1, rep + 1)?;
                         path.pop();
                         child
@@ -610,11 +613,13 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
                     if key_value.is_primitive() {
                         return Err(shape("has a leaf where its key-value group belongs"));
                     }
-                    if key_value.repetition != Some(FieldRepetitionType::Repeated) {
+                    if key_value.get_basic_info().repetition_opt()
+                        != Some(FieldRepetitionType::Repeated)
+                    {
                         return Err(shape("has a key-value group that is not repeated"));
                     }
-                    path.push(key_value.name.clone());
-                    let node = match key_value.children() {
+                    path.push(key_value.name().to_owned());
+                    let node = match key_value.get_fields() {
                         [key] => {
                             let keys = self.node(key, path, def + 1, rep + 1)?;
                             Node::Repeated {
@@ -689,7 +694,8 @@ impl<F: FnMut(usize) -> Result<PageReader>> TreeBuilder<'_, F> {
             .ok_or_else(|| row_err(format!("no leaf column at {}", path.join("."))))?;
         let descr = self
             .schema
-            .column(column)
+            .columns()
+            .get(column)
             .ok_or_else(|| row_err(format!("no leaf column {column}")))?;
         let pages = (self.open)(column)?;
         self.leaves.push(Leaf::new(pages, descr, self.batch_size)?);
@@ -712,7 +718,7 @@ impl RowGroupRows {
     /// `schema` through `open` (which gives the page reader of a leaf
     /// column by its index in `schema`).
     pub(crate) fn new(
-        root: &SchemaNode,
+        root: &SchemaType,
         schema: &SchemaDescriptor,
         num_rows: usize,
         batch_size: usize,
@@ -732,8 +738,8 @@ impl RowGroupRows {
             batch_size: batch_size.max(1),
         };
         let mut path = Vec::new();
-        let mut nodes = Vec::with_capacity(root.children().len());
-        for field in root.children() {
+        let mut nodes = Vec::with_capacity(root.get_fields().len());
+        for field in root.get_fields() {
             nodes.push(builder.node(field, &mut path, 0, 0)?);
         }
         let mut rows = Self {

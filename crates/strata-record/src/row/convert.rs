@@ -25,7 +25,7 @@ use bytes::Bytes;
 use half::f16;
 use strata_encoding::Int96;
 use strata_format::ColumnDescriptor;
-use strata_format::metadata::{ConvertedType, LogicalType, TimeUnit, Type};
+use strata_format::metadata::{ConvertedType, DecimalType, LogicalType, Type};
 
 use super::field::{ByteArray, Decimal, Field};
 use crate::error::{RecordError, Result};
@@ -35,55 +35,6 @@ use crate::error::{RecordError, Result};
 /// a writer uses. A longer value is an error, so a hostile file cannot make
 /// the text of its values cost quadratic time in their length.
 pub const MAX_DECIMAL_BYTES: usize = 512;
-
-/// The converted type a leaf or group stands for: its own, else the one
-/// its logical type maps to.
-pub(crate) fn effective_converted_type(
-    converted: Option<ConvertedType>,
-    logical: Option<&LogicalType>,
-) -> Option<ConvertedType> {
-    if converted.is_some() {
-        return converted;
-    }
-    let unit = |unit: &TimeUnit, millis, micros| match unit {
-        TimeUnit::Millis => Some(millis),
-        TimeUnit::Micros => Some(micros),
-        _ => None,
-    };
-    match logical? {
-        LogicalType::String => Some(ConvertedType::Utf8),
-        LogicalType::Map => Some(ConvertedType::Map),
-        LogicalType::List => Some(ConvertedType::List),
-        LogicalType::Enum => Some(ConvertedType::Enum),
-        LogicalType::Decimal { .. } => Some(ConvertedType::Decimal),
-        LogicalType::Date => Some(ConvertedType::Date),
-        LogicalType::Time { unit: u, .. } => {
-            unit(u, ConvertedType::TimeMillis, ConvertedType::TimeMicros)
-        }
-        LogicalType::Timestamp { unit: u, .. } => unit(
-            u,
-            ConvertedType::TimestampMillis,
-            ConvertedType::TimestampMicros,
-        ),
-        LogicalType::Integer {
-            bit_width,
-            is_signed,
-        } => match (bit_width, is_signed) {
-            (8, true) => Some(ConvertedType::Int8),
-            (16, true) => Some(ConvertedType::Int16),
-            (32, true) => Some(ConvertedType::Int32),
-            (64, true) => Some(ConvertedType::Int64),
-            (8, false) => Some(ConvertedType::Uint8),
-            (16, false) => Some(ConvertedType::Uint16),
-            (32, false) => Some(ConvertedType::Uint32),
-            (64, false) => Some(ConvertedType::Uint64),
-            _ => None,
-        },
-        LogicalType::Json => Some(ConvertedType::Json),
-        LogicalType::Bson => Some(ConvertedType::Bson),
-        _ => None,
-    }
-}
 
 /// How the values of one leaf become fields.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,10 +69,13 @@ impl Conversion {
     /// The conversion of `descr`'s values.
     pub(crate) fn of(descr: &ColumnDescriptor) -> Self {
         use ConvertedType as C;
-        let converted = effective_converted_type(descr.converted_type, descr.logical_type.as_ref());
+        // The stored annotation, else the one the logical type implies.
+        let converted = descr.converted_type().to_option();
         let decimal = || {
             let (logical_precision, logical_scale) = match &descr.logical_type {
-                Some(LogicalType::Decimal { precision, scale }) => (Some(*precision), Some(*scale)),
+                Some(LogicalType::Decimal(DecimalType { precision, scale })) => {
+                    (Some(*precision), Some(*scale))
+                }
                 _ => (None, None),
             };
             Conversion::Decimal(
@@ -275,26 +229,27 @@ impl Conversion {
 mod tests {
     use super::*;
     use strata_format::ColumnPath;
-    use strata_format::metadata::FieldRepetitionType;
+    use strata_format::metadata::{FieldRepetitionType, TimeUnit, TimestampType};
 
     fn leaf(
         physical_type: Type,
         converted_type: Option<ConvertedType>,
         logical_type: Option<LogicalType>,
     ) -> ColumnDescriptor {
-        ColumnDescriptor {
-            path: ColumnPath::from("x"),
+        let leaf = strata_format::schema::Type::PrimitiveType {
+            basic_info: strata_format::schema::BasicTypeInfo::new(
+                "x".into(),
+                Some(FieldRepetitionType::Optional),
+                ConvertedType::from_option(converted_type),
+                logical_type,
+                None,
+            ),
             physical_type,
-            type_length: None,
-            logical_type,
-            converted_type,
-            precision: Some(5),
-            scale: Some(2),
-            repetition: FieldRepetitionType::Optional,
-            max_def_level: 1,
-            max_rep_level: 0,
-            root_field_index: 0,
-        }
+            type_length: -1,
+            scale: 2,
+            precision: 5,
+        };
+        ColumnDescriptor::new(std::sync::Arc::new(leaf), 1, 0, ColumnPath::from("x"))
     }
 
     #[test]
@@ -304,19 +259,19 @@ mod tests {
         let c = Conversion::of(&leaf(
             Type::Int64,
             None,
-            Some(LogicalType::Timestamp {
-                is_adjusted_to_utc: true,
+            Some(LogicalType::Timestamp(TimestampType {
+                is_adjusted_to_u_t_c: true,
                 unit: TimeUnit::Micros,
-            }),
+            })),
         ));
         assert_eq!(c.field_of_i64(5).unwrap(), Field::TimestampMicros(5));
         let c = Conversion::of(&leaf(
             Type::Int64,
             None,
-            Some(LogicalType::Timestamp {
-                is_adjusted_to_utc: true,
+            Some(LogicalType::Timestamp(TimestampType {
+                is_adjusted_to_u_t_c: true,
                 unit: TimeUnit::Nanos,
-            }),
+            })),
         ));
         assert_eq!(c.field_of_i64(5).unwrap(), Field::Long(5));
         let c = Conversion::of(&leaf(Type::Int32, Some(ConvertedType::Decimal), None));

@@ -8,8 +8,8 @@ use strata_file::chunk_reader::ChunkReader;
 use strata_file::metadata::{ParquetMetaData, RowGroupMetaData};
 use strata_file::page_reader::PageReader;
 use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
-use strata_format::schema::NodeKind;
-use strata_format::{SchemaDescriptor, SchemaNode};
+use strata_format::SchemaDescriptor;
+use strata_format::schema::Type;
 
 use super::assemble::RowGroupRows;
 use super::field::Row;
@@ -24,9 +24,11 @@ const DEFAULT_BATCH_SIZE: usize = 1024;
 ///
 /// Implemented for
 /// [`SerializedFileReader`](strata_file::serialized_reader::SerializedFileReader).
-/// A projection is a schema tree (strata's [`SchemaNode`], until strata
-/// has arrow-rs's `schema::types::Type`) whose fields are a part of the
-/// file's, under a root of the file root's name.
+/// A projection is a schema [`Type`] (arrow-rs's
+/// `schema::types::Type`, for example from
+/// [`parse_message_type`](strata_format::schema::parser::parse_message_type))
+/// whose fields are a part of the file's, under a root of the file root's
+/// name ([`Type::check_contains`]).
 ///
 /// ```
 /// # use std::sync::Arc;
@@ -75,7 +77,7 @@ pub trait FileReader: Send + Sync {
 
     /// The rows of every row group, in order, of the whole schema
     /// (`None`) or of a projection of it.
-    fn get_row_iter(&self, projection: Option<SchemaNode>) -> Result<RowIter<'_>>;
+    fn get_row_iter(&self, projection: Option<Type>) -> Result<RowIter<'_>>;
 }
 
 /// A row group of a Parquet file: its metadata, its column chunks' pages
@@ -105,7 +107,7 @@ pub trait RowGroupReader: Send + Sync {
 
     /// The row group's rows, of the whole schema (`None`) or of a
     /// projection of it.
-    fn get_row_iter(&self, projection: Option<SchemaNode>) -> Result<RowIter<'_>>;
+    fn get_row_iter(&self, projection: Option<Type>) -> Result<RowIter<'_>>;
 
     /// The file's schema (arrow-rs reaches it through the row group's
     /// metadata, which strata's Thrift row group does not hold).
@@ -125,7 +127,7 @@ impl<R: ChunkReader + Send + Sync> FileReader for SerializedFileReader<R> {
         Ok(Box::new(self.row_group(i)?))
     }
 
-    fn get_row_iter(&self, projection: Option<SchemaNode>) -> Result<RowIter<'_>> {
+    fn get_row_iter(&self, projection: Option<Type>) -> Result<RowIter<'_>> {
         RowIter::from_file(projection, self)
     }
 }
@@ -147,7 +149,7 @@ impl<R: ChunkReader + Send + Sync> RowGroupReader for SerializedRowGroupReader<'
         self.loaded_bloom_filter(i)
     }
 
-    fn get_row_iter(&self, projection: Option<SchemaNode>) -> Result<RowIter<'_>> {
+    fn get_row_iter(&self, projection: Option<Type>) -> Result<RowIter<'_>> {
         RowIter::from_row_group(projection, self)
     }
 
@@ -184,7 +186,7 @@ impl Source<'_> {
 pub struct RowIter<'a> {
     source: Source<'a>,
     /// The projection, checked against the file's schema.
-    projection: Option<SchemaNode>,
+    projection: Option<Type>,
     batch_size: usize,
     next_row_group: usize,
     num_row_groups: usize,
@@ -203,40 +205,10 @@ impl std::fmt::Debug for RowIter<'_> {
     }
 }
 
-/// Whether `sub` is a part of `file`: the same name, repetition (the roots
-/// have none) and kind; a leaf of the same physical type; every field of
-/// a group a part of the group's field of its name (arrow-rs's
-/// `Type::check_contains`).
-fn contains(file: &SchemaNode, sub: &SchemaNode) -> bool {
-    if file.name != sub.name || file.repetition != sub.repetition {
-        return false;
-    }
-    match (&file.kind, &sub.kind) {
-        (
-            NodeKind::Primitive { physical_type, .. },
-            NodeKind::Primitive {
-                physical_type: sub_type,
-                ..
-            },
-        ) => physical_type == sub_type,
-        (NodeKind::Group { .. }, NodeKind::Group { .. }) => sub.children().iter().all(|field| {
-            file.children()
-                .iter()
-                .rev()
-                .find(|f| f.name == field.name)
-                .is_some_and(|f| contains(f, field))
-        }),
-        _ => false,
-    }
-}
-
 /// `projection`, checked to be a part of `schema`.
-fn checked(
-    projection: Option<SchemaNode>,
-    schema: &SchemaDescriptor,
-) -> Result<Option<SchemaNode>> {
+fn checked(projection: Option<Type>, schema: &SchemaDescriptor) -> Result<Option<Type>> {
     match projection {
-        Some(p) if !contains(schema.root(), &p) => Err(RecordError::Row(
+        Some(p) if !schema.root_schema().check_contains(&p) => Err(RecordError::Row(
             "the projection is not a part of the file's schema".into(),
         )),
         p => Ok(p),
@@ -246,21 +218,21 @@ fn checked(
 /// The rows of the row group `rg` of the file whose schema is `schema`.
 fn open_rows(
     rg: &dyn RowGroupReader,
-    projection: Option<&SchemaNode>,
+    projection: Option<&Type>,
     schema: &SchemaDescriptor,
     batch_size: usize,
 ) -> Result<RowGroupRows> {
     let num_rows = usize::try_from(rg.metadata().num_rows).map_err(|_| {
         RecordError::Corrupt(format!("a row group of {} rows", rg.metadata().num_rows))
     })?;
-    let root = projection.unwrap_or(schema.root());
+    let root = projection.unwrap_or(schema.root_schema());
     RowGroupRows::new(root, schema, num_rows, batch_size, |column| {
         rg.get_column_page_reader(column)
     })
 }
 
 impl<'a> RowIter<'a> {
-    fn new(source: Source<'a>, projection: Option<SchemaNode>) -> Self {
+    fn new(source: Source<'a>, projection: Option<Type>) -> Self {
         let num_row_groups = source.file().map_or(0, FileReader::num_row_groups);
         Self {
             source,
@@ -276,7 +248,7 @@ impl<'a> RowIter<'a> {
     /// The rows of every row group of `reader`, of the whole schema or a
     /// projection of it (an error if the projection is not a part of the
     /// file's schema).
-    pub fn from_file(projection: Option<SchemaNode>, reader: &'a dyn FileReader) -> Result<Self> {
+    pub fn from_file(projection: Option<Type>, reader: &'a dyn FileReader) -> Result<Self> {
         let projection = checked(projection, reader.metadata().schema_descr())?;
         Ok(Self::new(Source::Borrowed(reader), projection))
     }
@@ -284,7 +256,7 @@ impl<'a> RowIter<'a> {
     /// The rows of one row group, opened now: an error if its schema
     /// cannot be assembled into rows or a column chunk cannot be read.
     pub fn from_row_group(
-        projection: Option<SchemaNode>,
+        projection: Option<Type>,
         reader: &'a dyn RowGroupReader,
     ) -> Result<Self> {
         let schema = reader.schema_descr();
@@ -317,7 +289,7 @@ impl<'a> RowIter<'a> {
     /// These rows again from the first, of `projection` (an error for an
     /// iterator of one row group, or if the projection is not a part of
     /// the file's schema).
-    pub fn project(self, projection: Option<SchemaNode>) -> Result<Self> {
+    pub fn project(self, projection: Option<Type>) -> Result<Self> {
         let Some(file) = self.source.file() else {
             return Err(RecordError::Row(
                 "a file reader is required to use projections".into(),

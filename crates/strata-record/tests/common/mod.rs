@@ -6,33 +6,41 @@ use strata_encoding::LevelEncoder;
 use strata_encoding::chunk::ChunkValue;
 use strata_file::page_reader::PageReader;
 use strata_format::metadata::{
-    CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
-    FieldRepetitionType, PageHeader, PageType, Type,
+    CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader,
+    Encoding, FieldRepetitionType, PageHeader, PageType, Type,
 };
+use strata_format::schema::{BasicTypeInfo, Type as SchemaType};
 use strata_format::{ColumnDescriptor, ColumnPath, thrift};
 use strata_record::{ColumnRecordReader, RecordBatchBuffers};
 use strata_sink::ByteSink;
 
 pub fn descr(physical: Type, max_def: i16, max_rep: i16) -> ColumnDescriptor {
-    ColumnDescriptor {
-        path: ColumnPath::new(vec!["c".into()]),
+    let repetition = if max_rep > 0 {
+        FieldRepetitionType::Repeated
+    } else if max_def > 0 {
+        FieldRepetitionType::Optional
+    } else {
+        FieldRepetitionType::Required
+    };
+    let leaf = SchemaType::PrimitiveType {
+        basic_info: BasicTypeInfo::new(
+            "c".into(),
+            Some(repetition),
+            ConvertedType::NONE,
+            None,
+            None,
+        ),
         physical_type: physical,
-        type_length: None,
-        logical_type: None,
-        converted_type: None,
-        precision: None,
-        scale: None,
-        repetition: if max_rep > 0 {
-            FieldRepetitionType::Repeated
-        } else if max_def > 0 {
-            FieldRepetitionType::Optional
-        } else {
-            FieldRepetitionType::Required
-        },
-        max_def_level: max_def,
-        max_rep_level: max_rep,
-        root_field_index: 0,
-    }
+        type_length: -1,
+        scale: -1,
+        precision: -1,
+    };
+    ColumnDescriptor::new(
+        std::sync::Arc::new(leaf),
+        max_def,
+        max_rep,
+        ColumnPath::new(vec!["c".into()]),
+    )
 }
 
 fn header(page_type: PageType, len: usize) -> PageHeader {

@@ -34,26 +34,6 @@ pub fn serialized_file_reader_into_iter(dir: &Path) -> String {
     format!("rows: {}\n{}\n", rows.len(), rows.join("\n"))
 }
 
-/// Needs `schema::types::Type` and its parser (`parse_message_type`) for
-/// the projection of `get_row_iter(Some(projection))`; strata's takes a
-/// `SchemaNode` until then.
-pub fn row_projection_by_schema_type(_dir: &Path) -> String {
-    use pq::file::reader::{FileReader, SerializedFileReader};
-    use pq::schema::parser::parse_message_type;
-    let file = to_parquet(&people(5), 2);
-    let reader = SerializedFileReader::new(file).unwrap();
-    let projection = parse_message_type(
-        "message arrow_schema { REQUIRED INT64 id; OPTIONAL BOOLEAN active; }",
-    )
-    .unwrap();
-    let rows: Vec<String> = reader
-        .get_row_iter(Some(projection))
-        .unwrap()
-        .map(|row| row.unwrap().to_string())
-        .collect();
-    format!("rows: {}\n{}\n", rows.len(), rows.join("\n"))
-}
-
 /// Needs `RowFilter` and `ArrowPredicateFn` and
 /// `ParquetRecordBatchReaderBuilder::with_row_filter`.
 pub fn row_filter_predicate(_dir: &Path) -> String {
