@@ -74,7 +74,8 @@ fn schema() -> Arc<SchemaDescriptor> {
 /// Three rows, two row groups of the same values.
 fn write_file(props: WriterProperties) -> Bytes {
     let mut out = Vec::new();
-    let mut writer = SerializedFileWriter::new(&mut out, schema(), Arc::new(props)).unwrap();
+    let mut writer =
+        SerializedFileWriter::new(&mut out, schema().root_schema_ptr(), Arc::new(props)).unwrap();
     for _ in 0..2 {
         let mut row_group = writer.next_row_group().unwrap();
         let mut column = 0;
@@ -194,7 +195,12 @@ fn arrow_rs_reads_what_the_serialized_writer_wrote() {
 }
 
 fn writer_with_defaults(out: &mut Vec<u8>) -> SerializedFileWriter<&mut Vec<u8>> {
-    SerializedFileWriter::new(out, schema(), Arc::new(WriterProperties::default())).unwrap()
+    SerializedFileWriter::new(
+        out,
+        schema().root_schema_ptr(),
+        Arc::new(WriterProperties::default()),
+    )
+    .unwrap()
 }
 
 #[test]

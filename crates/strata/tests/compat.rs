@@ -6,7 +6,8 @@
 //! the two summaries are equal.
 //!
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
-//!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`: the programs
+//!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
+//!   `compat/writer.rs`: the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -52,13 +53,15 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, blocked
     ]
 );
 side!(
     on_strata,
     strata,
-    [common, write, read, types, api, metadata, rows, schema]
+    [
+        common, write, read, types, api, metadata, rows, schema, writer
+    ]
 );
 
 /// A fresh empty directory for one side of one test.
@@ -254,6 +257,13 @@ compat! {
     schema::logical_type_matching;
     schema::builder_errors;
     schema::parser_errors;
+
+    writer::serialized_writer_flat_columns;
+    writer::serialized_writer_into_inner_and_read_back;
+    writer::serialized_writer_untyped_match;
+    writer::serialized_writer_list_levels;
+    writer::serialized_writer_fixed_len_and_int96;
+    writer::serialized_writer_metadata;
 }
 
 blocked! {

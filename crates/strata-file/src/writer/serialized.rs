@@ -17,8 +17,8 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use strata_format::SchemaDescriptor;
 use strata_format::metadata::KeyValue;
+use strata_format::{SchemaDescriptor, TypePtr};
 
 use super::column::{ClosedColumnChunk, ColumnChunkWriter, ColumnWriter};
 use super::{FileWriter, RowGroupWriter};
@@ -42,21 +42,12 @@ pub type ColumnWriterImpl<'a, T> = ColumnChunkWriter<T>;
 /// use strata_file::data_type::{ByteArray, ByteArrayType, Int32Type};
 /// use strata_file::properties::WriterProperties;
 /// use strata_file::writer::SerializedFileWriter;
-/// use strata_format::metadata::{FieldRepetitionType as Rep, LogicalType, SchemaElement, Type};
-/// use strata_format::SchemaDescriptor;
+/// use strata_format::schema::parser::parse_message_type;
 ///
-/// let schema = Arc::new(SchemaDescriptor::from_elements(&[
-///     SchemaElement { name: "schema".into(), num_children: Some(2), ..Default::default() },
-///     SchemaElement {
-///         name: "id".into(), physical_type: Some(Type::Int32),
-///         repetition_type: Some(Rep::Required), ..Default::default()
-///     },
-///     SchemaElement {
-///         name: "name".into(), physical_type: Some(Type::ByteArray),
-///         repetition_type: Some(Rep::Optional), logical_type: Some(LogicalType::String),
-///         ..Default::default()
-///     },
-/// ]).unwrap());
+/// let schema = Arc::new(
+///     parse_message_type("message m { REQUIRED INT32 id; OPTIONAL BYTE_ARRAY name (UTF8); }")
+///         .unwrap(),
+/// );
 ///
 /// let mut file = Vec::new();
 /// let props = Arc::new(WriterProperties::default());
@@ -82,12 +73,11 @@ pub struct SerializedFileWriter<W: Write + Send> {
 }
 
 impl<W: Write + Send> SerializedFileWriter<W> {
-    /// Start a file of `schema` written with `properties`: writes `PAR1`.
-    pub fn new(
-        buf: W,
-        schema: Arc<SchemaDescriptor>,
-        properties: WriterPropertiesPtr,
-    ) -> Result<Self> {
+    /// Start a file of the message type `schema` written with
+    /// `properties`: writes `PAR1`. Fails if `schema` is not a group
+    /// (arrow-rs panics there).
+    pub fn new(buf: W, schema: TypePtr, properties: WriterPropertiesPtr) -> Result<Self> {
+        let schema = Arc::new(SchemaDescriptor::try_new(schema)?);
         Ok(Self {
             inner: FileWriter::new(buf, schema, properties)?,
         })

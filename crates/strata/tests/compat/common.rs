@@ -6,6 +6,7 @@ use bytes::Bytes;
 
 use pq::arrow::ArrowWriter;
 use pq::file::properties::WriterProperties;
+use pq::file::reader::FileReader;
 
 /// Write `batch` to memory in row groups of at most `rows_per_group` rows.
 pub fn to_parquet(batch: &RecordBatch, rows_per_group: usize) -> Bytes {
@@ -15,4 +16,15 @@ pub fn to_parquet(batch: &RecordBatch, rows_per_group: usize) -> Bytes {
     let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
     writer.write(batch).unwrap();
     Bytes::from(writer.into_inner().unwrap())
+}
+
+/// Every row of `reader`, one a line, and the count.
+pub fn all_rows(reader: &dyn FileReader) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    for row in reader.get_row_iter(None).unwrap() {
+        out.push_str(&format!("{}\n", row.unwrap()));
+        n += 1;
+    }
+    format!("rows: {n}\n{out}")
 }

@@ -28,7 +28,7 @@ use pq::file::reader::{FileReader, SerializedFileReader};
 use pq::record::{Field, ListAccessor, MapAccessor, Row, RowAccessor, RowFormatter};
 
 use crate::data::people;
-use super::common::to_parquet;
+use super::common::{all_rows, to_parquet};
 
 /// A file of the parquet-testing corpus, if the corpus is there.
 fn corpus(name: &str) -> Option<PathBuf> {
@@ -42,17 +42,6 @@ fn corpus(name: &str) -> Option<PathBuf> {
 /// sides).
 fn no_corpus() -> String {
     "rows: 0 (parquet-testing corpus not found)\n".to_string()
-}
-
-/// Every row of `reader`, one a line, and the count.
-fn all_rows(reader: &dyn FileReader) -> String {
-    let mut out = String::new();
-    let mut n = 0;
-    for row in reader.get_row_iter(None).unwrap() {
-        out.push_str(&format!("{}\n", row.unwrap()));
-        n += 1;
-    }
-    format!("rows: {n}\n{out}")
 }
 
 /// `SerializedFileReader` over `Bytes` written by `ArrowWriter`: every row,
