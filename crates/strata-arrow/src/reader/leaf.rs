@@ -1047,8 +1047,22 @@ fn from_i64(
     })
 }
 
+/// Nanoseconds since the Unix epoch of an INT96 timestamp (nanoseconds of
+/// the day, then the Julian day), the day read unsigned as pyarrow and
+/// parquet-cpp read it, so that Arrow arrays match theirs; arrow-rs's
+/// `Int96::to_nanos` ([`Int96::to_nanos`]) reads it signed, and the row
+/// API follows that.
+fn int96_to_nanos(v: Int96) -> i64 {
+    const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
+    const NANOS_PER_DAY: i64 = 86_400_000_000_000;
+    let nanos = (i64::from(v.0[1]) << 32) | i64::from(v.0[0]);
+    (i64::from(v.0[2]) - JULIAN_UNIX_EPOCH)
+        .wrapping_mul(NANOS_PER_DAY)
+        .wrapping_add(nanos)
+}
+
 fn from_int96(v: &[Int96], nulls: Option<NullBuffer>, target: &DataType) -> Result<ArrayRef> {
-    let nanos: Vec<i64> = v.iter().map(Int96::to_nanos).collect();
+    let nanos: Vec<i64> = v.iter().map(|&x| int96_to_nanos(x)).collect();
     match target {
         DataType::Timestamp(_, _) => {
             from_i64(nanos, nulls, target, Some(ArrowTimeUnit::Nanosecond))
