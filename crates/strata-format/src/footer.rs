@@ -15,8 +15,8 @@
 use std::io::{Read, Seek, SeekFrom};
 
 use crate::error::{FormatError, Result};
-use crate::metadata::{FileMetaData, ParquetMetaDataOptions};
-use crate::thrift::{self, CompactReader, ReadThrift};
+use crate::metadata::{FileMetaData, ParquetMetaDataOptions, SchemaElement};
+use crate::thrift::{self, CompactReader, FieldType, ReadThrift};
 use strata_sink::ByteSink;
 
 /// Magic at both ends of a Parquet file.
@@ -56,6 +56,48 @@ pub fn parse_footer_tail(tail: &[u8; FOOTER_TAIL_LEN]) -> Result<u32> {
 pub fn decode_metadata(bytes: &[u8]) -> Result<FileMetaData> {
     let mut r = CompactReader::new(bytes);
     FileMetaData::read_thrift(&mut r)
+}
+
+/// Only the schema elements of serialized [`FileMetaData`] (field 2):
+/// the fields before them are skipped over the wire and decoding stops
+/// once they are read, so the row groups (most of a footer) are never
+/// decoded. Fails as [`decode_metadata`] would on a footer without a
+/// schema.
+///
+/// ```
+/// use strata_format::footer::decode_schema_elements;
+/// use strata_format::metadata::{FileMetaData, SchemaElement};
+/// use strata_format::thrift::{CompactWriter, WriteThrift};
+/// use strata_sink::ByteSink;
+///
+/// let footer = FileMetaData {
+///     schema: vec![SchemaElement { name: "root".into(), num_children: Some(0), ..Default::default() }],
+///     ..Default::default()
+/// };
+/// let mut bytes = ByteSink::new();
+/// footer.write_thrift(&mut CompactWriter::new(&mut bytes));
+/// assert_eq!(decode_schema_elements(bytes.as_slice()).unwrap(), footer.schema);
+/// assert!(decode_schema_elements(&bytes.as_slice()[..3]).is_err());
+/// ```
+pub fn decode_schema_elements(bytes: &[u8]) -> Result<Vec<SchemaElement>> {
+    let mut r = CompactReader::new(bytes);
+    // Decoding stops inside the struct, so its end is never needed.
+    let _outer = r.begin_struct()?;
+    while let Some(f) = r.next_field()? {
+        if f.id == 2 && f.ty.same_kind(FieldType::List) {
+            let mut schema: Option<Vec<SchemaElement>> = None;
+            r.read_into(f, &mut schema)?;
+            if let Some(schema) = schema {
+                return Ok(schema);
+            }
+        } else {
+            r.skip(f.ty)?;
+        }
+    }
+    Err(FormatError::MissingField {
+        struct_name: "FileMetaData",
+        field: "schema",
+    })
 }
 
 /// [`decode_metadata`], leaving out what `options` says: the statistics of

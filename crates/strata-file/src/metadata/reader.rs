@@ -293,10 +293,11 @@ impl ParquetMetaDataReader {
         Ok(ParquetMetaData::from_footer(Arc::new(footer), schema))
     }
 
-    /// Decode only the schema of metadata bytes.
+    /// Decode only the schema of metadata bytes (the row groups are not
+    /// decoded).
     pub fn decode_schema(buf: &[u8]) -> Result<Arc<SchemaDescriptor>> {
-        let footer = strata_format::footer::decode_metadata(buf)?;
-        Ok(Arc::new(SchemaDescriptor::from_elements(&footer.schema)?))
+        let elements = strata_format::footer::decode_schema_elements(buf)?;
+        Ok(Arc::new(SchemaDescriptor::from_elements(&elements)?))
     }
 }
 
@@ -616,5 +617,32 @@ mod tests {
                 .try_parse_sized(&file, file.len() as u64 + 1)
                 .is_err()
         );
+    }
+
+    #[test]
+    fn the_schema_alone_decodes_as_the_whole_footer_does() {
+        let file = file_with_one_column();
+        let whole = ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap();
+        let len = file.len();
+        let tail = &file[len - 8..len - 4];
+        let metadata_len = u32::from_le_bytes(tail.try_into().unwrap()) as usize;
+        let metadata = &file[len - 8 - metadata_len..len - 8];
+        let schema = ParquetMetaDataReader::decode_schema(metadata).unwrap();
+        assert_eq!(
+            schema.to_elements(),
+            whole.file_metadata().schema_descr().to_elements()
+        );
+        // Every cut through the schema is an error; cuts after it leave the
+        // schema whole (the rest is not read).
+        let mut errors = 0;
+        for cut in 0..metadata_len {
+            match ParquetMetaDataReader::decode_schema(&metadata[..cut]) {
+                Ok(s) => assert_eq!(s.to_elements(), schema.to_elements(), "cut {cut}"),
+                Err(_) => errors += 1,
+            }
+        }
+        assert!(errors > 0);
     }
 }
