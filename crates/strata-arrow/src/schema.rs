@@ -1090,49 +1090,22 @@ fn plain_group(name: &str, repetition: Repetition, fields: Vec<TypePtr>) -> Type
 }
 
 /// The legacy converted type written beside a logical type, for readers
-/// that know only converted types.
+/// that know only converted types: the logical type's own
+/// ([`LogicalType::converted_type`]), except for times and timestamps not
+/// adjusted to UTC, which the legacy annotations cannot express (they
+/// imply UTC).
 fn converted_for(lt: &LogicalType) -> Option<ConvertedType> {
-    Some(match lt {
-        LogicalType::String => ConvertedType::Utf8,
-        LogicalType::Map => ConvertedType::Map,
-        LogicalType::List => ConvertedType::List,
-        LogicalType::Enum => ConvertedType::Enum,
-        LogicalType::Decimal(DecimalType { .. }) => ConvertedType::Decimal,
-        LogicalType::Date => ConvertedType::Date,
-        LogicalType::Json => ConvertedType::Json,
-        LogicalType::Bson => ConvertedType::Bson,
+    match lt {
         LogicalType::Time(TimeType {
-            unit,
-            is_adjusted_to_u_t_c: true,
-        }) => match unit {
-            TimeUnit::Millis => ConvertedType::TimeMillis,
-            TimeUnit::Micros => ConvertedType::TimeMicros,
-            _ => return None,
-        },
-        LogicalType::Timestamp(TimestampType {
-            unit,
-            is_adjusted_to_u_t_c: true,
-        }) => match unit {
-            TimeUnit::Millis => ConvertedType::TimestampMillis,
-            TimeUnit::Micros => ConvertedType::TimestampMicros,
-            _ => return None,
-        },
-        LogicalType::Integer(IntType {
-            bit_width,
-            is_signed,
-        }) => match (bit_width, is_signed) {
-            (8, true) => ConvertedType::Int8,
-            (16, true) => ConvertedType::Int16,
-            (32, true) => ConvertedType::Int32,
-            (64, true) => ConvertedType::Int64,
-            (8, false) => ConvertedType::Uint8,
-            (16, false) => ConvertedType::Uint16,
-            (32, false) => ConvertedType::Uint32,
-            (64, false) => ConvertedType::Uint64,
-            _ => return None,
-        },
-        _ => return None,
-    })
+            is_adjusted_to_u_t_c: false,
+            ..
+        })
+        | LogicalType::Timestamp(TimestampType {
+            is_adjusted_to_u_t_c: false,
+            ..
+        }) => None,
+        _ => Some(lt.converted_type()).filter(|c| *c != ConvertedType::None),
+    }
 }
 
 fn int(bit_width: i8, is_signed: bool) -> Option<LogicalType> {
