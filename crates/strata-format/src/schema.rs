@@ -942,23 +942,27 @@ impl ColumnDescriptor {
     /// # Panics
     ///
     /// When `primitive_type` is a group, as arrow-rs does.
+    #[allow(clippy::panic)]
     pub fn new(
         primitive_type: TypePtr,
         max_def_level: i16,
         max_rep_level: i16,
         path: ColumnPath,
     ) -> Self {
-        Self::for_leaf(primitive_type, max_def_level, max_rep_level, path, 0)
+        match Self::for_leaf(primitive_type, max_def_level, max_rep_level, path, 0) {
+            Some(descr) => descr,
+            None => panic!("Expected primitive type!"),
+        }
     }
 
-    #[allow(clippy::panic)]
+    /// The descriptor of the leaf `primitive_type`; `None` for a group.
     fn for_leaf(
         primitive_type: TypePtr,
         max_def_level: i16,
         max_rep_level: i16,
         path: ColumnPath,
         root_field_index: usize,
-    ) -> Self {
+    ) -> Option<Self> {
         let Type::PrimitiveType {
             basic_info,
             physical_type,
@@ -967,9 +971,9 @@ impl ColumnDescriptor {
             precision,
         } = primitive_type.as_ref()
         else {
-            panic!("Expected primitive type!")
+            return None;
         };
-        Self {
+        Some(Self {
             path,
             physical_type: *physical_type,
             type_length: present(*type_length),
@@ -982,7 +986,7 @@ impl ColumnDescriptor {
             max_rep_level,
             root_field_index,
             primitive_type,
-        }
+        })
     }
 
     /// The leaf's name (the path's last part).
@@ -1368,7 +1372,7 @@ fn collect_leaves<'n>(
                 collect_leaves(child, root_field_index, def, rep, depth + 1, path, out)?;
             }
         }
-        Type::PrimitiveType { .. } => out.push(ColumnDescriptor::for_leaf(
+        Type::PrimitiveType { .. } => out.extend(ColumnDescriptor::for_leaf(
             Arc::clone(node),
             def,
             rep,
