@@ -81,8 +81,22 @@ pub mod page_index {
     }
 }
 pub mod properties;
+pub mod push_buffers;
 pub mod serialized_reader;
 pub mod statistics;
 pub mod writer;
 
 pub use error::{FileError, Result};
+
+/// What a push decoder answers when asked to go on
+/// ([`ParquetMetaDataPushDecoder::try_decode`](metadata::ParquetMetaDataPushDecoder::try_decode),
+/// and the Arrow push decoder above this layer).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DecodeResult<T: std::fmt::Debug> {
+    /// The byte ranges of the file it needs before it can go on.
+    NeedsData(Vec<std::ops::Range<u64>>),
+    /// The next thing decoded.
+    Data(T),
+    /// Nothing is left to decode.
+    Finished,
+}

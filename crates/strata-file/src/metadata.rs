@@ -19,12 +19,14 @@ pub use strata_format::metadata::{
 
 mod page_index;
 pub mod printer;
+mod push_decoder;
 mod reader;
 
 pub use page_index::{
     ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,
     RowGroupPageIndex,
 };
+pub use push_decoder::ParquetMetaDataPushDecoder;
 pub(crate) use reader::read_footer;
 pub use reader::{FooterTail, ParquetMetaDataReader};
 

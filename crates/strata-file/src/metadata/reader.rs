@@ -7,6 +7,7 @@
 //! length is checked against the file before it sizes a read, and each
 //! page index range against the file before it is read.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use strata_format::SchemaDescriptor;
@@ -236,35 +237,9 @@ impl ParquetMetaDataReader {
             ));
         };
         let footer = Arc::clone(metadata.shared_footer());
-        let row_groups = &footer.row_groups;
-        let column_indexes = if column_policy.loads() {
-            Some(load_indexes::<ColumnIndexMetaData, _>(
-                reader,
-                file_size,
-                row_groups,
-                column_policy,
-                |c| (c.column_index_offset, c.column_index_length),
-                "column index",
-            )?)
-        } else {
-            None
-        };
-        let offset_indexes = if offset_policy.loads() {
-            Some(load_indexes::<OffsetIndexMetaData, _>(
-                reader,
-                file_size,
-                row_groups,
-                offset_policy,
-                |c| (c.offset_index_offset, c.offset_index_length),
-                "offset index",
-            )?)
-        } else {
-            None
-        };
-        metadata.set_page_index(Some(Arc::new(PageIndex::new(
-            column_indexes,
-            offset_indexes,
-        ))));
+        let plans = page_index_plans(file_size, &footer.row_groups, column_policy, offset_policy)?;
+        let page_index = decode_page_index(plans, reader)?;
+        metadata.set_page_index(Some(Arc::new(page_index)));
         Ok(())
     }
 
@@ -308,6 +283,27 @@ fn decode_footer(buf: &[u8], options: Option<&ParquetMetaDataOptions>) -> Result
     })
 }
 
+/// Where the metadata a footer tail announces lies in a file of
+/// `file_len` bytes (checked to fit between the leading magic and the
+/// tail). An encrypted footer is an error.
+pub(crate) fn metadata_range(file_len: u64, tail: FooterTail) -> Result<Range<u64>> {
+    if tail.is_encrypted_footer() {
+        return Err(strata_format::FormatError::Encrypted.into());
+    }
+    let tail_len = FOOTER_TAIL_LEN as u64;
+    let min_len = tail_len + PARQUET_MAGIC.len() as u64;
+    let metadata_len = tail.metadata_length() as u64;
+    if metadata_len + min_len > file_len {
+        return Err(FileError::Format(
+            strata_format::FormatError::InvalidFooter(format!(
+                "metadata length {metadata_len} does not fit in a file of {file_len} bytes"
+            )),
+        ));
+    }
+    let end = file_len - tail_len;
+    Ok(end - metadata_len..end)
+}
+
 /// Read and decode the footer of the file of `file_len` bytes behind
 /// `reader`, as `options` say, reading the last `prefetch` bytes first
 /// when given; returns it with the footer's size (metadata and tail).
@@ -336,18 +332,8 @@ pub(crate) fn read_footer<R: ChunkReader>(
         .get(suffix.len().saturating_sub(FOOTER_TAIL_LEN)..)
         .and_then(|t| t.try_into().ok())
         .ok_or_else(|| FileError::Corrupt("footer tail is not 8 bytes".into()))?;
-    let tail = FooterTail::try_new(tail)?;
-    if tail.is_encrypted_footer() {
-        return Err(strata_format::FormatError::Encrypted.into());
-    }
-    let metadata_len = tail.metadata_length() as u64;
-    if metadata_len + min_len > file_len {
-        return Err(FileError::Format(
-            strata_format::FormatError::InvalidFooter(format!(
-                "metadata length {metadata_len} does not fit in a file of {file_len} bytes"
-            )),
-        ));
-    }
+    let metadata_range = metadata_range(file_len, FooterTail::try_new(tail)?)?;
+    let metadata_len = metadata_range.end - metadata_range.start;
     let head = reader.get_bytes(0, PARQUET_MAGIC.len())?;
     if head.as_ref() != PARQUET_MAGIC {
         let mut found = [0u8; 4];
@@ -375,97 +361,195 @@ pub(crate) fn read_footer<R: ChunkReader>(
     Ok((footer, footer_len as usize))
 }
 
-/// Read and decode one kind of page index of every chunk of `row_groups`,
-/// whose location `locate` gives. The ranges are checked against the
-/// file; when they lie close together (as writers put them, after the
-/// last row group) they are read in one request.
-///
-/// Under [`PageIndexPolicy::Optional`], a chunk whose index is missing its
-/// length, lies outside the file or does not decode has none; under
-/// [`PageIndexPolicy::Required`] that is an error.
-fn load_indexes<T: ReadThrift, R: ChunkReader>(
-    reader: &R,
+/// Where one kind of page index of every chunk of a file lies: each
+/// chunk's checked range (or none), and, when the ranges lie close
+/// together (as writers put them, after the last row group), the one span
+/// that holds them all.
+pub(crate) struct IndexPlan {
+    ranges: Vec<Vec<Option<(u64, usize)>>>,
+    span: Option<Range<u64>>,
+    required: bool,
+    what: &'static str,
+}
+
+impl IndexPlan {
+    /// Check the location `locate` gives of each chunk's index against a
+    /// file of `file_len` bytes.
+    ///
+    /// Under [`PageIndexPolicy::Optional`], a chunk whose index is missing
+    /// its length or lies outside the file has none; under
+    /// [`PageIndexPolicy::Required`] that is an error.
+    pub(crate) fn new(
+        file_len: u64,
+        row_groups: &[strata_format::metadata::RowGroup],
+        policy: PageIndexPolicy,
+        locate: impl Fn(&ColumnChunk) -> (Option<i64>, Option<i32>),
+        what: &'static str,
+    ) -> Result<Self> {
+        let required = policy == PageIndexPolicy::Required;
+        let range_of = |g: usize, j: usize, c: &ColumnChunk| -> Result<Option<(u64, usize)>> {
+            let (offset, length) = locate(c);
+            let Some(offset) = offset else {
+                return Ok(None);
+            };
+            if c.crypto_metadata().is_some() {
+                return if required {
+                    Err(FileError::Corrupt(format!(
+                        "the {what} of column {j} of row group {g} is encrypted"
+                    )))
+                } else {
+                    Ok(None)
+                };
+            }
+            let range = length
+                .and_then(|l| usize::try_from(l).ok())
+                .zip(u64::try_from(offset).ok())
+                .filter(|(len, start)| check_range(*start, *len, file_len).is_ok());
+            match range {
+                Some((len, start)) => Ok(Some((start, len))),
+                None if required => Err(FileError::Corrupt(format!(
+                    "the {what} of column {j} of row group {g} (offset {offset}, length {length:?}) is outside the {file_len} bytes of the file"
+                ))),
+                None => Ok(None),
+            }
+        };
+        let mut ranges: Vec<Vec<Option<(u64, usize)>>> = Vec::with_capacity(row_groups.len());
+        let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0u64);
+        for (g, rg) in row_groups.iter().enumerate() {
+            let mut row = Vec::with_capacity(rg.columns.len());
+            for (j, c) in rg.columns.iter().enumerate() {
+                let r = range_of(g, j, c)?;
+                if let Some((start, len)) = r {
+                    lo = lo.min(start);
+                    hi = hi.max(start + len as u64);
+                    total += len as u64;
+                }
+                row.push(r);
+            }
+            ranges.push(row);
+        }
+        // One read when the indexes fill at least half of their span.
+        let span = (lo < hi && (hi - lo) <= total.saturating_mul(2)).then_some(lo..hi);
+        Ok(Self {
+            ranges,
+            span,
+            required,
+            what,
+        })
+    }
+
+    /// The byte ranges the indexes are read from: the span, or else each
+    /// chunk's range.
+    pub(crate) fn reads(&self) -> Vec<Range<u64>> {
+        match &self.span {
+            Some(span) => vec![span.clone()],
+            None => self
+                .ranges
+                .iter()
+                .flatten()
+                .flatten()
+                .map(|&(start, len)| start..start + len as u64)
+                .collect(),
+        }
+    }
+
+    /// Read (the [`reads`](Self::reads)) and decode the indexes. Under
+    /// [`PageIndexPolicy::Optional`] an index that does not decode is
+    /// left out; under [`PageIndexPolicy::Required`] it is an error.
+    pub(crate) fn decode<T: ReadThrift, R: ChunkReader>(
+        self,
+        reader: &R,
+    ) -> Result<Vec<Vec<Option<T>>>> {
+        let Self {
+            ranges,
+            span,
+            required,
+            what,
+        } = self;
+        let lo = span.as_ref().map_or(0, |s| s.start);
+        let span = span
+            .map(|s| reader.get_bytes(s.start, (s.end - s.start) as usize))
+            .transpose()?;
+        let mut out = Vec::with_capacity(ranges.len());
+        for (g, row) in ranges.into_iter().enumerate() {
+            let mut indexes = Vec::with_capacity(row.len());
+            for (j, r) in row.into_iter().enumerate() {
+                let Some((start, len)) = r else {
+                    indexes.push(None);
+                    continue;
+                };
+                let decoded = match &span {
+                    Some(span) => {
+                        let at = (start - lo) as usize;
+                        thrift::decode::<T>(span.get(at..at + len).unwrap_or_default())
+                    }
+                    None => thrift::decode::<T>(&reader.get_bytes(start, len)?),
+                };
+                match decoded {
+                    Ok(index) => indexes.push(Some(index)),
+                    Err(e) if required => {
+                        return Err(FileError::Corrupt(format!(
+                            "the {what} of column {j} of row group {g} does not decode: {e}"
+                        )));
+                    }
+                    Err(_) => indexes.push(None),
+                }
+            }
+            out.push(indexes);
+        }
+        Ok(out)
+    }
+}
+
+/// Where the column and offset indexes of `row_groups` lie, as the
+/// policies say (`None` for a kind not loaded).
+pub(crate) fn page_index_plans(
     file_len: u64,
     row_groups: &[strata_format::metadata::RowGroup],
-    policy: PageIndexPolicy,
-    locate: impl Fn(&ColumnChunk) -> (Option<i64>, Option<i32>),
-    what: &str,
-) -> Result<Vec<Vec<Option<T>>>> {
-    let required = policy == PageIndexPolicy::Required;
-    // Each chunk's checked range, or why it has none.
-    let range_of = |g: usize, j: usize, c: &ColumnChunk| -> Result<Option<(u64, usize)>> {
-        let (offset, length) = locate(c);
-        let Some(offset) = offset else {
-            return Ok(None);
-        };
-        if c.crypto_metadata().is_some() {
-            return if required {
-                Err(FileError::Corrupt(format!(
-                    "the {what} of column {j} of row group {g} is encrypted"
-                )))
-            } else {
-                Ok(None)
-            };
-        }
-        let range = length
-            .and_then(|l| usize::try_from(l).ok())
-            .zip(u64::try_from(offset).ok())
-            .filter(|(len, start)| check_range(*start, *len, file_len).is_ok());
-        match range {
-            Some((len, start)) => Ok(Some((start, len))),
-            None if required => Err(FileError::Corrupt(format!(
-                "the {what} of column {j} of row group {g} (offset {offset}, length {length:?}) is outside the {file_len} bytes of the file"
-            ))),
-            None => Ok(None),
-        }
-    };
-    let mut ranges: Vec<Vec<Option<(u64, usize)>>> = Vec::with_capacity(row_groups.len());
-    let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0u64);
-    for (g, rg) in row_groups.iter().enumerate() {
-        let mut row = Vec::with_capacity(rg.columns.len());
-        for (j, c) in rg.columns.iter().enumerate() {
-            let r = range_of(g, j, c)?;
-            if let Some((start, len)) = r {
-                lo = lo.min(start);
-                hi = hi.max(start + len as u64);
-                total += len as u64;
-            }
-            row.push(r);
-        }
-        ranges.push(row);
-    }
-    // One read when the indexes fill at least half of their span.
-    let span = (lo < hi && (hi - lo) <= total.saturating_mul(2))
-        .then(|| reader.get_bytes(lo, (hi - lo) as usize))
+    column_policy: PageIndexPolicy,
+    offset_policy: PageIndexPolicy,
+) -> Result<(Option<IndexPlan>, Option<IndexPlan>)> {
+    let column = column_policy
+        .loads()
+        .then(|| {
+            IndexPlan::new(
+                file_len,
+                row_groups,
+                column_policy,
+                |c| (c.column_index_offset, c.column_index_length),
+                "column index",
+            )
+        })
         .transpose()?;
-    let mut out = Vec::with_capacity(ranges.len());
-    for (g, row) in ranges.into_iter().enumerate() {
-        let mut indexes = Vec::with_capacity(row.len());
-        for (j, r) in row.into_iter().enumerate() {
-            let Some((start, len)) = r else {
-                indexes.push(None);
-                continue;
-            };
-            let decoded = match &span {
-                Some(span) => {
-                    let at = (start - lo) as usize;
-                    thrift::decode::<T>(span.get(at..at + len).unwrap_or_default())
-                }
-                None => thrift::decode::<T>(&reader.get_bytes(start, len)?),
-            };
-            match decoded {
-                Ok(index) => indexes.push(Some(index)),
-                Err(e) if required => {
-                    return Err(FileError::Corrupt(format!(
-                        "the {what} of column {j} of row group {g} does not decode: {e}"
-                    )));
-                }
-                Err(_) => indexes.push(None),
-            }
-        }
-        out.push(indexes);
-    }
-    Ok(out)
+    let offset = offset_policy
+        .loads()
+        .then(|| {
+            IndexPlan::new(
+                file_len,
+                row_groups,
+                offset_policy,
+                |c| (c.offset_index_offset, c.offset_index_length),
+                "offset index",
+            )
+        })
+        .transpose()?;
+    Ok((column, offset))
+}
+
+/// Decode the planned indexes from `reader` into a [`PageIndex`].
+pub(crate) fn decode_page_index<R: ChunkReader>(
+    plans: (Option<IndexPlan>, Option<IndexPlan>),
+    reader: &R,
+) -> Result<PageIndex> {
+    let column_indexes = plans
+        .0
+        .map(|p| p.decode::<ColumnIndexMetaData, _>(reader))
+        .transpose()?;
+    let offset_indexes = plans
+        .1
+        .map(|p| p.decode::<OffsetIndexMetaData, _>(reader))
+        .transpose()?;
+    Ok(PageIndex::new(column_indexes, offset_indexes))
 }
 
 #[cfg(test)]
