@@ -61,6 +61,7 @@
 pub mod arrow_reader;
 pub mod arrow_writer;
 mod error;
+pub mod push_decoder;
 mod reader;
 mod schema;
 

@@ -123,6 +123,68 @@ impl PageInfo {
     }
 }
 
+/// The bytes of a column chunk: all of them, or the pieces fetched (its
+/// dictionary and the pages a selection reads), at their offsets within
+/// the chunk. Positions are always chunk offsets.
+#[derive(Debug, Clone)]
+enum ChunkBytes {
+    Whole(Bytes),
+    Pieces {
+        len: usize,
+        /// Sorted by offset, without overlap.
+        pieces: Vec<(usize, Bytes)>,
+    },
+}
+
+impl ChunkBytes {
+    fn len(&self) -> usize {
+        match self {
+            Self::Whole(b) => b.len(),
+            Self::Pieces { len, .. } => *len,
+        }
+    }
+
+    /// The piece holding `position`, and `position` within it.
+    fn piece_at(&self, position: usize) -> Option<(&Bytes, usize)> {
+        match self {
+            Self::Whole(b) => (position <= b.len()).then_some((b, position)),
+            Self::Pieces { pieces, .. } => {
+                let i = pieces
+                    .partition_point(|(start, _)| *start <= position)
+                    .checked_sub(1)?;
+                let (start, bytes) = &pieces[i];
+                let at = position - start;
+                (at < bytes.len()).then_some((bytes, at))
+            }
+        }
+    }
+
+    /// The bytes from `position` to the end of its piece.
+    fn rest(&self, position: usize) -> Result<&[u8]> {
+        match self.piece_at(position) {
+            Some((bytes, at)) => Ok(&bytes[at..]),
+            None => Err(corrupt(format!(
+                "the page at chunk offset {position} was not fetched"
+            ))),
+        }
+    }
+
+    /// `start..end`, which must lie in one piece.
+    fn slice(&self, start: usize, end: usize) -> Result<Bytes> {
+        if start == end {
+            return Ok(Bytes::new());
+        }
+        match self.piece_at(start) {
+            Some((bytes, at)) if at + (end - start) <= bytes.len() => {
+                Ok(bytes.slice(at..at + (end - start)))
+            }
+            _ => Err(corrupt(format!(
+                "chunk bytes {start}..{end} were not fetched"
+            ))),
+        }
+    }
+}
+
 /// The page locations of an offset index, checked against the chunk.
 #[derive(Debug, Clone)]
 struct IndexedPages {
@@ -138,7 +200,7 @@ struct IndexedPages {
 /// Implements `Iterator<Item = Result<Page>>`; after an error it yields
 /// nothing more.
 pub struct PageReader {
-    chunk: Bytes,
+    chunk: ChunkBytes,
     position: usize,
     codec: Option<Box<dyn Codec>>,
     codec_kind: CompressionCodec,
@@ -198,7 +260,7 @@ impl PageReader {
             ))
         })?;
         Ok(Self {
-            chunk,
+            chunk: ChunkBytes::Whole(chunk),
             position: 0,
             codec: codec_for(codec)?,
             codec_kind: codec,
@@ -211,6 +273,42 @@ impl PageReader {
             previous_pages: [None, None],
             finished: false,
         })
+    }
+
+    /// A reader over some pieces of a column chunk of `chunk_len` bytes:
+    /// each piece is its offset within the chunk and its bytes (the
+    /// dictionary page and the data pages a row selection reads, say).
+    /// Pieces must be in order, not overlap, and lie within the chunk.
+    /// Set the chunk's page locations
+    /// ([`set_page_locations`](Self::set_page_locations)) so pages that
+    /// were not fetched are skipped by the offset index; reading one is an
+    /// error.
+    pub fn with_pieces(
+        pieces: Vec<(usize, Bytes)>,
+        chunk_len: usize,
+        codec: CompressionCodec,
+        num_values: i64,
+        options: PageReaderOptions,
+    ) -> Result<Self> {
+        let mut end_of_previous = 0usize;
+        for (start, bytes) in &pieces {
+            let end = start
+                .checked_add(bytes.len())
+                .filter(|end| *end <= chunk_len);
+            if *start < end_of_previous || end.is_none() {
+                return Err(FileError::InvalidArgument(format!(
+                    "chunk piece at {start} of {} bytes is not inside the {chunk_len}-byte chunk, in order",
+                    bytes.len()
+                )));
+            }
+            end_of_previous = end.unwrap_or(chunk_len);
+        }
+        let mut reader = Self::with_options(Bytes::new(), codec, num_values, options)?;
+        reader.chunk = ChunkBytes::Pieces {
+            len: chunk_len,
+            pieces,
+        };
+        Ok(reader)
     }
 
     /// Use an offset index's page locations to find data pages, so they can
@@ -264,9 +362,13 @@ impl PageReader {
         Ok(())
     }
 
-    /// The chunk's bytes.
-    pub fn chunk(&self) -> &Bytes {
-        &self.chunk
+    /// The chunk's bytes, when it was read whole (not
+    /// [`with_pieces`](Self::with_pieces)).
+    pub fn chunk(&self) -> Option<&Bytes> {
+        match &self.chunk {
+            ChunkBytes::Whole(b) => Some(b),
+            ChunkBytes::Pieces { .. } => None,
+        }
     }
 
     /// The compression codec of the chunk.
@@ -334,7 +436,7 @@ impl PageReader {
                 }
                 return Ok(None);
             }
-            let rest = self.chunk.get(self.position..).unwrap_or_default();
+            let rest = self.chunk.rest(self.position)?;
             let (header, header_len) = thrift::decode_prefix::<PageHeader>(rest)?;
             let info = self.check_header(header, header_len)?;
             match info.header.page_type {
@@ -538,6 +640,15 @@ impl PageReader {
         (skipped, pages)
     }
 
+    /// Whether an offset index was set and the reader stands before its
+    /// first data page (at a dictionary page, say).
+    pub fn before_indexed_pages(&self) -> bool {
+        self.indexed
+            .as_ref()
+            .and_then(|indexed| indexed.pages.first())
+            .is_some_and(|&(start, _, _)| self.position < start)
+    }
+
     /// The number of data pages in the offset index, if one was set.
     pub fn num_indexed_pages(&self) -> Option<usize> {
         self.indexed.as_ref().map(|indexed| indexed.pages.len())
@@ -593,7 +704,7 @@ impl PageReader {
         };
         let body = self
             .chunk
-            .slice(info.body_offset..info.body_offset + info.body_len);
+            .slice(info.body_offset, info.body_offset + info.body_len)?;
         if self.options.verify_crc
             && let Some(expected) = info.header.crc
         {

@@ -28,13 +28,22 @@ use crate::chunk_reader::ChunkReader;
 use crate::error::{FileError, Result};
 
 /// Byte ranges of one file pushed by the caller, with their bytes.
-#[derive(Debug, Clone, Default)]
+///
+/// [`Default`] buffers are of a file of unknown length: any range is
+/// accepted, and reads are checked against the pushed ranges alone.
+#[derive(Debug, Clone)]
 pub struct PushBuffers {
     file_len: u64,
     /// Sorted by start; ranges may overlap.
     ranges: Vec<(Range<u64>, Bytes)>,
     /// The longest range held, which bounds how far back a lookup looks.
     longest: u64,
+}
+
+impl Default for PushBuffers {
+    fn default() -> Self {
+        Self::new(u64::MAX)
+    }
 }
 
 impl PushBuffers {

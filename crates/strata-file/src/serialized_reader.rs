@@ -618,6 +618,107 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         Ok(pages)
     }
 
+    /// The byte ranges (file offsets) of column chunk `j` that reading the
+    /// rows `rows` of the row group needs (sorted, not overlapping), given
+    /// the chunk's offset index: the bytes in front of its first data page
+    /// (a dictionary page) and the data pages holding any of those rows,
+    /// neighbouring pages in one range. When every page is needed this is
+    /// the whole chunk in one range.
+    pub fn page_ranges_for_rows(
+        &self,
+        j: usize,
+        index: &OffsetIndex,
+        rows: &[std::ops::Range<u64>],
+    ) -> Result<Vec<std::ops::Range<u64>>> {
+        let (start, len) = self.column_chunk_range(j)?;
+        let end = start + len;
+        let num_rows = u64::try_from(self.num_rows()).unwrap_or(0);
+        let locations = &index.page_locations;
+        let mut ranges: Vec<std::ops::Range<u64>> = Vec::new();
+        let mut push = |r: std::ops::Range<u64>| match ranges.last_mut() {
+            Some(last) if last.end == r.start => last.end = r.end,
+            _ => ranges.push(r),
+        };
+        let mut every_page = true;
+        let mut next_row = 0usize;
+        for (i, page) in locations.iter().enumerate() {
+            let bad = || {
+                FileError::Corrupt(format!(
+                    "offset index page {i} of column chunk {j} (offset {}, size {}) is not inside the chunk",
+                    page.offset, page.compressed_page_size
+                ))
+            };
+            let page_start = u64::try_from(page.offset).map_err(|_| bad())?;
+            let page_end = u64::try_from(page.compressed_page_size)
+                .ok()
+                .and_then(|size| page_start.checked_add(size))
+                .filter(|e| page_start >= start && *e <= end)
+                .ok_or_else(bad)?;
+            if i == 0 && page_start > start {
+                push(start..page_start);
+            }
+            let first = u64::try_from(page.first_row_index).unwrap_or(0);
+            let last = locations
+                .get(i + 1)
+                .map_or(num_rows, |p| u64::try_from(p.first_row_index).unwrap_or(0));
+            // The selected rows are sorted: skip those before this page.
+            while rows.get(next_row).is_some_and(|r| r.end <= first) {
+                next_row += 1;
+            }
+            // A page of no rows of its own (which a broken index might
+            // claim) is read, in case it continues a record.
+            if first >= last || rows.get(next_row).is_some_and(|r| r.start < last) {
+                push(page_start..page_end);
+            } else {
+                every_page = false;
+            }
+        }
+        if every_page || locations.is_empty() {
+            return Ok(std::iter::once(start..end).collect());
+        }
+        Ok(ranges)
+    }
+
+    /// A page reader over the pieces `ranges` of column chunk `j` (from
+    /// [`page_ranges_for_rows`](Self::page_ranges_for_rows)) that knows
+    /// the chunk's page locations from `index`: pages outside the pieces
+    /// are skipped by the index, and reading one is an error.
+    pub fn sparse_page_reader(
+        &self,
+        j: usize,
+        index: &OffsetIndex,
+        ranges: &[std::ops::Range<u64>],
+    ) -> Result<PageReader> {
+        let meta = self.column_metadata(j)?;
+        let (start, len) = self.column_chunk_range(j)?;
+        let mut pieces = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            let at = r
+                .start
+                .checked_sub(start)
+                .and_then(|at| usize::try_from(at).ok())
+                .ok_or_else(|| {
+                    FileError::InvalidArgument(format!(
+                        "range {r:?} is not inside column chunk {j}"
+                    ))
+                })?;
+            let length = usize::try_from(r.end.saturating_sub(r.start))
+                .map_err(|_| FileError::InvalidArgument(format!("a range of {r:?}")))?;
+            pieces.push((at, self.file.reader.get_bytes(r.start, length)?));
+        }
+        let chunk_len = usize::try_from(len)
+            .map_err(|_| FileError::Corrupt(format!("column chunk of {len} bytes")))?;
+        let mut pages = PageReader::with_pieces(
+            pieces,
+            chunk_len,
+            meta.codec,
+            meta.num_values,
+            self.file.props.page_options(),
+        )?;
+        pages.set_page_locations(&index.page_locations, start)?;
+        Ok(pages)
+    }
+
     /// The column index of chunk `j`, or `None` if it has none.
     pub fn column_index(&self, j: usize) -> Result<Option<ColumnIndex>> {
         let chunk = self.column_chunk(j)?;
@@ -629,9 +730,19 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         )
     }
 
-    /// The offset index of chunk `j`, or `None` if it has none.
+    /// The offset index of chunk `j`, or `None` if it has none: the one
+    /// the file's metadata holds when its page index was loaded, or else
+    /// read from the file.
     pub fn offset_index(&self, j: usize) -> Result<Option<OffsetIndex>> {
         let chunk = self.column_chunk(j)?;
+        if let Some(index) = self
+            .file
+            .metadata
+            .page_index()
+            .and_then(|p| p.offset_index(self.index, j))
+        {
+            return Ok(Some(index.clone()));
+        }
         self.read_index(
             j,
             chunk.offset_index_offset,

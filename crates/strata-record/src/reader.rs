@@ -440,6 +440,13 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         }
         loop {
             if self.levels.pos >= self.levels.len {
+                // With an offset index, pages begin at record boundaries
+                // (parquet.thrift, `PageLocation`): the last record of a
+                // page is complete, and the next page, which a sparse read
+                // may not have fetched, need not be looked at.
+                if records == max_records && self.pages.num_indexed_pages().is_some() {
+                    break;
+                }
                 if matches!(sink, Sink::Skip) && records < max_records {
                     let skipped = self.skip_whole_pages(max_records - records)?;
                     records += skipped;
@@ -582,7 +589,12 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     /// Only called between pages.
     fn skip_whole_pages(&mut self, remaining: usize) -> Result<usize> {
         // With an offset index, whole pages are passed over without reading
-        // their headers; the rest goes page by page below.
+        // their headers; the rest goes page by page below. A dictionary in
+        // front of the first data page is read first (the index starts at
+        // the data pages, which a sparse read may not have fetched).
+        if self.pages.before_indexed_pages() {
+            self.read_leading_dictionary()?;
+        }
         let (by_index, pages) = self.pages.skip_pages_by_index(remaining as u64);
         let mut skipped = usize::try_from(by_index).unwrap_or(0).min(remaining);
         self.stats.pages_skipped += pages as u64;
@@ -618,6 +630,35 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         Ok(skipped)
     }
 
+    /// Decode a dictionary page for the data pages after it.
+    fn set_dictionary_page(&mut self, page: Page) -> Result<()> {
+        if let Page::DictionaryPage {
+            buf,
+            num_values,
+            encoding,
+            ..
+        } = page
+        {
+            self.values
+                .set_dictionary(encoding, &buf, num_values as usize)?;
+            self.stats.dictionary_pages += 1;
+        }
+        Ok(())
+    }
+
+    /// Read the dictionary page the page reader stands at, if it does, so
+    /// that the reader stands at the first data page.
+    fn read_leading_dictionary(&mut self) -> Result<()> {
+        let at_dictionary = self
+            .pages
+            .peek_header()?
+            .is_some_and(|info| info.page_type() == PageType::DictionaryPage);
+        if at_dictionary && let Some(page) = self.pages.next().transpose()? {
+            self.set_dictionary_page(page)?;
+        }
+        Ok(())
+    }
+
     /// Load the next data page (decoding a dictionary page on the way).
     /// Returns `false` at the end of the chunk.
     fn load_next_page(&mut self) -> Result<bool> {
@@ -633,16 +674,7 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
                 return Ok(false);
             };
             match page {
-                Page::DictionaryPage {
-                    buf,
-                    num_values,
-                    encoding,
-                    ..
-                } => {
-                    self.values
-                        .set_dictionary(encoding, &buf, num_values as usize)?;
-                    self.stats.dictionary_pages += 1;
-                }
+                Page::DictionaryPage { .. } => self.set_dictionary_page(page)?,
                 Page::DataPage {
                     buf,
                     num_values,

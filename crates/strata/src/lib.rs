@@ -66,6 +66,7 @@
 
 pub use strata_arrow as arrow;
 pub use strata_encoding as encoding;
+pub use strata_file::DecodeResult;
 pub use strata_format as format;
 pub use strata_sink as sink;
 

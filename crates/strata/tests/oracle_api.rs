@@ -5,6 +5,9 @@
 //! JSON of row fields. Each case runs on both crates and the answers must
 //! be equal.
 
+#[path = "support/corpus.rs"]
+mod corpus;
+
 use arrow_array::BooleanArray;
 use arrow_schema::{DataType, Field, Fields, Schema};
 
@@ -571,34 +574,13 @@ fn field_text_and_json_match_arrow_rs() {
     }
 }
 
-/// The parquet-testing data files (empty, with a message, when the corpus
-/// is absent).
-#[allow(clippy::unwrap_used)]
-fn corpus_data_files() -> Vec<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/parquet-testing/data");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "skipped: parquet-testing corpus not found at {}",
-            dir.display()
-        );
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn page_indexes_match_arrow_rs() {
     use parquet::file::page_index::column_index::ColumnIndexMetaData as T;
 
     let mut files_compared = 0;
     let (mut column_indexes, mut offset_indexes) = (0, 0);
-    for path in corpus_data_files() {
+    for path in corpus::corpus_files("data") {
         let file = bytes::Bytes::from(std::fs::read(&path).unwrap());
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let Ok(theirs) = parquet::file::metadata::ParquetMetaDataReader::new()
@@ -716,7 +698,7 @@ fn page_indexes_match_arrow_rs() {
     eprintln!(
         "{files_compared} files, {column_indexes} column indexes and {offset_indexes} offset indexes equal"
     );
-    if !corpus_data_files().is_empty() {
+    if !corpus::corpus_files("data").is_empty() {
         assert!(
             column_indexes > 50 && offset_indexes > 50,
             "too few page indexes compared"
@@ -730,7 +712,7 @@ fn statistics_policies_skip_what_arrow_rs_skips() {
     use strata::file::metadata::ParquetStatisticsPolicy as OurPolicy;
 
     let mut compared = 0;
-    for path in corpus_data_files() {
+    for path in corpus::corpus_files("data") {
         let file = bytes::Bytes::from(std::fs::read(&path).unwrap());
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         for keep in [&[][..], &[0][..], &[1, 2][..]] {

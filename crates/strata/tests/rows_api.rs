@@ -4,25 +4,15 @@
 //! counts the data cannot back, and row groups out of range.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+#[path = "support/corpus.rs"]
+mod corpus;
+
 use std::sync::Arc;
 
 use bytes::Bytes;
 use strata::file::reader::{FileReader, SerializedFileReader};
 use strata::format::metadata::{ConvertedType, FieldRepetitionType as Rep, SchemaElement, Type};
 use strata::schema::types::Type as SchemaType;
-
-fn corpus(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/parquet-testing/data")
-        .join(name);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("skipped: {} not found", path.display());
-        None
-    }
-}
 
 /// Rows of `reader` as text, leaf columns read `batch` records at a time.
 fn rows_of(reader: &dyn FileReader, batch: usize) -> Vec<String> {
@@ -223,7 +213,7 @@ fn leaf_batch_sizes_do_not_change_the_rows() {
         "map_no_value.parquet",
         "alltypes_tiny_pages.parquet",
     ] {
-        let Some(path) = corpus(name) else {
+        let Some(path) = corpus::corpus_file(name) else {
             continue;
         };
         let bytes = Bytes::from(std::fs::read(path).unwrap());
@@ -367,7 +357,7 @@ fn lists_and_maps_of_the_wrong_shape_are_errors() {
 fn row_counts_past_the_data_end_with_an_error() {
     use strata::format::footer::{decode_metadata, write_footer};
     use strata::sink::ByteSink;
-    let Some(path) = corpus("alltypes_plain.parquet") else {
+    let Some(path) = corpus::corpus_file("alltypes_plain.parquet") else {
         return;
     };
     let original = std::fs::read(path).unwrap();

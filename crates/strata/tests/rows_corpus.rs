@@ -11,6 +11,9 @@
 //! when it is absent the tests print that they skipped, and pass.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "support/corpus.rs"]
+mod corpus;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
@@ -52,21 +55,6 @@ const STRATA_ONLY: &[(&str, &str)] = &[(
 /// Most rows printed per file (the largest corpus files have more; the
 /// first rows of every row group are compared up to this many in all).
 const MAX_ROWS: usize = 20_000;
-
-fn corpus_dir(sub: &str) -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/parquet-testing")
-        .join(sub);
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: parquet-testing corpus not found at {}",
-            dir.display()
-        );
-        None
-    }
-}
 
 fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -210,7 +198,7 @@ fn describe(arrow_rs: &Reading, strata: &Reading) -> String {
 
 #[test]
 fn every_corpus_file_prints_the_rows_arrow_rs_prints() {
-    let Some(data) = corpus_dir("data") else {
+    let Some(data) = corpus::corpus_dir("data") else {
         return;
     };
     let mut files = Vec::new();
@@ -274,7 +262,7 @@ fn every_corpus_file_prints_the_rows_arrow_rs_prints() {
 
 #[test]
 fn bad_files_give_errors_not_panics() {
-    let Some(bad) = corpus_dir("bad_data") else {
+    let Some(bad) = corpus::corpus_dir("bad_data") else {
         return;
     };
     let mut files = Vec::new();
@@ -304,7 +292,7 @@ fn corrupt_checksums_fail_as_in_arrow_rs_when_verified() {
     use strata::file::properties::ReaderProperties;
     use strata::file::reader::{FileReader, SerializedFileReader};
     use strata::file::serialized_reader::ReadOptionsBuilder;
-    let Some(data) = corpus_dir("data") else {
+    let Some(data) = corpus::corpus_dir("data") else {
         return;
     };
     for name in [

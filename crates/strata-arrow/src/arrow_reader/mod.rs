@@ -32,22 +32,18 @@
 //! assert_eq!(batches, vec![batch]);
 //! ```
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
+use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
+use strata_file::DecodeResult;
 use strata_file::chunk_reader::ChunkReader;
-use strata_file::page_reader::PageReader;
-use strata_file::properties::ReaderProperties;
-use strata_file::serialized_reader::SerializedFileReader;
+use strata_file::push_buffers::PushBuffers;
 use strata_format::SchemaDescriptor;
 
 use crate::error::{ParquetError, Result, general};
-use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
-use crate::schema::{
-    HintRule, ParquetField, build_arrow_schema, embedded_arrow_schema, written_by_strata,
-};
+use crate::push_decoder::{ParquetPushDecoder, ReadState};
+use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
 
 mod selection;
 pub use selection::{RowSelection, RowSelector};
@@ -178,7 +174,7 @@ impl ProjectionMask {
             .is_none_or(|m| m.get(leaf_idx).copied().unwrap_or(false))
     }
 
-    fn as_slice(&self) -> Option<&[bool]> {
+    pub(crate) fn as_slice(&self) -> Option<&[bool]> {
         self.mask.as_deref()
     }
 }
@@ -410,24 +406,28 @@ impl ArrowReaderMetadata {
     }
 }
 
-/// Builds a [`ParquetRecordBatchReader`] over a file held by a
-/// [`ChunkReader`] (`std::fs::File`, `bytes::Bytes`).
-pub struct ParquetRecordBatchReaderBuilder<T: ChunkReader> {
-    file: SerializedFileReader<T>,
-    metadata: Arc<ParquetMetaData>,
-    schema: SchemaRef,
-    hint: Option<(Schema, HintRule)>,
-    batch_size: usize,
-    projection: ProjectionMask,
-    row_groups: Option<Vec<usize>>,
-    selection: Option<RowSelection>,
-    limit: Option<usize>,
-    offset: Option<usize>,
+/// The options of a read, shared by the three ways of reading: the
+/// synchronous reader ([`ParquetRecordBatchReaderBuilder`]), the push
+/// decoder ([`ParquetPushDecoderBuilder`]) and, with the `async` feature,
+/// the stream. `T` is where the bytes come from.
+///
+/// [`ParquetPushDecoderBuilder`]: crate::push_decoder::ParquetPushDecoderBuilder
+pub struct ArrowReaderBuilder<T> {
+    pub(crate) input: T,
+    pub(crate) metadata: Arc<ParquetMetaData>,
+    pub(crate) schema: SchemaRef,
+    pub(crate) hint: Option<(Schema, HintRule)>,
+    pub(crate) batch_size: usize,
+    pub(crate) projection: ProjectionMask,
+    pub(crate) row_groups: Option<Vec<usize>>,
+    pub(crate) selection: Option<RowSelection>,
+    pub(crate) limit: Option<usize>,
+    pub(crate) offset: Option<usize>,
 }
 
-impl<T: ChunkReader> std::fmt::Debug for ParquetRecordBatchReaderBuilder<T> {
+impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParquetRecordBatchReaderBuilder")
+        f.debug_struct("ArrowReaderBuilder")
             .field("schema", &self.schema)
             .field("batch_size", &self.batch_size)
             .field("projection", &self.projection)
@@ -435,32 +435,15 @@ impl<T: ChunkReader> std::fmt::Debug for ParquetRecordBatchReaderBuilder<T> {
             .field("selection", &self.selection)
             .field("limit", &self.limit)
             .field("offset", &self.offset)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
-impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
-    /// Open `reader`: read its footer and map its schema to Arrow.
-    pub fn try_new(reader: T) -> Result<Self> {
-        Self::try_new_with_options(reader, ArrowReaderOptions::new())
-    }
-
-    /// [`try_new`](Self::try_new) with options.
-    pub fn try_new_with_options(reader: T, options: ArrowReaderOptions) -> Result<Self> {
-        let metadata = ArrowReaderMetadata::load(&reader, options)?;
-        Ok(Self::new_with_metadata(reader, metadata))
-    }
-
-    /// A builder over `reader`, whose metadata was read already (by
-    /// [`ArrowReaderMetadata::load`], from the same file).
-    pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
-        let file = SerializedFileReader::with_metadata(
-            reader,
-            metadata.metadata.as_ref().clone(),
-            ReaderProperties::default(),
-        );
+impl<T> ArrowReaderBuilder<T> {
+    /// A builder over `input`, with the defaults.
+    pub(crate) fn new_builder(input: T, metadata: ArrowReaderMetadata) -> Self {
         Self {
-            file,
+            input,
             metadata: metadata.metadata,
             schema: metadata.schema,
             hint: metadata.hint,
@@ -524,157 +507,70 @@ impl<T: ChunkReader + Send + 'static> ParquetRecordBatchReaderBuilder<T> {
         self
     }
 
-    /// Build the reader.
+    /// The read these options describe: what the push decoder runs.
+    pub(crate) fn read_state(&self) -> Result<ReadState> {
+        ReadState::try_new(self)
+    }
+}
+
+/// The input of a [`ParquetRecordBatchReaderBuilder`]: a [`ChunkReader`].
+#[derive(Debug)]
+pub struct SyncReader<T: ChunkReader>(pub(crate) T);
+
+/// Builds a [`ParquetRecordBatchReader`] over a file held by a
+/// [`ChunkReader`] (`std::fs::File`, `bytes::Bytes`).
+pub type ParquetRecordBatchReaderBuilder<T> = ArrowReaderBuilder<SyncReader<T>>;
+
+impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
+    /// Open `reader`: read its footer and map its schema to Arrow.
+    pub fn try_new(reader: T) -> Result<Self> {
+        Self::try_new_with_options(reader, ArrowReaderOptions::new())
+    }
+
+    /// [`try_new`](Self::try_new) with options.
+    pub fn try_new_with_options(reader: T, options: ArrowReaderOptions) -> Result<Self> {
+        let metadata = ArrowReaderMetadata::load(&reader, options)?;
+        Ok(Self::new_with_metadata(reader, metadata))
+    }
+
+    /// A builder over `reader`, whose metadata was read already (by
+    /// [`ArrowReaderMetadata::load`], from the same file).
+    pub fn new_with_metadata(reader: T, metadata: ArrowReaderMetadata) -> Self {
+        Self::new_builder(SyncReader(reader), metadata)
+    }
+
+    /// Build the reader: the push decoder of these options, its requests
+    /// answered from the [`ChunkReader`].
     pub fn build(self) -> Result<ParquetRecordBatchReader> {
-        let kv = self.metadata.file_metadata().key_value_metadata.as_deref();
-        let (schema, fields) = build_arrow_schema(
-            self.metadata.schema_descr(),
-            self.projection.as_slice(),
-            self.hint.as_ref().map(|(h, rule)| (h, *rule)),
-            kv,
-        )?;
-        let num_rg = self.metadata.num_row_groups();
-        let row_groups = self.row_groups.unwrap_or_else(|| (0..num_rg).collect());
-        let mut rows = Vec::with_capacity(row_groups.len());
-        for &rg in &row_groups {
-            let g = self
-                .metadata
-                .row_groups()
-                .get(rg)
-                .ok_or_else(|| general(format!("row group {rg} of {num_rg}")))?;
-            rows.push(usize::try_from(g.num_rows).map_err(|_| general("negative row count"))?);
-        }
-        let total: usize = rows.iter().sum();
-        let has_selection = self.selection.is_some();
-        let mut selection = self
-            .selection
-            .unwrap_or_else(|| RowSelection::from(vec![RowSelector::select(total)]));
-        if let Some(offset) = self.offset {
-            selection = selection.offset(offset);
-        }
-        if let Some(limit) = self.limit {
-            selection = selection.limit(limit);
-        }
-        let mut plan = VecDeque::new();
-        let mut selectors: VecDeque<RowSelector> = selection.iter().copied().collect();
-        for (&rg, &n) in row_groups.iter().zip(&rows) {
-            let mut mine = VecDeque::new();
-            let mut left = n;
-            while left > 0 {
-                let Some(mut s) = selectors.pop_front() else {
-                    break;
-                };
-                if s.row_count > left {
-                    selectors.push_front(RowSelector {
-                        row_count: s.row_count - left,
-                        skip: s.skip,
-                    });
-                    s.row_count = left;
-                }
-                left -= s.row_count;
-                if s.row_count > 0 {
-                    mine.push_back(s);
-                }
-            }
-            if mine.iter().any(|s| !s.skip) {
-                // Trailing skips need not be read.
-                while mine.back().is_some_and(|s| s.skip) {
-                    mine.pop_back();
-                }
-                plan.push_back((rg, mine));
-            }
-        }
-        let mut leaf_columns = Vec::new();
-        let mut slot_levels = Vec::new();
-        let mut top_level = Vec::new();
-        for f in &fields {
-            f.leaves(&mut leaf_columns);
-            leaf_slot_levels(f, 0, &mut slot_levels);
-            let is_leaf = matches!(f.kind, crate::schema::FieldKind::Leaf { .. });
-            top_level.resize(slot_levels.len(), is_leaf);
-        }
-        let mut leaf_types = Vec::new();
-        for f in &fields {
-            leaf_arrow_types(f, &mut leaf_types);
-        }
+        let state = self.read_state()?;
+        let input = self.input.0;
+        let buffers = PushBuffers::new(input.len());
         Ok(ParquetRecordBatchReader {
-            source: Box::new(self.file),
-            // The batches' schema: the projected fields, without the
-            // schema-level metadata (the builder's `schema()` has it), as
-            // arrow-rs's batches come.
-            schema: Arc::new(Schema::new(schema.fields().clone())),
-            fields,
-            leaf_columns,
-            leaf_types,
-            slot_levels,
-            top_level,
-            batch_size: self.batch_size,
-            plan,
-            current: None,
-            use_index: has_selection,
+            decoder: ParquetPushDecoder::new(self.metadata, state, buffers),
+            input: Some(Box::new(input)),
             done: false,
         })
     }
 }
 
-fn leaf_arrow_types(field: &ParquetField, out: &mut Vec<arrow_schema::DataType>) {
-    use crate::schema::FieldKind;
-    match &field.kind {
-        FieldKind::Leaf { .. } => out.push(field.arrow_type.clone()),
-        FieldKind::Struct { children } => children.iter().for_each(|c| leaf_arrow_types(c, out)),
-        FieldKind::List { element } => leaf_arrow_types(element, out),
-    }
-}
-
-/// What the reader needs of a file: page readers for column chunks.
-trait ChunkSource: Send {
-    fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader>;
-    fn schema(&self) -> &SchemaDescriptor;
-}
-
-impl<T: ChunkReader + Send> ChunkSource for SerializedFileReader<T> {
-    fn pages(&self, row_group: usize, column: usize, indexed: bool) -> Result<PageReader> {
-        let rg = self.row_group(row_group)?;
-        Ok(if indexed {
-            rg.indexed_page_reader(column)?
-        } else {
-            rg.page_reader(column)?
-        })
-    }
-
-    fn schema(&self) -> &SchemaDescriptor {
-        SerializedFileReader::schema(self)
-    }
-}
-
-struct Current {
-    leaves: Vec<LeafReader>,
-    selectors: VecDeque<RowSelector>,
-}
-
 /// Reads Arrow [`RecordBatch`]es from a Parquet file; built by
 /// [`ParquetRecordBatchReaderBuilder`].
+///
+/// It runs a [`ParquetPushDecoder`] and answers each range it asks for
+/// from the file, so it reads exactly what the push decoder and the async
+/// stream read, and decodes it the same way.
 pub struct ParquetRecordBatchReader {
-    source: Box<dyn ChunkSource>,
-    schema: SchemaRef,
-    fields: Vec<ParquetField>,
-    leaf_columns: Vec<usize>,
-    leaf_types: Vec<arrow_schema::DataType>,
-    slot_levels: Vec<i16>,
-    /// Per leaf: a field of the schema root (no parent reads its levels).
-    top_level: Vec<bool>,
-    batch_size: usize,
-    plan: VecDeque<(usize, VecDeque<RowSelector>)>,
-    current: Option<Current>,
-    use_index: bool,
+    decoder: ParquetPushDecoder,
+    /// Where requested bytes come from; `None` for a reader whose bytes
+    /// were all pushed already (one row group of a push decoder).
+    input: Option<Box<dyn ChunkReader + Send>>,
     done: bool,
 }
 
 impl std::fmt::Debug for ParquetRecordBatchReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetRecordBatchReader")
-            .field("schema", &self.schema)
-            .field("batch_size", &self.batch_size)
+            .field("schema", self.decoder.schema())
             .finish_non_exhaustive()
     }
 }
@@ -688,109 +584,35 @@ impl ParquetRecordBatchReader {
             .build()
     }
 
-    fn open(&self, rg: usize) -> Result<Vec<LeafReader>> {
-        let mut leaves = Vec::with_capacity(self.leaf_columns.len());
-        for (i, &col) in self.leaf_columns.iter().enumerate() {
-            let descr = self
-                .source
-                .schema()
-                .columns()
-                .get(col)
-                .ok_or_else(|| general(format!("leaf column {col}")))?
-                .clone();
-            let pages = self.source.pages(rg, col, self.use_index)?;
-            leaves.push(LeafReader::new(
-                pages,
-                descr,
-                self.leaf_types[i].clone(),
-                self.slot_levels[i],
-                self.top_level.get(i).copied().unwrap_or(false),
-            )?);
+    /// A reader over a decoder whose bytes were all pushed.
+    pub(crate) fn from_decoder(decoder: ParquetPushDecoder) -> Self {
+        Self {
+            decoder,
+            input: None,
+            done: false,
         }
-        Ok(leaves)
     }
 
-    /// The next batch: `batch_size` rows, fewer only at the end. Runs of
-    /// selected rows and row groups are read one after the other and, when
-    /// a batch spans several, their arrays are concatenated (as arrow-rs
-    /// does, a batch does not end at a row-group or selector boundary).
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
-        let mut parts: Vec<RecordBatch> = Vec::new();
-        let mut rows = 0;
-        while rows < self.batch_size {
-            match self.next_run(self.batch_size - rows)? {
-                Some(part) => {
-                    rows += part.num_rows();
-                    parts.push(part);
-                }
-                None => break,
-            }
-        }
-        if parts.len() <= 1 {
-            return Ok(parts.pop());
-        }
-        Ok(Some(arrow_select::concat::concat_batches(
-            &self.schema,
-            &parts,
-        )?))
-    }
-
-    /// Up to `max` (> 0) rows of one selected run of one row group.
-    fn next_run(&mut self, max: usize) -> Result<Option<RecordBatch>> {
         loop {
-            let current = match &mut self.current {
-                Some(c) => c,
-                None => {
-                    let Some((rg, selectors)) = self.plan.pop_front() else {
-                        return Ok(None);
-                    };
-                    let leaves = self.open(rg)?;
-                    self.current.insert(Current { leaves, selectors })
-                }
-            };
-            let Some(sel) = current.selectors.pop_front() else {
-                self.current = None;
-                continue;
-            };
-            if sel.skip {
-                for leaf in &mut current.leaves {
-                    let n = leaf.skip(sel.row_count)?;
-                    if n != sel.row_count {
+            match self.decoder.try_decode()? {
+                DecodeResult::NeedsData(ranges) => {
+                    let Some(input) = &self.input else {
                         return Err(general(format!(
-                            "row group ended after {n} of {} skipped rows",
-                            sel.row_count
+                            "the reader needs bytes {ranges:?}, which were not fetched"
                         )));
+                    };
+                    let mut data = Vec::with_capacity(ranges.len());
+                    for r in &ranges {
+                        let len = usize::try_from(r.end - r.start)
+                            .map_err(|_| general(format!("a range of {r:?}")))?;
+                        data.push(input.get_bytes(r.start, len)?);
                     }
+                    self.decoder.push_ranges(ranges, data)?;
                 }
-                continue;
+                DecodeResult::Data(batch) => return Ok(Some(batch)),
+                DecodeResult::Finished => return Ok(None),
             }
-            let take = sel.row_count.min(max);
-            if take < sel.row_count {
-                current
-                    .selectors
-                    .push_front(RowSelector::select(sel.row_count - take));
-            }
-            let mut batches: Vec<LeafBatch> = Vec::with_capacity(current.leaves.len());
-            for leaf in &mut current.leaves {
-                let (n, b) = leaf.read(take)?;
-                if n != take {
-                    return Err(general(format!(
-                        "a column chunk ended after {n} of {take} rows"
-                    )));
-                }
-                batches.push(b);
-            }
-            let mut next = 0;
-            let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
-            for f in &self.fields {
-                columns.push(assemble(f, 0, 0, &batches, &mut next)?.0);
-            }
-            let options = RecordBatchOptions::new().with_row_count(Some(take));
-            return Ok(Some(RecordBatch::try_new_with_options(
-                self.schema.clone(),
-                columns,
-                &options,
-            )?));
         }
     }
 }
@@ -818,6 +640,6 @@ impl Iterator for ParquetRecordBatchReader {
 
 impl RecordBatchReader for ParquetRecordBatchReader {
     fn schema(&self) -> SchemaRef {
-        self.schema.clone()
+        self.decoder.schema().clone()
     }
 }

@@ -196,12 +196,12 @@ impl ParquetMetaDataPushDecoder {
         let file_len = self.buffers.file_len();
         let tail_range = file_len - FOOTER_TAIL_LEN as u64..file_len;
         if !self.buffers.has_range(&tail_range) {
-            return Ok(Err(vec![tail_range]));
+            return Ok(Err(std::iter::once(tail_range).collect()));
         }
         let tail = self.buffers.get_bytes(tail_range.start, FOOTER_TAIL_LEN)?;
         let range = metadata_range(file_len, FooterTail::try_from(&tail[..])?)?;
         if !self.buffers.has_range(&range) {
-            return Ok(Err(vec![range]));
+            return Ok(Err(std::iter::once(range).collect()));
         }
         let bytes = self
             .buffers
