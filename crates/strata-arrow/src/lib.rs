@@ -60,6 +60,8 @@
 
 pub mod arrow_reader;
 pub mod arrow_writer;
+#[cfg(feature = "async")]
+pub mod async_reader;
 mod error;
 pub mod push_decoder;
 mod reader;

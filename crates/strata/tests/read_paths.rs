@@ -1,6 +1,7 @@
 //! One table of reads, run through every way strata reads Arrow: the
-//! synchronous reader, the push decoder fed in several ways, and (with the
-//! `async` feature, which this crate's tests turn on) the async stream.
+//! synchronous reader, the push decoder fed in several ways, and the async
+//! stream over a tokio reader and over an object store (the `async` and
+//! `object_store` features, which this crate's tests turn on).
 //! Each configuration's batches must be identical on every path, and its
 //! row count equal to arrow-rs's for the same file and options. The push
 //! decoder must also ask for no more bytes than arrow-rs's push decoder
@@ -212,6 +213,50 @@ fn drive(mut decoder: ParquetPushDecoder, file: &Bytes, feed: Feed) -> (Vec<Reco
     (batches, requested)
 }
 
+/// Where the async stream reads from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// An `AsyncRead + AsyncSeek` over the bytes.
+    Cursor,
+    /// A `ParquetObjectReader` over object_store's in-memory store.
+    ObjectStore,
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+}
+
+fn read_stream(file: &Bytes, config: &Config, source: Source) -> Vec<RecordBatch> {
+    use futures::TryStreamExt;
+    use object_store::{ObjectStore, ObjectStoreExt, memory::InMemory, path::Path};
+    use strata::arrow::async_reader::{
+        AsyncFileReader, ParquetObjectReader, ParquetRecordBatchStreamBuilder,
+    };
+
+    runtime().block_on(async {
+        let input: Box<dyn AsyncFileReader> = match source {
+            Source::Cursor => Box::new(std::io::Cursor::new(file.to_vec())),
+            Source::ObjectStore => {
+                let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+                let path = Path::from("t/file.parquet");
+                store.put(&path, file.clone().into()).await.unwrap();
+                Box::new(ParquetObjectReader::new(store, path))
+            }
+        };
+        let builder = ParquetRecordBatchStreamBuilder::new_with_options(input, options(config))
+            .await
+            .unwrap();
+        configure(builder, config)
+            .build()
+            .unwrap()
+            .try_collect()
+            .await
+            .unwrap()
+    })
+}
+
 /// The rows arrow-rs reads with the same options, and the bytes its push
 /// decoder asks for; `None` when arrow-rs cannot read the file.
 fn arrow_rs(file: &Bytes, config: &Config) -> Option<(usize, u64)> {
@@ -341,6 +386,13 @@ fn every_read_path_gives_the_same_batches() {
                 let (push, _) = read_push(file, config, feed);
                 assert_eq!(push, sync, "{name} {config:?} {feed:?}: push against sync");
             }
+            for source in [Source::Cursor, Source::ObjectStore] {
+                let stream = read_stream(file, config, source);
+                assert_eq!(
+                    stream, sync,
+                    "{name} {config:?} {source:?}: stream against sync"
+                );
+            }
             let rows: usize = sync.iter().map(|b| b.num_rows()).sum();
             if let Some((arrow_rows, arrow_bytes)) = arrow_rs(file, config) {
                 if ARROW_RS_READS_OTHERWISE.iter().any(|(f, _)| f == name) {
@@ -450,13 +502,34 @@ fn next_reader_splits_at_row_groups() {
     }
     assert_eq!(readers, groups);
     let all = arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
-    let sync: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(file)
+    let sync: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(file.clone())
         .unwrap()
         .build()
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
     let expected = arrow_select::concat::concat_batches(&sync[0].schema(), &sync).unwrap();
+    assert_eq!(all, expected);
+
+    // The stream hands out the same readers.
+    let batches = runtime().block_on(async {
+        let mut stream = strata::arrow::async_reader::ParquetRecordBatchStreamBuilder::new(
+            std::io::Cursor::new(file.to_vec()),
+        )
+        .await
+        .unwrap()
+        .build()
+        .unwrap();
+        let mut batches = Vec::new();
+        let mut readers = 0;
+        while let Some(reader) = stream.next_row_group().await.unwrap() {
+            readers += 1;
+            batches.extend(reader.map(|b| b.unwrap()));
+        }
+        assert_eq!(readers, groups);
+        batches
+    });
+    let all = arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
     assert_eq!(all, expected);
 }
 
