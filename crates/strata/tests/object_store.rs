@@ -1,0 +1,338 @@
+//! Reading through `object_store` (features `async` and `object_store`,
+//! which this crate's tests turn on): real stores, and stores that fail.
+//!
+//! - `LocalFileSystem` and a `ThrottledStore` read what the synchronous
+//!   reader reads.
+//! - A store that fails its Nth request, an object shorter than its footer
+//!   claims, and an object replaced between the metadata and the data
+//!   requests each give a clear error; the stream then ends, and nothing
+//!   hangs (every read runs under a timeout).
+//! - Requests: a footer size hint saves the second footer request; a
+//!   projection asks for the projected chunks only.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::ops::Range;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+use async_trait::async_trait;
+use bytes::Bytes;
+use futures::stream::BoxStream;
+use futures::{StreamExt, TryStreamExt};
+use object_store::memory::InMemory;
+use object_store::path::Path;
+use object_store::throttle::{ThrottleConfig, ThrottledStore};
+use object_store::{
+    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore,
+    ObjectStoreExt, PutMultipartOptions, PutOptions, PutPayload, PutResult,
+};
+use strata::arrow::ArrowWriter;
+use strata::arrow::ProjectionMask;
+use strata::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use strata::arrow::async_reader::{ParquetObjectReader, ParquetRecordBatchStreamBuilder};
+use strata::file::properties::WriterProperties;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
+}
+
+/// A file of `rows` rows in row groups of 1,000: ids and names.
+fn file(rows: i64) -> Bytes {
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..rows));
+    let names: ArrayRef = Arc::new(StringArray::from_iter_values(
+        (0..rows).map(|i| format!("name {}", i % 97)),
+    ));
+    let extra: ArrayRef = Arc::new(Int64Array::from_iter_values((0..rows).map(|i| i * 3)));
+    let batch =
+        RecordBatch::try_from_iter([("id", ids), ("name", names), ("extra", extra)]).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(1000))
+        .build();
+    let mut out = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut out, batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    Bytes::from(out)
+}
+
+fn sync_read(file: &Bytes) -> Vec<RecordBatch> {
+    ParquetRecordBatchReaderBuilder::try_new(file.clone())
+        .unwrap()
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Read the whole object through a stream, under a timeout: the batches,
+/// or the first error (as text).
+async fn stream_read(reader: ParquetObjectReader) -> Result<Vec<RecordBatch>, String> {
+    let read = async {
+        let builder = ParquetRecordBatchStreamBuilder::new(reader)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut stream = builder.build().map_err(|e| e.to_string())?;
+        let mut batches = Vec::new();
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(b) => batches.push(b),
+                Err(e) => {
+                    // After an error the stream ends.
+                    assert!(
+                        stream.next().await.is_none(),
+                        "the stream went on after {e}"
+                    );
+                    return Err(e.to_string());
+                }
+            }
+        }
+        Ok(batches)
+    };
+    tokio::time::timeout(Duration::from_secs(30), read)
+        .await
+        .expect("the read hung")
+}
+
+#[test]
+fn local_files_and_throttled_stores_read_as_the_sync_reader() {
+    let data = file(5000);
+    let expected = sync_read(&data);
+    let dir = std::env::temp_dir().join(format!("strata-object-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("local.parquet"), &data).unwrap();
+    runtime().block_on(async {
+        let local: Arc<dyn ObjectStore> =
+            Arc::new(object_store::local::LocalFileSystem::new_with_prefix(&dir).unwrap());
+        let got = stream_read(ParquetObjectReader::new(local, Path::from("local.parquet")))
+            .await
+            .unwrap();
+        assert_eq!(concat(&got), concat(&expected));
+
+        let memory = InMemory::new();
+        memory
+            .put(&Path::from("t.parquet"), data.clone().into())
+            .await
+            .unwrap();
+        let throttled: Arc<dyn ObjectStore> = Arc::new(ThrottledStore::new(
+            memory,
+            ThrottleConfig {
+                wait_get_per_call: Duration::from_millis(2),
+                ..Default::default()
+            },
+        ));
+        let got = stream_read(
+            ParquetObjectReader::new(throttled, Path::from("t.parquet"))
+                .with_file_size(data.len() as u64),
+        )
+        .await
+        .unwrap();
+        assert_eq!(concat(&got), concat(&expected));
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn concat(batches: &[RecordBatch]) -> RecordBatch {
+    arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
+}
+
+/// A store over `InMemory` that counts its get requests (and the ranges
+/// asked), and fails the `fail_at`th (1-based) when set.
+#[derive(Debug)]
+struct Faulty {
+    inner: InMemory,
+    gets: AtomicUsize,
+    fail_at: Option<usize>,
+    ranges: std::sync::Mutex<Vec<Option<object_store::GetRange>>>,
+}
+
+impl Faulty {
+    fn new(fail_at: Option<usize>) -> Self {
+        Self {
+            inner: InMemory::new(),
+            gets: AtomicUsize::new(0),
+            fail_at,
+            ranges: Default::default(),
+        }
+    }
+}
+
+impl std::fmt::Display for Faulty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Faulty")
+    }
+}
+
+#[async_trait]
+impl ObjectStore for Faulty {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: PutPayload,
+        opts: PutOptions,
+    ) -> object_store::Result<PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &Path,
+        opts: PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(
+        &self,
+        location: &Path,
+        options: GetOptions,
+    ) -> object_store::Result<GetResult> {
+        let n = self.gets.fetch_add(1, Ordering::SeqCst) + 1;
+        self.ranges.lock().unwrap().push(options.range.clone());
+        if self.fail_at == Some(n) {
+            return Err(object_store::Error::Generic {
+                store: "Faulty",
+                source: format!("request {n} failed on purpose").into(),
+            });
+        }
+        self.inner.get_opts(location, options).await
+    }
+
+    fn delete_stream(
+        &self,
+        locations: BoxStream<'static, object_store::Result<Path>>,
+    ) -> BoxStream<'static, object_store::Result<Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, object_store::Result<ObjectMeta>> {
+        self.inner.list(prefix)
+    }
+
+    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> object_store::Result<ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(
+        &self,
+        from: &Path,
+        to: &Path,
+        options: CopyOptions,
+    ) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+}
+
+#[test]
+fn a_failing_request_is_an_error_at_every_step() {
+    let data = file(5000);
+    let path = Path::from("f.parquet");
+    runtime().block_on(async {
+        // How many requests a whole read makes.
+        let counting = Arc::new(Faulty::new(None));
+        counting.put(&path, data.clone().into()).await.unwrap();
+        let dynamic: Arc<dyn ObjectStore> = counting.clone();
+        stream_read(ParquetObjectReader::new(dynamic, path.clone()))
+            .await
+            .unwrap();
+        let total = counting.gets.load(Ordering::SeqCst);
+        // Two footer requests and one per row group (five of them).
+        assert_eq!(total, 7, "{:?}", counting.ranges.lock().unwrap());
+        for n in 1..=total {
+            let store = Arc::new(Faulty::new(Some(n)));
+            store.put(&path, data.clone().into()).await.unwrap();
+            let err = stream_read(ParquetObjectReader::new(store, path.clone()))
+                .await
+                .expect_err("a failed request must fail the read");
+            assert!(err.contains("failed on purpose"), "request {n}: {err}");
+        }
+    });
+}
+
+#[test]
+fn a_footer_hint_saves_a_request_and_a_projection_fetches_its_chunks_only() {
+    let data = file(5000);
+    let path = Path::from("p.parquet");
+    runtime().block_on(async {
+        let store = Arc::new(Faulty::new(None));
+        store.put(&path, data.clone().into()).await.unwrap();
+        let dynamic: Arc<dyn ObjectStore> = store.clone();
+        let reader =
+            ParquetObjectReader::new(dynamic, path.clone()).with_footer_size_hint(64 * 1024);
+        let builder = ParquetRecordBatchStreamBuilder::new(reader).await.unwrap();
+        assert_eq!(store.gets.load(Ordering::SeqCst), 1, "one suffix request");
+        let metadata = Arc::clone(builder.metadata());
+        let mask = ProjectionMask::roots(builder.parquet_schema(), [2]);
+        let batches: Vec<RecordBatch> = builder
+            .with_projection(mask)
+            .build()
+            .unwrap()
+            .try_collect()
+            .await
+            .unwrap();
+        assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 5000);
+        let ranges = store.ranges.lock().unwrap().clone();
+        // One request per row group (the decoder asks for a row group's
+        // chunks as it opens it), for exactly column 2's chunk.
+        let chunk_ranges: Vec<Range<u64>> = (0..metadata.num_row_groups())
+            .map(|g| {
+                let m = metadata.row_group(g).column(2);
+                let start = m.dictionary_page_offset().unwrap_or(m.data_page_offset()) as u64;
+                start..start + m.compressed_size() as u64
+            })
+            .collect();
+        let asked: Vec<Range<u64>> = ranges[1..]
+            .iter()
+            .map(|r| match r {
+                Some(object_store::GetRange::Bounded(r)) => r.clone(),
+                other => panic!("a data request for {other:?}"),
+            })
+            .collect();
+        assert_eq!(asked, chunk_ranges);
+    });
+}
+
+#[test]
+fn short_and_replaced_objects_are_errors() {
+    let data = file(5000);
+    let path = Path::from("s.parquet");
+    runtime().block_on(async {
+        // The footer intact, half of the data cut out: chunks now end past
+        // the object's end.
+        let footer_len =
+            u32::from_le_bytes(data[data.len() - 8..data.len() - 4].try_into().unwrap()) as usize
+                + 8;
+        let cut = (data.len() - footer_len) / 2;
+        let mut short = data[..cut].to_vec();
+        short.extend_from_slice(&data[data.len() - footer_len..]);
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        store.put(&path, Bytes::from(short).into()).await.unwrap();
+        let err = stream_read(ParquetObjectReader::new(Arc::clone(&store), path.clone()))
+            .await
+            .expect_err("a short object must fail");
+        assert!(!err.is_empty());
+
+        // Replaced after the metadata was read: the data requests carry
+        // the first version's entity tag.
+        store.put(&path, data.clone().into()).await.unwrap();
+        let builder = ParquetRecordBatchStreamBuilder::new(ParquetObjectReader::new(
+            Arc::clone(&store),
+            path.clone(),
+        ))
+        .await
+        .unwrap();
+        store.put(&path, file(3000).into()).await.unwrap();
+        let mut stream = builder.build().unwrap();
+        let first = tokio::time::timeout(Duration::from_secs(30), stream.next())
+            .await
+            .expect("hung")
+            .expect("an item");
+        let err = first.expect_err("a replaced object must fail").to_string();
+        assert!(err.contains("changed after its metadata was read"), "{err}");
+        assert!(stream.next().await.is_none());
+    });
+}
