@@ -235,6 +235,22 @@ impl ParquetPushDecoder {
         )))
     }
 
+    /// While a row group is being read: the ranges the next one will ask
+    /// for and that are not pushed yet (none when the next one needs its
+    /// offset indexes first, or there is none), and their total size. An
+    /// async reader fetches them while the current row group decodes.
+    pub(crate) fn prefetch_ranges(&mut self) -> Result<(Vec<Range<u64>>, u64)> {
+        if self.state.current.is_none() || self.state.plan.is_empty() {
+            return Ok((Vec::new(), 0));
+        }
+        let ranges = self.state.missing_for_next(&self.metadata, &self.buffers)?;
+        if !matches!(self.state.pending, Some(RowGroupFetch::Ready { .. })) {
+            return Ok((Vec::new(), 0));
+        }
+        let bytes = ranges.iter().map(|r| r.end - r.start).sum();
+        Ok((ranges, bytes))
+    }
+
     /// Give the decoder the bytes of `range`.
     pub fn push_range(&mut self, range: Range<u64>, data: Bytes) -> Result<()> {
         Ok(self.buffers.push_range(range, data)?)

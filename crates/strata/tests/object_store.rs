@@ -148,6 +148,9 @@ struct Faulty {
     gets: AtomicUsize,
     fail_at: Option<usize>,
     ranges: std::sync::Mutex<Vec<Option<object_store::GetRange>>>,
+    /// Batches the test had received at each request.
+    received: Arc<AtomicUsize>,
+    received_at: std::sync::Mutex<Vec<usize>>,
 }
 
 impl Faulty {
@@ -157,6 +160,8 @@ impl Faulty {
             gets: AtomicUsize::new(0),
             fail_at,
             ranges: Default::default(),
+            received: Default::default(),
+            received_at: Default::default(),
         }
     }
 }
@@ -193,6 +198,10 @@ impl ObjectStore for Faulty {
     ) -> object_store::Result<GetResult> {
         let n = self.gets.fetch_add(1, Ordering::SeqCst) + 1;
         self.ranges.lock().unwrap().push(options.range.clone());
+        self.received_at
+            .lock()
+            .unwrap()
+            .push(self.received.load(Ordering::SeqCst));
         if self.fail_at == Some(n) {
             return Err(object_store::Error::Generic {
                 store: "Faulty",
@@ -334,5 +343,48 @@ fn short_and_replaced_objects_are_errors() {
         let err = first.expect_err("a replaced object must fail").to_string();
         assert!(err.contains("changed after its metadata was read"), "{err}");
         assert!(stream.next().await.is_none());
+    });
+}
+
+#[test]
+fn the_next_row_group_is_fetched_while_the_current_one_decodes() {
+    let data = file(5000);
+    let path = Path::from("n.parquet");
+    runtime().block_on(async {
+        for (budget, ahead) in [(None, true), (Some(0), false)] {
+            let store = Arc::new(Faulty::new(None));
+            store.put(&path, data.clone().into()).await.unwrap();
+            let dynamic: Arc<dyn ObjectStore> = store.clone();
+            let mut builder = ParquetRecordBatchStreamBuilder::new(ParquetObjectReader::new(
+                dynamic,
+                path.clone(),
+            ))
+            .await
+            .unwrap()
+            .with_batch_size(100);
+            if let Some(budget) = budget {
+                builder = builder.with_prefetch_budget(budget);
+            }
+            let mut stream = builder.build().unwrap();
+            let mut rows = 0;
+            while let Some(batch) = stream.next().await {
+                rows += batch.unwrap().num_rows();
+                store.received.fetch_add(1, Ordering::SeqCst);
+            }
+            assert_eq!(rows, 5000);
+            // Two footer requests, then one per row group of 1,000 rows
+            // (10 batches each).
+            let at = store.received_at.lock().unwrap()[2..].to_vec();
+            let expected: Vec<usize> = if ahead {
+                // Row group k + 1 is asked for once the first batch of row
+                // group k is out.
+                std::iter::once(0)
+                    .chain((0..4).map(|k| 10 * k + 1))
+                    .collect()
+            } else {
+                (0..5).map(|k| 10 * k).collect()
+            };
+            assert_eq!(at, expected, "budget {budget:?}");
+        }
     });
 }

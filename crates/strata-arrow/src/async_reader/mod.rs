@@ -200,9 +200,9 @@ impl ArrowReaderMetadata {
 }
 
 /// The input of a [`ParquetRecordBatchStreamBuilder`]: an
-/// [`AsyncFileReader`].
+/// [`AsyncFileReader`], and the prefetch budget.
 #[derive(Debug)]
-pub struct AsyncReader<T>(T);
+pub struct AsyncReader<T>(T, u64);
 
 /// Builds a [`ParquetRecordBatchStream`] over an [`AsyncFileReader`], with
 /// the options of every Arrow read ([`ArrowReaderBuilder`]).
@@ -222,7 +222,15 @@ impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
 
     /// A builder over `input`, whose metadata was read already.
     pub fn new_with_metadata(input: T, metadata: ArrowReaderMetadata) -> Self {
-        Self::new_builder(AsyncReader(input), metadata)
+        Self::new_builder(AsyncReader(input, DEFAULT_PREFETCH_BUDGET), metadata)
+    }
+
+    /// Fetch the next row group while the current one decodes when its
+    /// ranges total at most `bytes` (0: never fetch ahead). A strata
+    /// addition; the default is [`DEFAULT_PREFETCH_BUDGET`].
+    pub fn with_prefetch_budget(mut self, bytes: u64) -> Self {
+        self.input.1 = bytes;
+        self
     }
 
     /// Build the stream.
@@ -232,7 +240,10 @@ impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
         Ok(ParquetRecordBatchStream {
             schema: decoder.schema().clone(),
             decoder,
-            state: StreamState::Idle(self.input.0),
+            input: Some(self.input.0),
+            in_flight: None,
+            prefetch_budget: self.input.1,
+            done: false,
         })
     }
 }
@@ -240,30 +251,45 @@ impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
 /// A fetch in flight: it gives the input back with the bytes.
 type Fetch<T> = BoxFuture<'static, (T, Result<Vec<Bytes>>)>;
 
-enum StreamState<T> {
-    /// Nothing in flight; the decoder goes next.
-    Idle(T),
-    /// The decoder asked for these ranges; their fetch is running.
-    Fetching(Vec<Range<u64>>, Fetch<T>),
-    /// Finished, or failed.
-    Done,
+/// The ranges a fetch asks for, and the fetch.
+struct InFlight<T> {
+    ranges: Vec<Range<u64>>,
+    fetch: Fetch<T>,
 }
 
-fn fetch<T: AsyncFileReader + Send + 'static>(mut input: T, ranges: Vec<Range<u64>>) -> Fetch<T> {
-    async move {
-        let data = input.get_byte_ranges(ranges).await;
+fn fetch<T: AsyncFileReader + Send + 'static>(
+    mut input: T,
+    ranges: Vec<Range<u64>>,
+) -> InFlight<T> {
+    let asked = ranges.clone();
+    let fetch = async move {
+        let data = input.get_byte_ranges(asked).await;
         (input, data)
     }
-    .boxed()
+    .boxed();
+    InFlight { ranges, fetch }
 }
+
+/// The default most bytes the stream fetches ahead for the next row group
+/// while the current one decodes (see
+/// [`ParquetRecordBatchStreamBuilder::with_prefetch_budget`]).
+pub const DEFAULT_PREFETCH_BUDGET: u64 = 256 << 20;
 
 /// Arrow [`RecordBatch`]es read from an [`AsyncFileReader`]: a
 /// [`Stream`] of `Result<RecordBatch>`; built by
 /// [`ParquetRecordBatchStreamBuilder`]. After an error it ends.
+///
+/// While a row group decodes, the stream fetches the next row group's
+/// ranges (when they fit in the prefetch budget), so the latency of a
+/// remote store overlaps the decoding.
 pub struct ParquetRecordBatchStream<T> {
     schema: SchemaRef,
     decoder: ParquetPushDecoder,
-    state: StreamState<T>,
+    /// The input, when no fetch holds it.
+    input: Option<T>,
+    in_flight: Option<InFlight<T>>,
+    prefetch_budget: u64,
+    done: bool,
 }
 
 impl<T> std::fmt::Debug for ParquetRecordBatchStream<T> {
@@ -271,6 +297,7 @@ impl<T> std::fmt::Debug for ParquetRecordBatchStream<T> {
         f.debug_struct("ParquetRecordBatchStream")
             .field("schema", &self.schema)
             .field("decoder", &self.decoder)
+            .field("fetching", &self.in_flight.as_ref().map(|f| &f.ranges))
             .finish_non_exhaustive()
     }
 }
@@ -283,57 +310,95 @@ impl<T> ParquetRecordBatchStream<T> {
 }
 
 impl<T: AsyncFileReader + Unpin + Send + 'static> ParquetRecordBatchStream<T> {
+    /// Push what the fetch in flight got, when it is done; `false` while
+    /// it runs.
+    fn poll_in_flight(&mut self, cx: &mut Context<'_>) -> Result<bool> {
+        let Some(in_flight) = &mut self.in_flight else {
+            return Ok(true);
+        };
+        match in_flight.fetch.poll_unpin(cx) {
+            Poll::Pending => Ok(false),
+            Poll::Ready((input, data)) => {
+                let ranges = std::mem::take(&mut in_flight.ranges);
+                self.in_flight = None;
+                self.input = Some(input);
+                self.decoder.push_ranges(ranges, data?)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// Start fetching `ranges`; the input must be free.
+    fn start(&mut self, ranges: Vec<Range<u64>>) -> Result<()> {
+        let input = self
+            .input
+            .take()
+            .ok_or_else(|| ParquetError::General("a second fetch while one runs".into()))?;
+        self.in_flight = Some(fetch(input, ranges));
+        Ok(())
+    }
+
+    /// Start fetching the next row group, if it is worth it and the input
+    /// is free.
+    fn maybe_prefetch(&mut self) -> Result<()> {
+        if self.input.is_none() || self.prefetch_budget == 0 {
+            return Ok(());
+        }
+        let (ranges, bytes) = self.decoder.prefetch_ranges()?;
+        if !ranges.is_empty() && bytes <= self.prefetch_budget {
+            self.start(ranges)?;
+        }
+        Ok(())
+    }
+
     /// A synchronous reader of the next row group (its bytes fetched), or
     /// `None` at the end: the batches can then be decoded on another
     /// thread while the stream fetches the next row group. Do not mix with
     /// polling the stream itself mid-row-group.
     pub async fn next_row_group(&mut self) -> Result<Option<ParquetRecordBatchReader>> {
         loop {
-            match std::mem::replace(&mut self.state, StreamState::Done) {
-                StreamState::Idle(input) => match self.decoder.try_next_reader()? {
-                    DecodeResult::NeedsData(ranges) => {
-                        self.state = StreamState::Fetching(ranges.clone(), fetch(input, ranges));
-                    }
-                    DecodeResult::Data(reader) => {
-                        self.state = StreamState::Idle(input);
-                        return Ok(Some(reader));
-                    }
-                    DecodeResult::Finished => return Ok(None),
-                },
-                StreamState::Fetching(ranges, running) => {
-                    let (input, data) = running.await;
-                    self.decoder.push_ranges(ranges, data?)?;
-                    self.state = StreamState::Idle(input);
+            if self.done {
+                return Ok(None);
+            }
+            if let Some(in_flight) = self.in_flight.take() {
+                let (input, data) = in_flight.fetch.await;
+                self.input = Some(input);
+                self.decoder.push_ranges(in_flight.ranges, data?)?;
+            }
+            match self.decoder.try_next_reader()? {
+                DecodeResult::NeedsData(ranges) => self.start(ranges)?,
+                DecodeResult::Data(reader) => return Ok(Some(reader)),
+                DecodeResult::Finished => {
+                    self.done = true;
+                    return Ok(None);
                 }
-                StreamState::Done => return Ok(None),
             }
         }
     }
 
     fn poll_batch(&mut self, cx: &mut Context<'_>) -> Result<Poll<Option<RecordBatch>>> {
         loop {
-            match std::mem::replace(&mut self.state, StreamState::Done) {
-                StreamState::Idle(input) => match self.decoder.try_decode()? {
-                    DecodeResult::NeedsData(ranges) => {
-                        self.state = StreamState::Fetching(ranges.clone(), fetch(input, ranges));
-                    }
-                    DecodeResult::Data(batch) => {
-                        self.state = StreamState::Idle(input);
-                        return Ok(Poll::Ready(Some(batch)));
-                    }
-                    DecodeResult::Finished => return Ok(Poll::Ready(None)),
-                },
-                StreamState::Fetching(ranges, mut running) => match running.poll_unpin(cx) {
-                    Poll::Ready((input, data)) => {
-                        self.decoder.push_ranges(ranges, data?)?;
-                        self.state = StreamState::Idle(input);
-                    }
-                    Poll::Pending => {
-                        self.state = StreamState::Fetching(ranges, running);
+            if self.done {
+                return Ok(Poll::Ready(None));
+            }
+            let fetched = self.poll_in_flight(cx)?;
+            match self.decoder.try_decode()? {
+                DecodeResult::Data(batch) => {
+                    self.maybe_prefetch()?;
+                    return Ok(Poll::Ready(Some(batch)));
+                }
+                DecodeResult::NeedsData(ranges) => {
+                    if !fetched {
+                        // What is in flight is (or comes before) what is
+                        // needed: wait for it.
                         return Ok(Poll::Pending);
                     }
-                },
-                StreamState::Done => return Ok(Poll::Ready(None)),
+                    self.start(ranges)?;
+                }
+                DecodeResult::Finished => {
+                    self.done = true;
+                    return Ok(Poll::Ready(None));
+                }
             }
         }
     }
@@ -348,7 +413,8 @@ impl<T: AsyncFileReader + Unpin + Send + 'static> Stream for ParquetRecordBatchS
             Ok(Poll::Ready(batch)) => Poll::Ready(batch.map(Ok)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(e) => {
-                this.state = StreamState::Done;
+                this.done = true;
+                this.in_flight = None;
                 Poll::Ready(Some(Err(e)))
             }
         }
