@@ -62,6 +62,8 @@ pub mod arrow_reader;
 pub mod arrow_writer;
 #[cfg(feature = "async")]
 pub mod async_reader;
+#[cfg(feature = "async")]
+pub mod async_writer;
 mod error;
 pub mod push_decoder;
 mod reader;

@@ -388,3 +388,73 @@ fn the_next_row_group_is_fetched_while_the_current_one_decodes() {
         }
     });
 }
+
+/// What the async writer writes is what the synchronous writer writes,
+/// through a tokio file and through an object store, and arrow-rs reads
+/// it back.
+#[test]
+fn the_async_writer_writes_what_the_sync_writer_writes() {
+    use strata::arrow::async_writer::{AsyncArrowWriter, ParquetObjectWriter};
+
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..10_000));
+    let names: ArrayRef = Arc::new(StringArray::from_iter(
+        (0..10_000).map(|i| (i % 3 != 0).then(|| format!("n{i}"))),
+    ));
+    let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+    let props = || {
+        WriterProperties::builder()
+            .set_max_row_group_row_count(Some(3000))
+            .set_created_by("strata test".into())
+            .build()
+    };
+    let mut expected = Vec::new();
+    let mut w = ArrowWriter::try_new(&mut expected, batch.schema(), Some(props())).unwrap();
+    for chunk in 0..4 {
+        w.write(&batch.slice(chunk * 2500, 2500)).unwrap();
+    }
+    w.close().unwrap();
+
+    let dir = std::env::temp_dir().join(format!("strata-async-writer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        // A tokio file.
+        let file = tokio::fs::File::create(dir.join("a.parquet"))
+            .await
+            .unwrap();
+        let mut writer = AsyncArrowWriter::try_new(file, batch.schema(), Some(props())).unwrap();
+        for chunk in 0..4 {
+            writer
+                .write(&batch.slice(chunk * 2500, 2500))
+                .await
+                .unwrap();
+            // A full row group goes out as soon as it is flushed.
+            assert!(writer.in_progress_rows() < 3000);
+        }
+        let metadata = writer.close().await.unwrap();
+        assert_eq!(metadata.num_row_groups(), 4);
+        assert_eq!(std::fs::read(dir.join("a.parquet")).unwrap(), expected);
+
+        // An object store.
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = Path::from("out/b.parquet");
+        let sink = ParquetObjectWriter::new(Arc::clone(&store), path.clone());
+        let mut writer = AsyncArrowWriter::try_new(sink, batch.schema(), Some(props())).unwrap();
+        writer.write(&batch).await.unwrap();
+        writer.flush().await.unwrap();
+        writer.close().await.unwrap();
+        let written = store.get(&path).await.unwrap().bytes().await.unwrap();
+        let read: Vec<arrow_array::RecordBatch> =
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(written)
+                .unwrap()
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        assert_eq!(concat(&read), batch);
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
