@@ -34,9 +34,11 @@
 //!             (skipped runs skip pages)    row groups done ─▶ Finished
 //! ```
 //!
-//! A batch spans row groups and selected runs as the synchronous reader's
-//! always did: rows decoded before a request stay in the decoder until the
-//! batch is full.
+//! A batch ends with its row group, as arrow-rs's push decoder and async
+//! stream end theirs; within a row group, selected runs fill a batch
+//! together. The synchronous reader's batches go on into the next row
+//! group, as arrow-rs's synchronous reader's do. Rows decoded before a
+//! request stay in the decoder until their batch is complete.
 //!
 //! ## Memory
 //!
@@ -347,6 +349,10 @@ pub(crate) struct ReadState {
     /// Parts of the batch being filled, and their rows.
     parts: Vec<RecordBatch>,
     rows: usize,
+    /// Whether a batch goes on into the next row group (the synchronous
+    /// reader's batches do; the push decoder's and the stream's end with
+    /// each row group, as arrow-rs's do).
+    spans_row_groups: bool,
 }
 
 impl ReadState {
@@ -442,7 +448,14 @@ impl ReadState {
             use_index: has_selection,
             parts: Vec::new(),
             rows: 0,
+            spans_row_groups: false,
         })
+    }
+
+    /// Let batches go on into the next row group.
+    pub(crate) fn spanning_row_groups(mut self) -> Self {
+        self.spans_row_groups = true;
+        self
     }
 
     /// A state holding what this one has open (the rows decoded and the
@@ -462,6 +475,7 @@ impl ReadState {
             use_index: self.use_index,
             parts: std::mem::take(&mut self.parts),
             rows: std::mem::take(&mut self.rows),
+            spans_row_groups: self.spans_row_groups,
         }
     }
 
@@ -625,7 +639,12 @@ impl ReadState {
                     self.rows += part.num_rows();
                     self.parts.push(part);
                 }
-                None => self.current = None,
+                None => {
+                    self.current = None;
+                    if !self.spans_row_groups && self.rows > 0 {
+                        break;
+                    }
+                }
             }
         }
         self.rows = 0;

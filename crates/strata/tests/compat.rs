@@ -7,7 +7,8 @@
 //!
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
-//!   `compat/writer.rs`: the programs
+//!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
+//!   object stores): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -53,14 +54,14 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, remote, blocked
     ]
 );
 side!(
     on_strata,
     strata,
     [
-        common, write, read, types, api, metadata, rows, schema, writer
+        common, write, read, types, api, metadata, rows, schema, writer, remote
     ]
 );
 
@@ -159,6 +160,12 @@ macro_rules! blocked {
 }
 
 compat! {
+    remote::push_decoders_by_hand;
+    remote::push_decoder_whole_file_selection;
+    remote::stream_from_tokio_file;
+    remote::object_store_write_then_read;
+    remote::buf_writer_as_the_sink;
+
     write::basic_vec_roundtrip;
     write::file_roundtrip_with_result;
     write::codecs_without_levels;

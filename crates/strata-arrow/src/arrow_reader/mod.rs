@@ -542,7 +542,7 @@ impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
     /// Build the reader: the push decoder of these options, its requests
     /// answered from the [`ChunkReader`].
     pub fn build(self) -> Result<ParquetRecordBatchReader> {
-        let state = self.read_state()?;
+        let state = self.read_state()?.spanning_row_groups();
         let input = self.input.0;
         let buffers = PushBuffers::new(input.len());
         Ok(ParquetRecordBatchReader {

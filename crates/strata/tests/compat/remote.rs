@@ -1,0 +1,198 @@
+// Programs reading and writing where the data lives: the push decoders
+// (the caller does the I/O), the async stream over a tokio reader and over
+// an object store, the async writer. Included into a module that has `pq`
+// in scope; both crates are built with their `async` and `object_store`
+// features for these. arrow-rs 60.1 deprecates `ParquetObjectReader` and
+// `ParquetObjectWriter` (in favour of an own `AsyncFileReader` and of
+// object_store's `BufWriter` handed to the writer, both shown here too),
+// so their uses allow deprecation.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use bytes::Bytes;
+use futures::TryStreamExt;
+use object_store::memory::InMemory;
+use object_store::{ObjectStore, ObjectStoreExt};
+
+use pq::DecodeResult;
+use pq::arrow::ProjectionMask;
+use pq::arrow::arrow_reader::{ArrowReaderOptions, RowSelection, RowSelector};
+#[allow(deprecated)]
+use pq::arrow::async_reader::{ParquetObjectReader, ParquetRecordBatchStreamBuilder};
+#[allow(deprecated)]
+use pq::arrow::async_writer::{AsyncArrowWriter, ParquetObjectWriter};
+use pq::arrow::push_decoder::ParquetPushDecoderBuilder;
+use pq::file::metadata::{PageIndexPolicy, ParquetMetaDataPushDecoder};
+use pq::file::properties::WriterProperties;
+
+use crate::data::people;
+use crate::summary::{fmt_batches, fmt_schema};
+use super::common::to_parquet;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn get(file: &Bytes, r: &Range<u64>) -> Bytes {
+    file.slice(r.start as usize..r.end as usize)
+}
+
+/// The metadata push decoder, then the data push decoder with a projection
+/// and a batch size, answered range by range.
+pub fn push_decoders_by_hand(_dir: &Path) -> String {
+    let file = to_parquet(&people(100), 30);
+    let mut metadata_decoder = ParquetMetaDataPushDecoder::try_new(file.len() as u64).unwrap();
+    let metadata = loop {
+        match metadata_decoder.try_decode().unwrap() {
+            DecodeResult::NeedsData(ranges) => {
+                let data = ranges.iter().map(|r| get(&file, r)).collect();
+                metadata_decoder.push_ranges(ranges, data).unwrap();
+            }
+            DecodeResult::Data(metadata) => break Arc::new(metadata),
+            DecodeResult::Finished => panic!("no metadata"),
+        }
+    };
+    let mut out = format!("row groups: {}\n", metadata.num_row_groups());
+    let builder = ParquetPushDecoderBuilder::try_new_decoder(Arc::clone(&metadata)).unwrap();
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [0, 2]);
+    let mut decoder = builder.with_projection(mask).with_batch_size(25).build().unwrap();
+    let mut batches = Vec::new();
+    loop {
+        match decoder.try_decode().unwrap() {
+            DecodeResult::NeedsData(ranges) => {
+                let data = ranges.iter().map(|r| get(&file, r)).collect();
+                decoder.push_ranges(ranges, data).unwrap();
+            }
+            DecodeResult::Data(batch) => batches.push(batch),
+            DecodeResult::Finished => break,
+        }
+    }
+    out.push_str(&fmt_batches(&batches));
+    out
+}
+
+/// The push decoder given the whole file at once, with a row selection
+/// and offset and limit.
+pub fn push_decoder_whole_file_selection(_dir: &Path) -> String {
+    let file = to_parquet(&people(120), 50);
+    let metadata = Arc::new(
+        pq::file::metadata::ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap(),
+    );
+    let mut decoder = ParquetPushDecoderBuilder::try_new_decoder(metadata)
+        .unwrap()
+        .with_row_selection(RowSelection::from(vec![
+            RowSelector::skip(10),
+            RowSelector::select(60),
+            RowSelector::skip(20),
+            RowSelector::select(30),
+        ]))
+        .with_offset(5)
+        .with_limit(70)
+        .build()
+        .unwrap();
+    decoder.push_range(0..file.len() as u64, file.clone()).unwrap();
+    let mut batches = Vec::new();
+    loop {
+        match decoder.try_decode().unwrap() {
+            DecodeResult::NeedsData(ranges) => panic!("asked for {ranges:?} again"),
+            DecodeResult::Data(batch) => batches.push(batch),
+            DecodeResult::Finished => break,
+        }
+    }
+    fmt_batches(&batches)
+}
+
+/// The async stream over a tokio file.
+pub fn stream_from_tokio_file(dir: &Path) -> String {
+    let path = dir.join("people.parquet");
+    std::fs::write(&path, to_parquet(&people(80), 30)).unwrap();
+    runtime().block_on(async {
+        let file = tokio::fs::File::open(&path).await.unwrap();
+        let builder = ParquetRecordBatchStreamBuilder::new(file).await.unwrap();
+        let mut out = fmt_schema(builder.schema());
+        let stream = builder.with_batch_size(32).build().unwrap();
+        let batches: Vec<RecordBatch> = stream.try_collect().await.unwrap();
+        out.push_str(&fmt_batches(&batches));
+        out
+    })
+}
+
+/// The writer straight over object_store's `BufWriter` (an `AsyncWrite`),
+/// as arrow-rs now recommends, read back from the store's bytes.
+pub fn buf_writer_as_the_sink(_dir: &Path) -> String {
+    runtime().block_on(async {
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = object_store::path::Path::from("lake/buffered.parquet");
+        let batch = people(90);
+        let sink = object_store::buffered::BufWriter::new(Arc::clone(&store), path.clone());
+        let mut writer = AsyncArrowWriter::try_new(sink, batch.schema(), None).unwrap();
+        writer.write(&batch).await.unwrap();
+        writer.close().await.unwrap();
+        let bytes = store.get(&path).await.unwrap().bytes().await.unwrap();
+        let batches: Vec<RecordBatch> =
+            pq::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(bytes)
+                .unwrap()
+                .build()
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+        fmt_batches(&batches)
+    })
+}
+
+/// Writing with the async writer to an object store, then reading one
+/// column of a page-indexed selection back through `ParquetObjectReader`.
+#[allow(deprecated)]
+pub fn object_store_write_then_read(_dir: &Path) -> String {
+    runtime().block_on(async {
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = object_store::path::Path::from("lake/people.parquet");
+        let batch = people(200);
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(64))
+            .set_data_page_row_count_limit(8)
+            .set_write_batch_size(8)
+            .build();
+        let sink = ParquetObjectWriter::new(Arc::clone(&store), path.clone());
+        let mut writer = AsyncArrowWriter::try_new(sink, batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).await.unwrap();
+        let metadata = writer.close().await.unwrap();
+        let mut out = format!("written row groups: {}\n", metadata.num_row_groups());
+
+        let size = store.head(&path).await.unwrap().size;
+        let reader = ParquetObjectReader::new(Arc::clone(&store), path)
+            .with_file_size(size)
+            .with_footer_size_hint(4096);
+        let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
+        let builder = ParquetRecordBatchStreamBuilder::new_with_options(reader, options)
+            .await
+            .unwrap();
+        let mask = ProjectionMask::roots(builder.parquet_schema(), [1]);
+        let mut stream = builder
+            .with_projection(mask)
+            .with_row_selection(RowSelection::from(vec![
+                RowSelector::skip(70),
+                RowSelector::select(12),
+                RowSelector::skip(100),
+                RowSelector::select(3),
+            ]))
+            .build()
+            .unwrap();
+        let mut batches = Vec::new();
+        while let Some(reader) = stream.next_row_group().await.unwrap() {
+            for batch in reader {
+                batches.push(batch.unwrap());
+            }
+        }
+        out.push_str(&fmt_batches(&batches));
+        out
+    })
+}
