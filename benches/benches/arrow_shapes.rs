@@ -305,38 +305,12 @@ fn nested(c: &mut Criterion) {
     }
 }
 
-/// 100 columns: even ones int64, odd ones nullable Utf8 (1 in 20 null,
-/// 1,000 distinct values).
-fn wide_table(rows: usize) -> Vec<RecordBatch> {
-    let mut rng = XorShift::new(17);
-    (0..rows)
-        .step_by(BATCH)
-        .map(|start| {
-            let n = BATCH.min(rows - start);
-            let columns = (0..100).map(|i| {
-                let a: ArrayRef = if i % 2 == 0 {
-                    Arc::new(Int64Array::from_iter_values(
-                        (0..n).map(|_| (rng.next_u64() >> 1) as i64),
-                    ))
-                } else {
-                    Arc::new(StringArray::from_iter((0..n).map(|_| {
-                        let r = rng.next_u64();
-                        (!r.is_multiple_of(20)).then(|| format!("v{i}-{}", (r >> 8) % 1000))
-                    })))
-                };
-                (format!("c{i:03}"), a)
-            });
-            RecordBatch::try_from_iter(columns).unwrap()
-        })
-        .collect()
-}
-
 fn projection(c: &mut Criterion) {
     const ROWS: usize = 1 << 17;
     const PICK: [usize; 3] = [3, 40, 77];
     // (the whole table as one batch, files), built when first needed.
     let table = LazyCell::new(|| {
-        let batches = wide_table(ROWS);
+        let batches = common::wide_table(ROWS);
         let files = common::write_both(
             &batches,
             WriterProperties::default(),

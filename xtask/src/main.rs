@@ -8,7 +8,10 @@
 //!   a filter excludes it, the many-column writer's peak-heap measurement: one process
 //!   per implementation and column count (`benches/benches/peak_heap.rs`),
 //!   then one process for the peak heap of the Arrow reads and of the
-//!   mixed-table writer (`peak_heap -- reads`).
+//!   mixed-table writer (`peak_heap -- reads`). Unless a filter excludes
+//!   it, the async object-store reads (`benches/benches/object_store.rs`)
+//!   again with strata and arrow-rs taking turns, with the requests and
+//!   bytes each side asked of the store.
 //! - `cargo xtask corpus [DIR]`: read every Parquet file of the
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
@@ -165,12 +168,24 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
+    let wants_object_store = filter.is_empty()
+        || filter
+            .iter()
+            .any(|f| "object_store".contains(f.as_str()) || f.contains("object_store"));
+    let object_store = if wants_object_store {
+        let rows = object_store_turns(&root, profile, if full { 20 } else { 12 })?;
+        lap(&mut phases, "object store taking turns");
+        rows
+    } else {
+        Vec::new()
+    };
     if results.is_empty() && peaks.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
     let mut report = render_report(&results);
     report.push_str(&render_sides(&sides));
     report.push_str(&render_interleaved(&interleaved));
+    report.push_str(&render_object_store(&object_store));
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
     report.push_str(&render_phases(&phases));
@@ -472,6 +487,95 @@ fn render_sides(cases: &[Sides]) -> String {
                 c.strata.0 / f_min,
             ));
         }
+    }
+    out
+}
+
+/// One async object-store read (`benches/benches/object_store.rs`) by
+/// strata and arrow-rs taking turns: times (fastest, median, ns), the
+/// requests and bytes one read asked of the store, and strata's push
+/// decoder's peak buffered bytes on the same read beside the largest row
+/// group's projected column chunks.
+struct ObjectStoreCase {
+    case: String,
+    reps: usize,
+    strata: (f64, f64),
+    arrow_rs: (f64, f64),
+    requests: (f64, f64),
+    bytes: (f64, f64),
+    peak: f64,
+    largest: f64,
+}
+
+/// Runs the `object_store` bench's side-by-side mode
+/// (`--interleaved-sides REPS`) and parses its `object_store` lines.
+fn object_store_turns(
+    root: &Path,
+    profile: &str,
+    reps: usize,
+) -> Result<Vec<ObjectStoreCase>, String> {
+    let reps = reps.to_string();
+    let text = run_bench(
+        root,
+        profile,
+        "object_store",
+        &["--interleaved-sides", &reps],
+        "object_store",
+    )?;
+    parse_object_store(&text)
+}
+
+/// The `object_store` lines of the `object_store` bench's output.
+fn parse_object_store(text: &str) -> Result<Vec<ObjectStoreCase>, String> {
+    parse_lines(text, "object_store", |f| {
+        Ok(ObjectStoreCase {
+            case: f.text("case")?.to_string(),
+            reps: f.number("reps")? as usize,
+            strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
+            arrow_rs: (
+                f.number("arrow_rs_min_ns")?,
+                f.number("arrow_rs_median_ns")?,
+            ),
+            requests: (f.number("strata_requests")?, f.number("arrow_rs_requests")?),
+            bytes: (f.number("strata_bytes")?, f.number("arrow_rs_bytes")?),
+            peak: f.number("push_peak_buffered")?,
+            largest: f.number("largest_row_group_projected")?,
+        })
+    })
+}
+
+/// The object-store table: requests, bytes and times of both sides.
+fn render_object_store(cases: &[ObjectStoreCase]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Async reads through object_store, strata and arrow-rs taking turns\n\n\
+         Each read goes through an in-memory store that waits 20 ms per request; \
+         requests and bytes are one read's, times from {} reads of each side in turn. \
+         Targets: strata no more requests or bytes than arrow-rs, time at most 0.8x. \
+         Peak buffered: strata's push decoder driven directly on the same read \
+         (`buffered_bytes()`), beside the largest row group's projected chunks.\n\n\
+         | case | requests strata / arrow-rs | bytes strata / arrow-rs | strata median | \
+         arrow-rs median | ratio of medians | ratio of mins | peak buffered | largest row group projected |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    for c in cases {
+        out.push_str(&format!(
+            "| {} | {} / {} | {} / {} | {} | {} | {:.2} | {:.2} | {} | {} |\n",
+            c.case,
+            c.requests.0,
+            c.requests.1,
+            c.bytes.0,
+            c.bytes.1,
+            fmt_time(c.strata.1),
+            fmt_time(c.arrow_rs.1),
+            c.strata.1 / c.arrow_rs.1,
+            c.strata.0 / c.arrow_rs.0,
+            fmt_bytes(c.peak),
+            fmt_bytes(c.largest),
+        ));
     }
     out
 }
@@ -1053,6 +1157,31 @@ mod tests {
         // No floor in these lines: no floor table.
         assert!(cases.iter().all(|c| c.memcpy.is_none()));
         assert!(!table.contains("against the floor"), "{table}");
+    }
+
+    #[test]
+    fn object_store_lines_parse_and_render() {
+        let text = "object_store_io case=c file_bytes=9\n\
+            object_store case=mixed_full_scan reps=4 strata_min_ns=50 strata_median_ns=60 \
+            arrow_rs_min_ns=100 arrow_rs_median_ns=120 ratio_of_medians=0.500 \
+            strata_requests=3 strata_bytes=1000 arrow_rs_requests=4 arrow_rs_bytes=1200 \
+            push_peak_buffered=900 largest_row_group_projected=950\n";
+        let cases = parse_object_store(text).unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(
+            (cases[0].requests, cases[0].bytes),
+            ((3.0, 4.0), (1000.0, 1200.0))
+        );
+        let table = render_object_store(&cases);
+        assert!(table.contains("from 4 reads"), "{table}");
+        assert!(
+            table.contains(
+                "| mixed_full_scan | 3 / 4 | 1000 / 1200 | 60.0 ns | 120.0 ns | 0.50 | 0.50 |"
+            ),
+            "{table}"
+        );
+        assert!(parse_object_store("object_store case=c reps=1\n").is_err());
+        assert_eq!(render_object_store(&[]), "");
     }
 
     #[test]

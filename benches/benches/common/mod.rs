@@ -372,3 +372,30 @@ pub fn string_values(rows: usize, distinct: usize) -> ArrayRef {
         .collect();
     Arc::new(StringArray::from(values))
 }
+
+/// The 100-column table of `arrow_projection` and `object_store`: even
+/// columns int64, odd ones nullable Utf8 (1 in 20 null, 1,000 distinct
+/// values), in batches of 8,192 rows.
+pub fn wide_table(rows: usize) -> Vec<RecordBatch> {
+    let mut rng = XorShift::new(17);
+    (0..rows)
+        .step_by(MIXED_BATCH)
+        .map(|start| {
+            let n = MIXED_BATCH.min(rows - start);
+            let columns = (0..100).map(|i| {
+                let a: ArrayRef = if i % 2 == 0 {
+                    Arc::new(Int64Array::from_iter_values(
+                        (0..n).map(|_| (rng.next_u64() >> 1) as i64),
+                    ))
+                } else {
+                    Arc::new(StringArray::from_iter((0..n).map(|_| {
+                        let r = rng.next_u64();
+                        (!r.is_multiple_of(20)).then(|| format!("v{i}-{}", (r >> 8) % 1000))
+                    })))
+                };
+                (format!("c{i:03}"), a)
+            });
+            RecordBatch::try_from_iter(columns).unwrap()
+        })
+        .collect()
+}
