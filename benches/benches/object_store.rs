@@ -6,6 +6,10 @@
 //! through it: `get_range` and the default `get_ranges` call it) and
 //! counts the requests and the bytes returned.
 //!
+//! Both readers start with their defaults: strata's asks for the last 64
+//! KiB of the object first and answers later requests from it where it
+//! can, arrow-rs's for the last 8 bytes.
+//!
 //! Cases (the files arrow-rs wrote with default properties; default read
 //! options except as said):
 //!

@@ -7,8 +7,10 @@
 //!   claims, and an object replaced between the metadata and the data
 //!   requests each give a clear error; the stream then ends, and nothing
 //!   hangs (every read runs under a timeout).
-//! - Requests: a footer size hint saves the second footer request; a
-//!   projection asks for the projected chunks only.
+//! - Requests: the footer's tail (`DEFAULT_FOOTER_SIZE_HINT` unless a hint
+//!   says otherwise) answers what it covers, a chunk reaching into it is
+//!   fetched up to where it begins; a projection asks for the projected
+//!   chunks only.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::ops::Range;
@@ -241,11 +243,13 @@ fn a_failing_request_is_an_error_at_every_step() {
     let data = file(5000);
     let path = Path::from("f.parquet");
     runtime().block_on(async {
-        // How many requests a whole read makes.
+        // How many requests a whole read makes, asking for 8 bytes first
+        // (as arrow-rs's reader does without a hint), so the footer and
+        // each row group are requests of their own.
         let counting = Arc::new(Faulty::new(None));
         counting.put(&path, data.clone().into()).await.unwrap();
         let dynamic: Arc<dyn ObjectStore> = counting.clone();
-        stream_read(ParquetObjectReader::new(dynamic, path.clone()))
+        stream_read(ParquetObjectReader::new(dynamic, path.clone()).with_footer_size_hint(8))
             .await
             .unwrap();
         let total = counting.gets.load(Ordering::SeqCst);
@@ -254,54 +258,97 @@ fn a_failing_request_is_an_error_at_every_step() {
         for n in 1..=total {
             let store = Arc::new(Faulty::new(Some(n)));
             store.put(&path, data.clone().into()).await.unwrap();
-            let err = stream_read(ParquetObjectReader::new(store, path.clone()))
-                .await
-                .expect_err("a failed request must fail the read");
+            let err =
+                stream_read(ParquetObjectReader::new(store, path.clone()).with_footer_size_hint(8))
+                    .await
+                    .expect_err("a failed request must fail the read");
             assert!(err.contains("failed on purpose"), "request {n}: {err}");
         }
     });
 }
 
+/// The ranges a [`Faulty`] store was asked for, from the `from`th on.
+fn bounded_ranges(store: &Faulty, from: usize) -> Vec<Range<u64>> {
+    store.ranges.lock().unwrap()[from..]
+        .iter()
+        .map(|r| match r {
+            Some(object_store::GetRange::Bounded(r)) => r.clone(),
+            other => panic!("a data request for {other:?}"),
+        })
+        .collect()
+}
+
+/// Reads column 2 of `path` in `store` through `reader`: the chunk ranges
+/// of column 2 by row group, after checking the rows against the
+/// synchronous reader's.
+async fn read_column_2(reader: ParquetObjectReader, data: &Bytes) -> Vec<Range<u64>> {
+    let builder = ParquetRecordBatchStreamBuilder::new(reader).await.unwrap();
+    let metadata = Arc::clone(builder.metadata());
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [2]);
+    let batches: Vec<RecordBatch> = builder
+        .with_projection(mask)
+        .build()
+        .unwrap()
+        .try_collect()
+        .await
+        .unwrap();
+    let expected = concat(&sync_read(data));
+    assert_eq!(concat(&batches).column(0), expected.column(2));
+    (0..metadata.num_row_groups())
+        .map(|g| {
+            let m = metadata.row_group(g).column(2);
+            let start = m.dictionary_page_offset().unwrap_or(m.data_page_offset()) as u64;
+            start..start + m.compressed_size() as u64
+        })
+        .collect()
+}
+
 #[test]
-fn a_footer_hint_saves_a_request_and_a_projection_fetches_its_chunks_only() {
+fn the_tail_answers_what_it_covers_and_a_projection_fetches_its_chunks_only() {
     let data = file(5000);
     let path = Path::from("p.parquet");
+    let size = data.len() as u64;
     runtime().block_on(async {
+        // 8 bytes first: the footer is a second request, then one request
+        // per row group (the decoder asks for a row group's chunks as it
+        // opens it), for exactly column 2's chunk.
         let store = Arc::new(Faulty::new(None));
         store.put(&path, data.clone().into()).await.unwrap();
         let dynamic: Arc<dyn ObjectStore> = store.clone();
-        let reader =
-            ParquetObjectReader::new(dynamic, path.clone()).with_footer_size_hint(64 * 1024);
-        let builder = ParquetRecordBatchStreamBuilder::new(reader).await.unwrap();
-        assert_eq!(store.gets.load(Ordering::SeqCst), 1, "one suffix request");
-        let metadata = Arc::clone(builder.metadata());
-        let mask = ProjectionMask::roots(builder.parquet_schema(), [2]);
-        let batches: Vec<RecordBatch> = builder
-            .with_projection(mask)
-            .build()
-            .unwrap()
-            .try_collect()
-            .await
-            .unwrap();
-        assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 5000);
-        let ranges = store.ranges.lock().unwrap().clone();
-        // One request per row group (the decoder asks for a row group's
-        // chunks as it opens it), for exactly column 2's chunk.
-        let chunk_ranges: Vec<Range<u64>> = (0..metadata.num_row_groups())
-            .map(|g| {
-                let m = metadata.row_group(g).column(2);
-                let start = m.dictionary_page_offset().unwrap_or(m.data_page_offset()) as u64;
-                start..start + m.compressed_size() as u64
-            })
-            .collect();
-        let asked: Vec<Range<u64>> = ranges[1..]
-            .iter()
-            .map(|r| match r {
-                Some(object_store::GetRange::Bounded(r)) => r.clone(),
-                other => panic!("a data request for {other:?}"),
-            })
-            .collect();
-        assert_eq!(asked, chunk_ranges);
+        let chunks = read_column_2(
+            ParquetObjectReader::new(dynamic, path.clone()).with_footer_size_hint(8),
+            &data,
+        )
+        .await;
+        assert_eq!(store.gets.load(Ordering::SeqCst), 2 + chunks.len());
+        assert_eq!(bounded_ranges(&store, 2), chunks);
+
+        // A tail that begins in the middle of the last chunk (column 2 of
+        // the last row group; the page indexes and footer follow it): one
+        // request for the footer, and the last chunk fetched only up to
+        // where the tail begins.
+        let last = chunks.last().unwrap().clone();
+        let tail_start = last.start + (last.end - last.start) / 2;
+        let store = Arc::new(Faulty::new(None));
+        store.put(&path, data.clone().into()).await.unwrap();
+        let dynamic: Arc<dyn ObjectStore> = store.clone();
+        let reader = ParquetObjectReader::new(dynamic, path.clone())
+            .with_footer_size_hint((size - tail_start) as usize);
+        let chunks = read_column_2(reader, &data).await;
+        let mut expected = chunks.clone();
+        expected.last_mut().unwrap().end = tail_start;
+        assert_eq!(store.gets.load(Ordering::SeqCst), 1 + chunks.len());
+        assert_eq!(bounded_ranges(&store, 1), expected);
+
+        // A tail holding the whole object (the default hint, on a file
+        // smaller than it): the suffix request is the only one.
+        let small = file(1000);
+        assert!(small.len() < strata::arrow::async_reader::DEFAULT_FOOTER_SIZE_HINT);
+        let store = Arc::new(Faulty::new(None));
+        store.put(&path, small.clone().into()).await.unwrap();
+        let dynamic: Arc<dyn ObjectStore> = store.clone();
+        read_column_2(ParquetObjectReader::new(dynamic, path.clone()), &small).await;
+        assert_eq!(store.gets.load(Ordering::SeqCst), 1);
     });
 }
 
@@ -318,20 +365,26 @@ fn short_and_replaced_objects_are_errors() {
         let cut = (data.len() - footer_len) / 2;
         let mut short = data[..cut].to_vec();
         short.extend_from_slice(&data[data.len() - footer_len..]);
+        let short_len = short.len();
         let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
         store.put(&path, Bytes::from(short).into()).await.unwrap();
-        let err = stream_read(ParquetObjectReader::new(Arc::clone(&store), path.clone()))
-            .await
-            .expect_err("a short object must fail");
-        assert!(!err.is_empty());
+        // With the whole object in the tail, and with every range fetched
+        // (8 bytes first).
+        for hint in [short_len, 8] {
+            let reader = ParquetObjectReader::new(Arc::clone(&store), path.clone())
+                .with_footer_size_hint(hint);
+            let err = stream_read(reader)
+                .await
+                .expect_err("a short object must fail");
+            assert!(!err.is_empty(), "{hint}");
+        }
 
         // Replaced after the metadata was read: the data requests carry
         // the first version's entity tag.
         store.put(&path, data.clone().into()).await.unwrap();
-        let builder = ParquetRecordBatchStreamBuilder::new(ParquetObjectReader::new(
-            Arc::clone(&store),
-            path.clone(),
-        ))
+        let builder = ParquetRecordBatchStreamBuilder::new(
+            ParquetObjectReader::new(Arc::clone(&store), path.clone()).with_footer_size_hint(8),
+        )
         .await
         .unwrap();
         store.put(&path, file(3000).into()).await.unwrap();
@@ -343,6 +396,19 @@ fn short_and_replaced_objects_are_errors() {
         let err = first.expect_err("a replaced object must fail").to_string();
         assert!(err.contains("changed after its metadata was read"), "{err}");
         assert!(stream.next().await.is_none());
+
+        // With the whole first version in the tail, the read needs no
+        // other request: it gives the first version whole.
+        store.put(&path, data.clone().into()).await.unwrap();
+        let builder = ParquetRecordBatchStreamBuilder::new(
+            ParquetObjectReader::new(Arc::clone(&store), path.clone())
+                .with_footer_size_hint(data.len()),
+        )
+        .await
+        .unwrap();
+        store.put(&path, file(3000).into()).await.unwrap();
+        let got: Vec<RecordBatch> = builder.build().unwrap().try_collect().await.unwrap();
+        assert_eq!(concat(&got), concat(&sync_read(&data)));
     });
 }
 
@@ -355,10 +421,9 @@ fn the_next_row_group_is_fetched_while_the_current_one_decodes() {
             let store = Arc::new(Faulty::new(None));
             store.put(&path, data.clone().into()).await.unwrap();
             let dynamic: Arc<dyn ObjectStore> = store.clone();
-            let mut builder = ParquetRecordBatchStreamBuilder::new(ParquetObjectReader::new(
-                dynamic,
-                path.clone(),
-            ))
+            let mut builder = ParquetRecordBatchStreamBuilder::new(
+                ParquetObjectReader::new(dynamic, path.clone()).with_footer_size_hint(8),
+            )
             .await
             .unwrap()
             .with_batch_size(100);

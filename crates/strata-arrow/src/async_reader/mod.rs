@@ -66,7 +66,7 @@ use crate::push_decoder::ParquetPushDecoder;
 #[cfg(feature = "object_store")]
 mod store;
 #[cfg(feature = "object_store")]
-pub use store::ParquetObjectReader;
+pub use store::{DEFAULT_FOOTER_SIZE_HINT, ParquetObjectReader};
 
 /// The most a read reserves up front; a longer range grows as it is read.
 const RESERVE_BOUND: u64 = 64 << 20;

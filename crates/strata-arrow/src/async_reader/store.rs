@@ -4,12 +4,21 @@
 //!
 //! ## Requests
 //!
-//! - Metadata: without a known size, one suffix request of
-//!   `max(8, footer size hint)` bytes gives the object's size and its
-//!   tail; a second asks for the rest of the footer when the hint did not
-//!   cover it, and one more the page indexes the options ask for (one span
-//!   when they lie together). With a known size ([`with_file_size`]) the
-//!   first request is a bounded range.
+//! - Metadata: without a known size, one suffix request of the footer
+//!   size hint ([`DEFAULT_FOOTER_SIZE_HINT`], 64 KiB, unless
+//!   [`with_footer_size_hint`] says otherwise; at least 8 bytes) gives the
+//!   object's size and its tail. A footer and page indexes within the tail
+//!   take no further request; otherwise a second asks for the rest of the
+//!   footer, and one more for the page indexes the options ask for (one
+//!   span when they lie together). With a known size ([`with_file_size`])
+//!   the first request is a bounded range.
+//! - The tail is kept (at most the hint's bytes) and answers every later
+//!   request it covers: a column chunk that ends in it is fetched only up
+//!   to where the tail begins. So the guess costs a round trip less when
+//!   the footer fits, and at most the tail's bytes that the read does not
+//!   use (the page indexes of a read that loads none, the end of a column
+//!   not projected) when it does. arrow-rs's reader asks for 8 bytes
+//!   first unless given a hint, and fetches again what its tail held.
 //! - Data: each request of the decoder (the projected chunks of a row
 //!   group, or the pages a selection needs) goes out through
 //!   [`object_store::coalesce_ranges`]: ranges less than
@@ -26,6 +35,7 @@
 //! decoder refuses. Store errors arrive as [`ParquetError::External`].
 //!
 //! [`with_file_size`]: ParquetObjectReader::with_file_size
+//! [`with_footer_size_hint`]: ParquetObjectReader::with_footer_size_hint
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -41,6 +51,11 @@ use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use super::{AsyncFileReader, decode_metadata, metadata_decoder};
 use crate::arrow_reader::ArrowReaderOptions;
 use crate::error::{ParquetError, Result};
+
+/// The bytes a [`ParquetObjectReader`] asks for from the end of the object
+/// first, unless told otherwise: the footer and page indexes of a file of
+/// a few hundred columns in one request.
+pub const DEFAULT_FOOTER_SIZE_HINT: usize = 64 * 1024;
 
 /// Reads a Parquet object from an [`ObjectStore`].
 ///
@@ -78,6 +93,9 @@ pub struct ParquetObjectReader {
     preload_offset_index: bool,
     /// The object's entity tag, from the first response.
     e_tag: Option<String>,
+    /// The object's last bytes, from the first response, and where they
+    /// start; they answer later requests they cover.
+    tail: Option<(u64, Bytes)>,
 }
 
 impl ParquetObjectReader {
@@ -91,11 +109,14 @@ impl ParquetObjectReader {
             preload_column_index: false,
             preload_offset_index: false,
             e_tag: None,
+            tail: None,
         }
     }
 
-    /// Fetch this many bytes from the end of the object first, so a
-    /// footer that fits takes one request instead of two.
+    /// Fetch this many bytes from the end of the object first (at least
+    /// 8; [`DEFAULT_FOOTER_SIZE_HINT`] unless set), so a footer that fits
+    /// takes one request instead of two. The bytes are kept and answer
+    /// the later requests they cover.
     pub fn with_footer_size_hint(mut self, hint: usize) -> Self {
         self.footer_size_hint = Some(hint);
         self
@@ -173,13 +194,10 @@ fn store_error(path: &Path, e: object_store::Error) -> ParquetError {
 impl AsyncFileReader for ParquetObjectReader {
     fn get_bytes(&mut self, range: Range<u64>) -> BoxFuture<'_, Result<Bytes>> {
         async move {
-            let options = self.options(GetRange::Bounded(range));
-            let result = self
-                .store
-                .get_opts(&self.path, options)
-                .await
-                .map_err(|e| store_error(&self.path, e))?;
-            result.bytes().await.map_err(|e| store_error(&self.path, e))
+            let mut bytes = self.get_byte_ranges(vec![range]).await?;
+            bytes
+                .pop()
+                .ok_or_else(|| ParquetError::General("no bytes for a range asked".into()))
         }
         .boxed()
     }
@@ -187,21 +205,66 @@ impl AsyncFileReader for ParquetObjectReader {
     fn get_byte_ranges(&mut self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, Result<Vec<Bytes>>> {
         async move {
             let (store, path) = (&self.store, &self.path);
-            let e_tag = self.e_tag.clone();
-            coalesce_ranges(
-                &ranges,
-                |range| {
-                    let options = GetOptions {
-                        range: Some(GetRange::Bounded(range)),
-                        if_match: e_tag.clone(),
-                        ..Default::default()
-                    };
-                    async move { store.get_opts(path, options).await?.bytes().await }
-                },
-                OBJECT_STORE_COALESCE_DEFAULT,
-            )
-            .await
-            .map_err(|e| store_error(path, e))
+            let tail_start = self.tail.as_ref().map_or(u64::MAX, |(start, _)| *start);
+            // What the store is asked for: each range's part before the
+            // tail.
+            let heads: Vec<Range<u64>> = ranges
+                .iter()
+                .filter(|r| r.start < r.end.min(tail_start))
+                .map(|r| r.start..r.end.min(tail_start))
+                .collect();
+            let fetched = if heads.is_empty() {
+                Vec::new()
+            } else {
+                let e_tag = self.e_tag.clone();
+                coalesce_ranges(
+                    &heads,
+                    |range| {
+                        let options = GetOptions {
+                            range: Some(GetRange::Bounded(range)),
+                            if_match: e_tag.clone(),
+                            ..Default::default()
+                        };
+                        async move { store.get_opts(path, options).await?.bytes().await }
+                    },
+                    OBJECT_STORE_COALESCE_DEFAULT,
+                )
+                .await
+                .map_err(|e| store_error(path, e))?
+            };
+            let mut fetched = fetched.into_iter();
+            let mut out = Vec::with_capacity(ranges.len());
+            for r in &ranges {
+                let head = if r.start < r.end.min(tail_start) {
+                    fetched.next()
+                } else {
+                    None
+                };
+                let Some((start, tail)) = self.tail.as_ref().filter(|_| r.end > tail_start) else {
+                    out.push(head.unwrap_or_default());
+                    continue;
+                };
+                let from = usize::try_from(r.start.max(*start) - start).unwrap_or(usize::MAX);
+                let to = usize::try_from(r.end - start).unwrap_or(usize::MAX);
+                let Some(part) = tail.get(from..to) else {
+                    return Err(ParquetError::General(format!(
+                        "{path}: bytes {r:?} asked of an object of {} bytes",
+                        start + tail.len() as u64
+                    )));
+                };
+                out.push(match head {
+                    // A range reaching into the tail from before it: its
+                    // head fetched, its end from the tail, in one buffer.
+                    Some(head) => {
+                        let mut joined = Vec::with_capacity(head.len() + part.len());
+                        joined.extend_from_slice(&head);
+                        joined.extend_from_slice(part);
+                        Bytes::from(joined)
+                    }
+                    None => tail.slice(from..to),
+                });
+            }
+            Ok(out)
         }
         .boxed()
     }
@@ -211,8 +274,14 @@ impl AsyncFileReader for ParquetObjectReader {
         options: Option<&'a ArrowReaderOptions>,
     ) -> BoxFuture<'a, Result<Arc<ParquetMetaData>>> {
         async move {
-            let suffix = self.footer_size_hint.unwrap_or(0).max(8) as u64;
+            let suffix = self
+                .footer_size_hint
+                .unwrap_or(DEFAULT_FOOTER_SIZE_HINT)
+                .max(8) as u64;
             let (size, range, tail) = self.fetch_tail(suffix).await?;
+            if range.end == size {
+                self.tail = Some((range.start, tail.clone()));
+            }
             let mut decoder = metadata_decoder(size, options)?;
             // The options' page index policies, where they load anything,
             // win over the preload settings (as in arrow-rs).
