@@ -8,7 +8,11 @@
 //!
 //! Both readers start with their defaults: strata's asks for the last 64
 //! KiB of the object first and answers later requests from it where it
-//! can, arrow-rs's for the last 8 bytes.
+//! can, arrow-rs's for the last 8 bytes. A third side, `strata_hint8`, is
+//! strata told to ask for 8 bytes first (`with_footer_size_hint(8)`), as
+//! arrow-rs does: the same round trips as arrow-rs and never a byte the
+//! read does not use, against the default's round trip saved for at most
+//! 64 KiB fetched unused.
 //!
 //! Cases (the files arrow-rs wrote with default properties; default read
 //! options except as said):
@@ -31,14 +35,15 @@
 //! (`ParquetPushDecoderBuilder`, fed exactly the ranges it asks for): its
 //! peak `buffered_bytes()`, the bytes it asked for, and the compressed
 //! size of the largest row group's projected column chunks. Where strata
-//! makes more requests or fetches more bytes than arrow-rs, both sides'
+//! makes more requests or fetches more bytes than arrow-rs, every side's
 //! requested ranges are printed (`object_store_ranges`).
 //!
 //! Under criterion, `object_store/strata/{case}` and
-//! `object_store/arrow-rs/{case}`; `-- --interleaved-sides [REPS]` times
-//! the two sides taking turns instead, one `object_store case=...` line per
-//! case for `cargo xtask bench` (times, their ratio, requests and bytes).
-//! Both sides run on the same tokio runtime (multi-thread, 2 workers).
+//! `object_store/arrow-rs/{case}` (strata's defaults); `--
+//! --interleaved-sides [REPS]` times the three sides taking turns instead,
+//! one `object_store case=...` line per case for `cargo xtask bench`
+//! (times, strata's ratio to arrow-rs, requests and bytes). All sides run
+//! on the same tokio runtime (multi-thread, 2 workers).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
@@ -300,14 +305,19 @@ fn arrow_rs_options(case: Case) -> parquet::arrow::arrow_reader::ArrowReaderOpti
     }
 }
 
-/// strata's stream over `store`: the rows read, and the batches if `keep`.
+/// strata's stream over `store` (asking for `footer_size_hint` bytes
+/// first when given): the rows read, and the batches if `keep`.
 async fn strata_read(
     store: Arc<dyn ObjectStore>,
     case: Case,
     keep: bool,
+    footer_size_hint: Option<usize>,
 ) -> (usize, Vec<RecordBatch>) {
     use strata_arrow::async_reader::{ParquetObjectReader, ParquetRecordBatchStreamBuilder};
-    let reader = ParquetObjectReader::new(store, case.path());
+    let mut reader = ParquetObjectReader::new(store, case.path());
+    if let Some(hint) = footer_size_hint {
+        reader = reader.with_footer_size_hint(hint);
+    }
     let builder = ParquetRecordBatchStreamBuilder::new_with_options(reader, strata_options(case))
         .await
         .unwrap();
@@ -367,6 +377,8 @@ async fn arrow_rs_read(
 #[derive(Debug, Clone, Copy)]
 enum Side {
     Strata,
+    /// strata asking for 8 bytes first, as arrow-rs does.
+    StrataHint8,
     ArrowRs,
 }
 
@@ -382,7 +394,8 @@ fn read(
     let (store, counts) = SlowStore::over(memory);
     let (rows, batches) = rt.block_on(async {
         match side {
-            Side::Strata => strata_read(store, case, keep).await,
+            Side::Strata => strata_read(store, case, keep, None).await,
+            Side::StrataHint8 => strata_read(store, case, keep, Some(8)).await,
             Side::ArrowRs => arrow_rs_read(store, case, keep).await,
         }
     });
@@ -496,6 +509,7 @@ fn runtime() -> Runtime {
 /// Requests and bytes of one read by each side.
 struct Io {
     strata: (u64, u64),
+    strata_hint8: (u64, u64),
     arrow_rs: (u64, u64),
     /// strata's push decoder on the same read: peak buffered bytes, and
     /// the largest row group's projected chunks.
@@ -508,31 +522,52 @@ struct Io {
 /// more), and returns the requests and bytes.
 fn check_and_count(rt: &Runtime, memory: &Arc<InMemory>, case: Case, file: &Bytes) -> Io {
     let (s_rows, s_batches, s_counts) = read(rt, memory, Side::Strata, case, true);
+    let (h_rows, h_batches, h_counts) = read(rt, memory, Side::StrataHint8, case, true);
     let (a_rows, a_batches, a_counts) = read(rt, memory, Side::ArrowRs, case, true);
     assert_eq!(s_rows, case.rows(), "strata, {}", case.name());
+    assert_eq!(
+        h_rows,
+        case.rows(),
+        "strata, 8 bytes first, {}",
+        case.name()
+    );
     assert_eq!(a_rows, case.rows(), "arrow-rs, {}", case.name());
     let (s, a) = (common::concat(&s_batches), common::concat(&a_batches));
     assert_eq!(s.columns(), a.columns(), "{}", case.name());
+    assert_eq!(
+        common::concat(&h_batches).columns(),
+        a.columns(),
+        "{}",
+        case.name()
+    );
     let (peak, asked, largest) = push_decoder_peak(file, case);
     let io = Io {
         strata: (s_counts.requests(), s_counts.bytes()),
+        strata_hint8: (h_counts.requests(), h_counts.bytes()),
         arrow_rs: (a_counts.requests(), a_counts.bytes()),
         peak,
         largest,
     };
     println!(
         "object_store_io case={} file_bytes={} strata_requests={} strata_bytes={} \
+         strata_hint8_requests={} strata_hint8_bytes={} \
          arrow_rs_requests={} arrow_rs_bytes={} push_peak_buffered={peak} \
          push_asked_bytes={asked} largest_row_group_projected={largest}",
         case.name(),
         file.len(),
         io.strata.0,
         io.strata.1,
+        io.strata_hint8.0,
+        io.strata_hint8.1,
         io.arrow_rs.0,
         io.arrow_rs.1,
     );
     if io.strata.0 > io.arrow_rs.0 || io.strata.1 > io.arrow_rs.1 {
-        for (side, counts) in [("strata", &s_counts), ("arrow-rs", &a_counts)] {
+        for (side, counts) in [
+            ("strata", &s_counts),
+            ("strata_hint8", &h_counts),
+            ("arrow-rs", &a_counts),
+        ] {
             let mut ranges = counts.ranges();
             ranges.sort_by_key(|r| (r.start, r.end));
             println!(
@@ -579,8 +614,8 @@ fn criterion_run() {
 }
 
 /// `--interleaved-sides REPS`: per case, one untimed read of each side
-/// (checked, requests and bytes counted), then the two sides taking turns
-/// `REPS` times; one line per case for `cargo xtask bench`.
+/// (checked, requests and bytes counted), then the three sides taking
+/// turns `REPS` times; one line per case for `cargo xtask bench`.
 fn interleaved(reps: usize) {
     let rt = runtime();
     let (memory, files) = files(&rt);
@@ -593,26 +628,39 @@ fn interleaved(reps: usize) {
                 &mut || assert_eq!(read(&rt, &memory, Side::Strata, case, false).0, case.rows()),
                 &mut || {
                     assert_eq!(
+                        read(&rt, &memory, Side::StrataHint8, case, false).0,
+                        case.rows()
+                    )
+                },
+                &mut || {
+                    assert_eq!(
                         read(&rt, &memory, Side::ArrowRs, case, false).0,
                         case.rows()
                     )
                 },
             ],
         );
-        let [(s_min, s_median), (a_min, a_median)] = [stats[0], stats[1]];
+        let [(s_min, s_median), (h_min, h_median), (a_min, a_median)] =
+            [stats[0], stats[1], stats[2]];
         println!(
             "object_store case={} reps={reps} strata_min_ns={} strata_median_ns={} \
+             strata_hint8_min_ns={} strata_hint8_median_ns={} \
              arrow_rs_min_ns={} arrow_rs_median_ns={} ratio_of_medians={:.3} \
-             strata_requests={} strata_bytes={} arrow_rs_requests={} arrow_rs_bytes={} \
+             strata_requests={} strata_bytes={} strata_hint8_requests={} strata_hint8_bytes={} \
+             arrow_rs_requests={} arrow_rs_bytes={} \
              push_peak_buffered={} largest_row_group_projected={}",
             case.name(),
             s_min.as_nanos(),
             s_median.as_nanos(),
+            h_min.as_nanos(),
+            h_median.as_nanos(),
             a_min.as_nanos(),
             a_median.as_nanos(),
             s_median.as_secs_f64() / a_median.as_secs_f64(),
             io.strata.0,
             io.strata.1,
+            io.strata_hint8.0,
+            io.strata_hint8.1,
             io.arrow_rs.0,
             io.arrow_rs.1,
             io.peak,

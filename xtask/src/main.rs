@@ -492,17 +492,19 @@ fn render_sides(cases: &[Sides]) -> String {
 }
 
 /// One async object-store read (`benches/benches/object_store.rs`) by
-/// strata and arrow-rs taking turns: times (fastest, median, ns), the
-/// requests and bytes one read asked of the store, and strata's push
-/// decoder's peak buffered bytes on the same read beside the largest row
-/// group's projected column chunks.
+/// strata (its defaults, and asking for 8 bytes first) and arrow-rs
+/// taking turns: times (fastest, median, ns), the requests and bytes one
+/// read asked of the store (strata, strata 8 bytes first, arrow-rs), and
+/// strata's push decoder's peak buffered bytes on the same read beside
+/// the largest row group's projected column chunks.
 struct ObjectStoreCase {
     case: String,
     reps: usize,
     strata: (f64, f64),
+    strata_hint8: (f64, f64),
     arrow_rs: (f64, f64),
-    requests: (f64, f64),
-    bytes: (f64, f64),
+    requests: (f64, f64, f64),
+    bytes: (f64, f64, f64),
     peak: f64,
     largest: f64,
 }
@@ -532,12 +534,24 @@ fn parse_object_store(text: &str) -> Result<Vec<ObjectStoreCase>, String> {
             case: f.text("case")?.to_string(),
             reps: f.number("reps")? as usize,
             strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
+            strata_hint8: (
+                f.number("strata_hint8_min_ns")?,
+                f.number("strata_hint8_median_ns")?,
+            ),
             arrow_rs: (
                 f.number("arrow_rs_min_ns")?,
                 f.number("arrow_rs_median_ns")?,
             ),
-            requests: (f.number("strata_requests")?, f.number("arrow_rs_requests")?),
-            bytes: (f.number("strata_bytes")?, f.number("arrow_rs_bytes")?),
+            requests: (
+                f.number("strata_requests")?,
+                f.number("strata_hint8_requests")?,
+                f.number("arrow_rs_requests")?,
+            ),
+            bytes: (
+                f.number("strata_bytes")?,
+                f.number("strata_hint8_bytes")?,
+                f.number("arrow_rs_bytes")?,
+            ),
             peak: f.number("push_peak_buffered")?,
             largest: f.number("largest_row_group_projected")?,
         })
@@ -553,26 +567,34 @@ fn render_object_store(cases: &[ObjectStoreCase]) -> String {
         "\n## Async reads through object_store, strata and arrow-rs taking turns\n\n\
          Each read goes through an in-memory store that waits 20 ms per request; \
          requests and bytes are one read's, times from {} reads of each side in turn. \
+         strata reads with its defaults (the last 64 KiB first, kept) and, as \
+         \"strata 8\", asking for 8 bytes first as arrow-rs does. \
          Targets: strata no more requests or bytes than arrow-rs, time at most 0.8x. \
          Peak buffered: strata's push decoder driven directly on the same read \
          (`buffered_bytes()`), beside the largest row group's projected chunks.\n\n\
-         | case | requests strata / arrow-rs | bytes strata / arrow-rs | strata median | \
-         arrow-rs median | ratio of medians | ratio of mins | peak buffered | largest row group projected |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+         | case | requests strata / strata 8 / arrow-rs | bytes strata / strata 8 / arrow-rs | \
+         strata median | strata 8 median | arrow-rs median | ratio of medians (strata 8) | \
+         ratio of mins (strata 8) | peak buffered | largest row group projected |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
         first.reps
     );
     for c in cases {
         out.push_str(&format!(
-            "| {} | {} / {} | {} / {} | {} | {} | {:.2} | {:.2} | {} | {} |\n",
+            "| {} | {} / {} / {} | {} / {} / {} | {} | {} | {} | {:.2} ({:.2}) | {:.2} ({:.2}) | {} | {} |\n",
             c.case,
             c.requests.0,
             c.requests.1,
+            c.requests.2,
             c.bytes.0,
             c.bytes.1,
+            c.bytes.2,
             fmt_time(c.strata.1),
+            fmt_time(c.strata_hint8.1),
             fmt_time(c.arrow_rs.1),
             c.strata.1 / c.arrow_rs.1,
+            c.strata_hint8.1 / c.arrow_rs.1,
             c.strata.0 / c.arrow_rs.0,
+            c.strata_hint8.0 / c.arrow_rs.0,
             fmt_bytes(c.peak),
             fmt_bytes(c.largest),
         ));
@@ -1163,20 +1185,23 @@ mod tests {
     fn object_store_lines_parse_and_render() {
         let text = "object_store_io case=c file_bytes=9\n\
             object_store case=mixed_full_scan reps=4 strata_min_ns=50 strata_median_ns=60 \
+            strata_hint8_min_ns=80 strata_hint8_median_ns=90 \
             arrow_rs_min_ns=100 arrow_rs_median_ns=120 ratio_of_medians=0.500 \
-            strata_requests=3 strata_bytes=1000 arrow_rs_requests=4 arrow_rs_bytes=1200 \
+            strata_requests=3 strata_bytes=1000 strata_hint8_requests=4 strata_hint8_bytes=990 \
+            arrow_rs_requests=4 arrow_rs_bytes=1200 \
             push_peak_buffered=900 largest_row_group_projected=950\n";
         let cases = parse_object_store(text).unwrap();
         assert_eq!(cases.len(), 1);
         assert_eq!(
             (cases[0].requests, cases[0].bytes),
-            ((3.0, 4.0), (1000.0, 1200.0))
+            ((3.0, 4.0, 4.0), (1000.0, 990.0, 1200.0))
         );
         let table = render_object_store(&cases);
         assert!(table.contains("from 4 reads"), "{table}");
         assert!(
             table.contains(
-                "| mixed_full_scan | 3 / 4 | 1000 / 1200 | 60.0 ns | 120.0 ns | 0.50 | 0.50 |"
+                "| mixed_full_scan | 3 / 4 / 4 | 1000 / 990 / 1200 | 60.0 ns | 90.0 ns | 120.0 ns | \
+                 0.50 (0.75) | 0.50 (0.80) |"
             ),
             "{table}"
         );
