@@ -101,6 +101,7 @@ use strata_file::properties::ReaderProperties;
 use strata_file::push_buffers::PushBuffers;
 use strata_file::serialized_reader::SerializedFileReader;
 
+pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::{
     ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
     RowSelection, RowSelector,
@@ -145,6 +146,70 @@ impl ArrowReaderBuilder<PushDecoderInput> {
     /// Start from bytes fetched already, so they are not asked for again.
     pub fn with_buffers(mut self, buffers: PushBuffers) -> Self {
         self.input = PushDecoderInput { buffers };
+        self
+    }
+
+    /// Read these row groups, in this order, each with a selection of its
+    /// own rows ([`RowGroupSelection`]). Offset and limit then apply to
+    /// the rows so selected, across all of them in order. Not with
+    /// [`with_row_groups`](Self::with_row_groups) or
+    /// [`with_row_selection`](Self::with_row_selection): [`build`](Self::build)
+    /// refuses the two together, and a selection longer than its row
+    /// group. A second call replaces the first.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// # use bytes::Bytes;
+    /// # use strata_arrow::ArrowWriter;
+    /// # use strata_file::DecodeResult;
+    /// # use strata_file::metadata::ParquetMetaDataReader;
+    /// # use strata_file::properties::WriterProperties;
+    /// use strata_arrow::arrow_reader::{RowSelection, RowSelector};
+    /// use strata_arrow::push_decoder::{ParquetPushDecoderBuilder, RowGroupSelection};
+    /// # let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..30));
+    /// # let batch = RecordBatch::try_from_iter([("id", ids)]).unwrap();
+    /// # let props = WriterProperties::builder().set_max_row_group_row_count(Some(10)).build();
+    /// # let mut file = Vec::new();
+    /// # let mut w = ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).unwrap();
+    /// # w.write(&batch).unwrap();
+    /// # w.close().unwrap();
+    /// # let file = Bytes::from(file);
+    /// # let metadata = Arc::new(ParquetMetaDataReader::new().parse_and_finish(&file).unwrap());
+    ///
+    /// // Three row groups of ten ids: rows 2..4 of the third, then all of the first.
+    /// let mut decoder = ParquetPushDecoderBuilder::try_new_decoder(metadata)
+    ///     .unwrap()
+    ///     .with_row_group_selections(vec![
+    ///         RowGroupSelection::new(2, Some(RowSelection::from(vec![
+    ///             RowSelector::skip(2),
+    ///             RowSelector::select(2),
+    ///         ]))),
+    ///         RowGroupSelection::new(0, None),
+    ///     ])
+    ///     .build()
+    ///     .unwrap();
+    /// let mut ids = Vec::new();
+    /// loop {
+    ///     match decoder.try_decode().unwrap() {
+    ///         DecodeResult::NeedsData(ranges) => {
+    ///             let data = ranges.iter().map(|r| file.slice(r.start as usize..r.end as usize)).collect();
+    ///             decoder.push_ranges(ranges, data).unwrap();
+    ///         }
+    ///         DecodeResult::Data(batch) => {
+    ///             let column = batch.column(0).as_any().downcast_ref::<Int64Array>().unwrap();
+    ///             ids.extend(column.values().iter().copied());
+    ///         }
+    ///         DecodeResult::Finished => break,
+    ///     }
+    /// }
+    /// assert_eq!(ids, [22, 23, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    /// ```
+    pub fn with_row_group_selections(
+        mut self,
+        row_group_selections: Vec<RowGroupSelection>,
+    ) -> Self {
+        self.row_group_selections = Some(row_group_selections);
         self
     }
 
@@ -241,6 +306,7 @@ impl ParquetPushDecoder {
     /// for and that are not pushed yet (none when the next one needs its
     /// offset indexes first, or there is none), and their total size. An
     /// async reader fetches them while the current row group decodes.
+    #[cfg(feature = "async")]
     pub(crate) fn prefetch_ranges(&mut self) -> Result<(Vec<Range<u64>>, u64)> {
         if self.state.current.is_none() || self.state.plan.is_empty() {
             return Ok((Vec::new(), 0));
@@ -314,6 +380,35 @@ enum RowGroupFetch {
     },
 }
 
+/// Row-group selections (`entries`, of row groups of `rows` rows each) as
+/// one selection over the rows of the row groups they list, in order:
+/// `None` where none of them selects anything but whole row groups.
+fn local_selections(entries: &[RowGroupSelection], rows: &[usize]) -> Result<Option<RowSelection>> {
+    if entries.iter().all(|e| e.selection().is_none()) {
+        return Ok(None);
+    }
+    let mut selectors = Vec::new();
+    for (entry, &n) in entries.iter().zip(rows) {
+        let Some(selection) = entry.selection() else {
+            selectors.push(RowSelector::select(n));
+            continue;
+        };
+        let covered = selection
+            .row_count()
+            .checked_add(selection.skipped_row_count())
+            .filter(|&c| c <= n)
+            .ok_or_else(|| {
+                general(format!(
+                    "the selection of row group {} covers more than its {n} rows",
+                    entry.row_group_index()
+                ))
+            })?;
+        selectors.extend(selection.iter().copied());
+        selectors.push(RowSelector::skip(n - covered));
+    }
+    Ok(Some(RowSelection::from(selectors)))
+}
+
 /// The rows `selectors` select, as sorted ranges of row-group rows.
 fn selected_rows(selectors: &VecDeque<RowSelector>) -> Vec<Range<u64>> {
     let mut rows = Vec::new();
@@ -367,10 +462,19 @@ impl ReadState {
             kv,
         )?;
         let num_rg = metadata.num_row_groups();
-        let row_groups = builder
-            .row_groups
-            .clone()
-            .unwrap_or_else(|| (0..num_rg).collect());
+        let row_groups = match &builder.row_group_selections {
+            Some(_) if builder.row_groups.is_some() || builder.selection.is_some() => {
+                return Err(general(
+                    "with_row_group_selections cannot be combined with with_row_groups or \
+                     with_row_selection",
+                ));
+            }
+            Some(entries) => entries.iter().map(|e| e.row_group_index()).collect(),
+            None => builder
+                .row_groups
+                .clone()
+                .unwrap_or_else(|| (0..num_rg).collect()),
+        };
         let mut rows = Vec::with_capacity(row_groups.len());
         for &rg in &row_groups {
             let g = metadata
@@ -379,12 +483,17 @@ impl ReadState {
                 .ok_or_else(|| general(format!("row group {rg} of {num_rg}")))?;
             rows.push(usize::try_from(g.num_rows).map_err(|_| general("negative row count"))?);
         }
-        let total: usize = rows.iter().sum();
-        let has_selection = builder.selection.is_some();
-        let mut selection = builder
-            .selection
-            .clone()
-            .unwrap_or_else(|| RowSelection::from(vec![RowSelector::select(total)]));
+        let total = rows
+            .iter()
+            .try_fold(0usize, |sum, &n| sum.checked_add(n))
+            .ok_or_else(|| general("the row groups read hold more rows than a usize counts"))?;
+        let given = match &builder.row_group_selections {
+            Some(entries) => local_selections(entries, &rows)?,
+            None => builder.selection.clone(),
+        };
+        let has_selection = given.is_some();
+        let mut selection =
+            given.unwrap_or_else(|| RowSelection::from(vec![RowSelector::select(total)]));
         if let Some(offset) = builder.offset {
             selection = selection.offset(offset);
         }

@@ -162,6 +162,7 @@ macro_rules! blocked {
 compat! {
     remote::push_decoders_by_hand;
     remote::push_decoder_whole_file_selection;
+    remote::row_group_selections_in_order;
     remote::stream_from_tokio_file;
     remote::object_store_write_then_read;
     remote::buf_writer_as_the_sink;

@@ -46,7 +46,7 @@ use crate::push_decoder::{ParquetPushDecoder, ReadState};
 use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
 
 mod selection;
-pub use selection::{RowSelection, RowSelector};
+pub use selection::{RowGroupSelection, RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use strata_file::metadata::{
     ParquetMetaDataOptions, ParquetMetaDataReader, ParquetStatisticsPolicy,
@@ -421,6 +421,9 @@ pub struct ArrowReaderBuilder<T> {
     pub(crate) projection: ProjectionMask,
     pub(crate) row_groups: Option<Vec<usize>>,
     pub(crate) selection: Option<RowSelection>,
+    /// Row groups with selections of their own rows (push decoder and
+    /// stream only; not with `row_groups` or `selection`).
+    pub(crate) row_group_selections: Option<Vec<RowGroupSelection>>,
     pub(crate) limit: Option<usize>,
     pub(crate) offset: Option<usize>,
 }
@@ -433,6 +436,7 @@ impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
             .field("projection", &self.projection)
             .field("row_groups", &self.row_groups)
             .field("selection", &self.selection)
+            .field("row_group_selections", &self.row_group_selections)
             .field("limit", &self.limit)
             .field("offset", &self.offset)
             .finish_non_exhaustive()
@@ -451,6 +455,7 @@ impl<T> ArrowReaderBuilder<T> {
             projection: ProjectionMask::all(),
             row_groups: None,
             selection: None,
+            row_group_selections: None,
             limit: None,
             offset: None,
         }

@@ -31,6 +31,47 @@ impl RowSelector {
     }
 }
 
+/// The rows to read of one row group, numbered within the row group
+/// (arrow-rs's `RowGroupSelection`): `None` reads it whole, a selection
+/// shorter than the row group skips its last rows. A list of them, given
+/// to `with_row_group_selections` of the push decoder's or the stream's
+/// builder, is read in its order; a row group listed twice is read twice.
+///
+/// ```
+/// use strata_arrow::arrow_reader::{RowGroupSelection, RowSelection, RowSelector};
+///
+/// let second = RowGroupSelection::new(1, Some(RowSelection::from(vec![RowSelector::skip(10), RowSelector::select(5)])));
+/// assert_eq!(second.row_group_index(), 1);
+/// assert_eq!(second.selection().map(|s| s.row_count()), Some(5));
+/// assert!(RowGroupSelection::new(0, None).selection().is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowGroupSelection {
+    row_group_index: usize,
+    selection: Option<RowSelection>,
+}
+
+impl RowGroupSelection {
+    /// The rows `selection` selects of row group `row_group_index` (all of
+    /// them when `None`).
+    pub fn new(row_group_index: usize, selection: Option<RowSelection>) -> Self {
+        Self {
+            row_group_index,
+            selection,
+        }
+    }
+
+    /// The row group's index in the file.
+    pub fn row_group_index(&self) -> usize {
+        self.row_group_index
+    }
+
+    /// The rows selected, numbered within the row group; `None` for all.
+    pub fn selection(&self) -> Option<&RowSelection> {
+        self.selection.as_ref()
+    }
+}
+
 /// Runs of rows to select and skip, in order from the first row read.
 /// Adjacent runs of the same kind are merged and empty runs dropped.
 ///

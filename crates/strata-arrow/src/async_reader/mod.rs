@@ -57,6 +57,7 @@ use strata_file::DecodeResult;
 use strata_file::metadata::{ParquetMetaData, ParquetMetaDataPushDecoder};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncSeek, AsyncSeekExt};
 
+pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::{
     ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
 };
@@ -230,6 +231,19 @@ impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
     /// addition; the default is [`DEFAULT_PREFETCH_BUDGET`].
     pub fn with_prefetch_budget(mut self, bytes: u64) -> Self {
         self.input.1 = bytes;
+        self
+    }
+
+    /// Read these row groups, in this order, each with a selection of its
+    /// own rows ([`RowGroupSelection`]), as `with_row_group_selections` of
+    /// the [push decoder's builder](crate::push_decoder::ParquetPushDecoderBuilder)
+    /// does (the stream runs the push decoder): offset and limit apply
+    /// after them; not with `with_row_groups` or `with_row_selection`.
+    pub fn with_row_group_selections(
+        mut self,
+        row_group_selections: Vec<RowGroupSelection>,
+    ) -> Self {
+        self.row_group_selections = Some(row_group_selections);
         self
     }
 

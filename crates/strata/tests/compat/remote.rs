@@ -110,6 +110,76 @@ pub fn push_decoder_whole_file_selection(_dir: &Path) -> String {
     fmt_batches(&batches)
 }
 
+/// Row groups chosen and ordered with selections of their own rows,
+/// through the push decoder (with an offset and a limit across them) and
+/// the stream; the builder refuses them beside a global selection, and a
+/// selection longer than its row group.
+pub fn row_group_selections_in_order(_dir: &Path) -> String {
+    use pq::arrow::push_decoder::RowGroupSelection;
+    let file = to_parquet(&people(100), 30);
+    let metadata = Arc::new(
+        pq::file::metadata::ParquetMetaDataReader::new()
+            .parse_and_finish(&file)
+            .unwrap(),
+    );
+    let local = |runs: Vec<RowSelector>| Some(RowSelection::from(runs));
+    let entries = vec![
+        RowGroupSelection::new(2, local(vec![RowSelector::skip(3), RowSelector::select(4)])),
+        RowGroupSelection::new(0, None),
+        RowGroupSelection::new(2, local(vec![RowSelector::select(2)])),
+        RowGroupSelection::new(3, local(vec![RowSelector::skip(1), RowSelector::select(9)])),
+    ];
+    let decode = |builder: ParquetPushDecoderBuilder| -> Result<Vec<RecordBatch>, String> {
+        let mut decoder = builder.build().map_err(|_| "refused".to_string())?;
+        let mut batches = Vec::new();
+        loop {
+            match decoder.try_decode().map_err(|_| "failed".to_string())? {
+                DecodeResult::NeedsData(ranges) => {
+                    let data = ranges.iter().map(|r| get(&file, r)).collect();
+                    decoder.push_ranges(ranges, data).unwrap();
+                }
+                DecodeResult::Data(batch) => batches.push(batch),
+                DecodeResult::Finished => return Ok(batches),
+            }
+        }
+    };
+    let builder = || ParquetPushDecoderBuilder::try_new_decoder(Arc::clone(&metadata)).unwrap();
+    let mut out = String::new();
+    let batches = decode(builder().with_row_group_selections(entries.clone())).unwrap();
+    out.push_str(&fmt_batches(&batches));
+    let batches = decode(
+        builder()
+            .with_row_group_selections(entries.clone())
+            .with_offset(5)
+            .with_limit(20)
+            .with_batch_size(7),
+    )
+    .unwrap();
+    out.push_str(&fmt_batches(&batches));
+    let conflict = decode(
+        builder()
+            .with_row_selection(RowSelection::from(vec![RowSelector::select(10)]))
+            .with_row_group_selections(entries.clone()),
+    );
+    out.push_str(&format!("with a global selection: {:?}\n", conflict.err()));
+    let too_long = decode(builder().with_row_group_selections(vec![RowGroupSelection::new(
+        3,
+        local(vec![RowSelector::select(11)]),
+    )]));
+    out.push_str(&format!("longer than the row group: {:?}\n", too_long.err()));
+    runtime().block_on(async {
+        let stream = ParquetRecordBatchStreamBuilder::new(std::io::Cursor::new(file.to_vec()))
+            .await
+            .unwrap()
+            .with_row_group_selections(entries)
+            .build()
+            .unwrap();
+        let batches: Vec<RecordBatch> = stream.try_collect().await.unwrap();
+        out.push_str(&fmt_batches(&batches));
+    });
+    out
+}
+
 /// The async stream over a tokio file.
 pub fn stream_from_tokio_file(dir: &Path) -> String {
     let path = dir.join("people.parquet");
