@@ -218,3 +218,47 @@ impl From<bool> for PageIndexPolicy {
         if load { Self::Required } else { Self::Skip }
     }
 }
+
+/// A file of one required column `x` of `physical` type, a row group per
+/// entry of `row_groups`: the input of the metadata readers' tests.
+#[cfg(test)]
+fn one_column_file<T: crate::writer::ColumnValue>(
+    physical: strata_format::metadata::Type,
+    row_groups: &[&[T::Value]],
+) -> bytes::Bytes {
+    use crate::properties::WriterProperties;
+    use crate::writer::FileWriter;
+    use strata_format::metadata::{FieldRepetitionType, SchemaElement};
+
+    let schema = Arc::new(
+        SchemaDescriptor::from_elements(&[
+            SchemaElement {
+                name: "schema".into(),
+                num_children: Some(1),
+                ..Default::default()
+            },
+            SchemaElement {
+                name: "x".into(),
+                physical_type: Some(physical),
+                repetition_type: Some(FieldRepetitionType::Required),
+                ..Default::default()
+            },
+        ])
+        .unwrap(),
+    );
+    let mut out = Vec::new();
+    let mut writer =
+        FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
+    for values in row_groups {
+        let mut rg = writer.next_row_group().unwrap();
+        let mut col = rg.next_column().unwrap().unwrap();
+        col.typed::<T>()
+            .unwrap()
+            .write_batch(values, None, None)
+            .unwrap();
+        rg.append_column(col.close().unwrap()).unwrap();
+        rg.close().unwrap();
+    }
+    writer.close().unwrap();
+    bytes::Bytes::from(out)
+}

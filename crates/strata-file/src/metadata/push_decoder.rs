@@ -216,44 +216,13 @@ impl ParquetMetaDataPushDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::properties::WriterProperties;
-    use crate::writer::FileWriter;
-    use strata_format::SchemaDescriptor;
-    use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+    use strata_format::metadata::Type;
 
+    /// Two row groups of `rows` INT32 values each.
     fn file(rows: i32) -> Bytes {
-        let schema = Arc::new(
-            SchemaDescriptor::from_elements(&[
-                SchemaElement {
-                    name: "schema".into(),
-                    num_children: Some(1),
-                    ..Default::default()
-                },
-                SchemaElement {
-                    name: "x".into(),
-                    physical_type: Some(Type::Int32),
-                    repetition_type: Some(FieldRepetitionType::Required),
-                    ..Default::default()
-                },
-            ])
-            .unwrap(),
-        );
-        let mut out = Vec::new();
-        let mut w =
-            FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
-        for chunk in 0..2 {
-            let mut rg = w.next_row_group().unwrap();
-            let mut col = rg.next_column().unwrap().unwrap();
-            let values: Vec<i32> = (0..rows).map(|v| v + chunk * rows).collect();
-            col.typed::<i32>()
-                .unwrap()
-                .write_batch(&values, None, None)
-                .unwrap();
-            rg.append_column(col.close().unwrap()).unwrap();
-            rg.close().unwrap();
-        }
-        w.close().unwrap();
-        Bytes::from(out)
+        let first: Vec<i32> = (0..rows).collect();
+        let second: Vec<i32> = (rows..2 * rows).collect();
+        super::super::one_column_file::<i32>(Type::Int32, &[&first, &second])
     }
 
     fn drive(decoder: &mut ParquetMetaDataPushDecoder, file: &Bytes) -> (ParquetMetaData, usize) {

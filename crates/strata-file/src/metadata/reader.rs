@@ -555,41 +555,11 @@ pub(crate) fn decode_page_index<R: ChunkReader>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::properties::WriterProperties;
-    use crate::writer::FileWriter;
     use bytes::Bytes;
-    use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+    use strata_format::metadata::Type;
 
     fn file_with_one_column() -> Bytes {
-        let schema = Arc::new(
-            SchemaDescriptor::from_elements(&[
-                SchemaElement {
-                    name: "schema".into(),
-                    num_children: Some(1),
-                    ..Default::default()
-                },
-                SchemaElement {
-                    name: "x".into(),
-                    physical_type: Some(Type::Int64),
-                    repetition_type: Some(FieldRepetitionType::Required),
-                    ..Default::default()
-                },
-            ])
-            .unwrap(),
-        );
-        let mut out = Vec::new();
-        let mut writer =
-            FileWriter::new(&mut out, schema, Arc::new(WriterProperties::default())).unwrap();
-        let mut rg = writer.next_row_group().unwrap();
-        let mut col = rg.next_column().unwrap().unwrap();
-        col.typed::<i64>()
-            .unwrap()
-            .write_batch(&[1, 2, 3], None, None)
-            .unwrap();
-        rg.append_column(col.close().unwrap()).unwrap();
-        rg.close().unwrap();
-        writer.close().unwrap();
-        Bytes::from(out)
+        super::super::one_column_file::<i64>(Type::Int64, &[&[1, 2, 3]])
     }
 
     #[test]
