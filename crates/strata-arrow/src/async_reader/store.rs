@@ -204,28 +204,24 @@ impl AsyncFileReader for ParquetObjectReader {
 
     fn get_byte_ranges(&mut self, ranges: Vec<Range<u64>>) -> BoxFuture<'_, Result<Vec<Bytes>>> {
         async move {
-            let (store, path) = (&self.store, &self.path);
-            let tail_start = self.tail.as_ref().map_or(u64::MAX, |(start, _)| *start);
-            // What the store is asked for: each range's part before the
+            let this = &*self;
+            let path = &this.path;
+            let tail_start = this.tail.as_ref().map_or(u64::MAX, |(start, _)| *start);
+            // What the store is asked for of a range: its part before the
             // tail.
-            let heads: Vec<Range<u64>> = ranges
-                .iter()
-                .filter(|r| r.start < r.end.min(tail_start))
-                .map(|r| r.start..r.end.min(tail_start))
-                .collect();
+            let head_of = |r: &Range<u64>| {
+                let end = r.end.min(tail_start);
+                (r.start < end).then_some(r.start..end)
+            };
+            let heads: Vec<Range<u64>> = ranges.iter().filter_map(head_of).collect();
             let fetched = if heads.is_empty() {
                 Vec::new()
             } else {
-                let e_tag = self.e_tag.clone();
                 coalesce_ranges(
                     &heads,
                     |range| {
-                        let options = GetOptions {
-                            range: Some(GetRange::Bounded(range)),
-                            if_match: e_tag.clone(),
-                            ..Default::default()
-                        };
-                        async move { store.get_opts(path, options).await?.bytes().await }
+                        let options = this.options(GetRange::Bounded(range));
+                        async move { this.store.get_opts(path, options).await?.bytes().await }
                     },
                     OBJECT_STORE_COALESCE_DEFAULT,
                 )
@@ -235,12 +231,8 @@ impl AsyncFileReader for ParquetObjectReader {
             let mut fetched = fetched.into_iter();
             let mut out = Vec::with_capacity(ranges.len());
             for r in &ranges {
-                let head = if r.start < r.end.min(tail_start) {
-                    fetched.next()
-                } else {
-                    None
-                };
-                let Some((start, tail)) = self.tail.as_ref().filter(|_| r.end > tail_start) else {
+                let head = head_of(r).and_then(|_| fetched.next());
+                let Some((start, tail)) = this.tail.as_ref().filter(|_| r.end > tail_start) else {
                     out.push(head.unwrap_or_default());
                     continue;
                 };
