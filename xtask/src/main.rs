@@ -179,6 +179,17 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
+    let wants_row_filter = filter.is_empty()
+        || filter
+            .iter()
+            .any(|f| "row_filter".contains(f.as_str()) || f.contains("row_filter"));
+    let row_filter = if wants_row_filter {
+        let rows = row_filter_turns(&root, profile, if full { 15 } else { 5 })?;
+        lap(&mut phases, "row filters taking turns");
+        rows
+    } else {
+        Vec::new()
+    };
     if results.is_empty() && peaks.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
@@ -186,6 +197,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_sides(&sides));
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_object_store(&object_store));
+    report.push_str(&render_row_filter(&row_filter));
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
     report.push_str(&render_phases(&phases));
@@ -597,6 +609,86 @@ fn render_object_store(cases: &[ObjectStoreCase]) -> String {
             c.strata_hint8.0 / c.arrow_rs.0,
             fmt_bytes(c.peak),
             fmt_bytes(c.largest),
+        ));
+    }
+    out
+}
+
+/// One case of the `row_filter` bench's side-by-side mode: the rows kept,
+/// and the fastest and median read of strata's row filter, arrow-rs's,
+/// and strata reading everything then filtering, in nanoseconds.
+struct RowFilterCase {
+    case: String,
+    reps: usize,
+    rows: f64,
+    strata: (f64, f64),
+    arrow_rs: (f64, f64),
+    read_then_filter: (f64, f64),
+}
+
+/// Runs the `row_filter` bench's side-by-side mode
+/// (`--interleaved-sides REPS`) and parses its `row_filter` lines.
+fn row_filter_turns(root: &Path, profile: &str, reps: usize) -> Result<Vec<RowFilterCase>, String> {
+    let reps = reps.to_string();
+    let text = run_bench(
+        root,
+        profile,
+        "row_filter",
+        &["--interleaved-sides", &reps],
+        "row_filter",
+    )?;
+    parse_row_filter(&text)
+}
+
+fn parse_row_filter(text: &str) -> Result<Vec<RowFilterCase>, String> {
+    parse_lines(text, "row_filter", |f| {
+        Ok(RowFilterCase {
+            case: f.text("case")?.to_string(),
+            reps: f.number("reps")? as usize,
+            rows: f.number("rows")?,
+            strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
+            arrow_rs: (
+                f.number("arrow_rs_min_ns")?,
+                f.number("arrow_rs_median_ns")?,
+            ),
+            read_then_filter: (
+                f.number("read_then_filter_min_ns")?,
+                f.number("read_then_filter_median_ns")?,
+            ),
+        })
+    })
+}
+
+/// The row-filter table: strata's filter against arrow-rs's, and against
+/// strata reading everything and filtering afterwards.
+fn render_row_filter(cases: &[RowFilterCase]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Row filters, strata and arrow-rs taking turns\n\n\
+         A 10M-row table (INT64 key, timestamp, two strings, two doubles); a predicate \
+         on the key keeps the share of rows the case names, scattered; the other five \
+         columns are returned. strata's and arrow-rs's `with_row_filter` on the same \
+         file (arrow-rs's, default properties), and strata reading all six columns \
+         then filtering; {} reads of each in turn. Targets: at most 0.5x arrow-rs's \
+         time at 0.1% and 1%, 0.67x at 10% and 50%.\n\n\
+         | case | rows kept | strata median | arrow-rs median | ratio of medians | \
+         ratio of mins | strata read all, then filter | filter / read all |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    for c in cases {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {} | {:.2} |\n",
+            c.case,
+            c.rows,
+            fmt_time(c.strata.1),
+            fmt_time(c.arrow_rs.1),
+            c.strata.1 / c.arrow_rs.1,
+            c.strata.0 / c.arrow_rs.0,
+            fmt_time(c.read_then_filter.1),
+            c.strata.1 / c.read_then_filter.1,
         ));
     }
     out
@@ -1179,6 +1271,22 @@ mod tests {
         // No floor in these lines: no floor table.
         assert!(cases.iter().all(|c| c.memcpy.is_none()));
         assert!(!table.contains("against the floor"), "{table}");
+    }
+
+    #[test]
+    fn row_filter_lines_parse_and_render() {
+        let text = "noise\nrow_filter case=keep_1pct reps=5 rows=100000 strata_min_ns=100 \
+                    strata_median_ns=200 arrow_rs_min_ns=400 arrow_rs_median_ns=500 \
+                    read_then_filter_min_ns=800 read_then_filter_median_ns=1000 \
+                    ratio_of_medians=0.400\n";
+        let cases = parse_row_filter(text).unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].rows, 100_000.0);
+        let table = render_row_filter(&cases);
+        assert!(table.contains("| keep_1pct | 100000 |"), "{table}");
+        assert!(table.contains("| 0.40 | 0.25 |"), "{table}");
+        assert!(table.ends_with("| 0.20 |\n"), "{table}");
+        assert!(parse_row_filter("row_filter case=x reps=1\n").is_err());
     }
 
     #[test]

@@ -92,21 +92,25 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, Schema, SchemaRef};
+use arrow_select::filter::filter_record_batch;
 use bytes::Bytes;
 use strata_file::DecodeResult;
+use strata_file::chunk_reader::ChunkReader;
 use strata_file::metadata::ParquetMetaData;
 use strata_file::properties::ReaderProperties;
 use strata_file::push_buffers::PushBuffers;
-use strata_file::serialized_reader::SerializedFileReader;
+use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
+use strata_format::SchemaDescriptor;
 
 pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::{
-    ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
-    RowSelection, RowSelector,
+    ArrowPredicate, ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions,
+    ParquetRecordBatchReader, ProjectionMask, RowFilter, RowSelection, RowSelector,
 };
-use crate::error::{Result, general};
+use crate::error::{ParquetError, Result, general};
+use crate::reader::window::{Readable, Window, pages_rows, runs_to_read, selected_rows};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
 use crate::schema::{FieldKind, ParquetField, build_arrow_schema};
 
@@ -214,7 +218,7 @@ impl ArrowReaderBuilder<PushDecoderInput> {
     }
 
     /// Build the decoder.
-    pub fn build(self) -> Result<ParquetPushDecoder> {
+    pub fn build(mut self) -> Result<ParquetPushDecoder> {
         let state = self.read_state()?;
         Ok(ParquetPushDecoder::new(
             self.metadata,
@@ -235,7 +239,7 @@ pub struct ParquetPushDecoder {
 impl std::fmt::Debug for ParquetPushDecoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetPushDecoder")
-            .field("schema", &self.state.schema)
+            .field("schema", self.state.schema())
             .field("row_groups_remaining", &self.state.plan.len())
             .field("buffered_bytes", &self.buffers.buffered_bytes())
             .finish_non_exhaustive()
@@ -257,7 +261,7 @@ impl ParquetPushDecoder {
 
     /// The schema of the batches decoded.
     pub fn schema(&self) -> &SchemaRef {
-        &self.state.schema
+        self.state.schema()
     }
 
     /// Go on as far as the pushed bytes allow: the next batch, the ranges
@@ -286,9 +290,15 @@ impl ParquetPushDecoder {
         if self.state.plan.is_empty() {
             return Ok(DecodeResult::Finished);
         }
-        let missing = self.state.missing_for_next(&self.metadata, &self.buffers)?;
+        let missing = self
+            .state
+            .missing_for_next(&self.metadata, &mut self.buffers)?;
         if !missing.is_empty() {
             return Ok(DecodeResult::NeedsData(missing));
+        }
+        if self.state.plan.is_empty() {
+            // The row filter left no row of the row groups left.
+            return Ok(DecodeResult::Finished);
         }
         self.state.open_next(&self.metadata, &mut self.buffers)?;
         let state = self.state.split_current();
@@ -311,7 +321,9 @@ impl ParquetPushDecoder {
         if self.state.current.is_none() || self.state.plan.is_empty() {
             return Ok((Vec::new(), 0));
         }
-        let ranges = self.state.missing_for_next(&self.metadata, &self.buffers)?;
+        let ranges = self
+            .state
+            .missing_for_next(&self.metadata, &mut self.buffers)?;
         if !matches!(self.state.pending, Some(RowGroupFetch::Ready { .. })) {
             return Ok((Vec::new(), 0));
         }
@@ -348,36 +360,212 @@ impl ParquetPushDecoder {
 
     /// The index of the next row group to be opened, if any.
     pub fn peek_next_row_group(&self) -> Result<Option<usize>> {
-        Ok(self.state.plan.front().map(|(rg, _)| *rg))
+        Ok(self.state.plan.front().map(|entry| entry.rg))
     }
 }
 
-/// The row group being read: a leaf reader per projected leaf and the
-/// runs of rows left.
+/// The row group being read: a leaf reader per output leaf and the runs
+/// of rows left.
 struct OpenRowGroup {
     leaves: Vec<LeafReader>,
     selectors: VecDeque<RowSelector>,
+    /// The row of the row group the selectors start at.
+    at: u64,
+    /// The rows every leaf can read (see [`Readable`]).
+    readable: Readable,
 }
 
-/// What one projected column chunk of a row group is read from.
+/// What one column chunk of a row group is read from.
 struct ColumnFetch {
     /// The byte ranges to fetch: the whole chunk, or its dictionary and
-    /// the pages holding selected rows.
+    /// the pages holding the rows read.
     ranges: Vec<Range<u64>>,
     /// Its offset index, when selections skip rows and it has one.
     index: Option<strata_format::metadata::OffsetIndex>,
 }
 
-/// The plan of the next row group's fetch.
+/// The plan of a fetch of some column chunks of a row group.
 enum RowGroupFetch {
-    /// Its offset indexes must be pushed first.
+    /// Their offset indexes must be pushed first.
     NeedIndexes(Vec<Range<u64>>),
-    /// The ranges of each column chunk, and the offset index ranges read
-    /// to find them.
+    /// The ranges of each column chunk, the offset index ranges read to
+    /// find them, and the rows every chunk so fetched can read.
     Ready {
         columns: Vec<ColumnFetch>,
         index_ranges: Vec<Range<u64>>,
+        readable: Readable,
     },
+}
+
+/// A row group to read, with the runs of its rows selected so far.
+struct PlannedRowGroup {
+    rg: usize,
+    /// Runs of the row group's rows; never ending with a skip.
+    selectors: VecDeque<RowSelector>,
+    /// The predicates of the row filter run on it so far.
+    predicates_run: usize,
+    /// Ranges the predicates fetched that the output (or a later
+    /// predicate) reads too, kept until the row group is opened.
+    held: Vec<Range<u64>>,
+}
+
+/// The columns one pass over a row group decodes, the output's or one
+/// predicate's, mapped to Arrow.
+pub(crate) struct DecodedColumns {
+    /// The schema of the batches: the projected fields, without the
+    /// schema-level metadata (the builder's `schema()` has it), as
+    /// arrow-rs's batches come.
+    schema: SchemaRef,
+    fields: Vec<ParquetField>,
+    leaf_columns: Vec<usize>,
+    leaf_types: Vec<DataType>,
+    slot_levels: Vec<i16>,
+    /// Per leaf: a field of the schema root (no parent reads its levels).
+    top_level: Vec<bool>,
+}
+
+impl DecodedColumns {
+    /// The columns of `mask`, read with `builder`'s schema options.
+    fn new<T>(builder: &ArrowReaderBuilder<T>, mask: &ProjectionMask) -> Result<Self> {
+        let metadata = &builder.metadata;
+        let kv = metadata.file_metadata().key_value_metadata.as_deref();
+        let (schema, fields) = build_arrow_schema(
+            metadata.schema_descr(),
+            mask.as_slice(),
+            builder.hint.as_ref().map(|(h, rule)| (h, *rule)),
+            kv,
+        )?;
+        let mut leaf_columns = Vec::new();
+        let mut slot_levels = Vec::new();
+        let mut top_level = Vec::new();
+        let mut leaf_types = Vec::new();
+        for f in &fields {
+            f.leaves(&mut leaf_columns);
+            leaf_slot_levels(f, 0, &mut slot_levels);
+            let is_leaf = matches!(f.kind, FieldKind::Leaf { .. });
+            top_level.resize(slot_levels.len(), is_leaf);
+            leaf_arrow_types(f, &mut leaf_types);
+        }
+        Ok(Self {
+            schema: Arc::new(Schema::new(schema.fields().clone())),
+            fields,
+            leaf_columns,
+            leaf_types,
+            slot_levels,
+            top_level,
+        })
+    }
+
+    /// A leaf reader per leaf, over the chunks `columns` say to read.
+    fn open<R: ChunkReader>(
+        &self,
+        group: &SerializedRowGroupReader<'_, R>,
+        schema: &SchemaDescriptor,
+        columns: &[ColumnFetch],
+    ) -> Result<Vec<LeafReader>> {
+        let mut leaves = Vec::with_capacity(self.leaf_columns.len());
+        for (i, (&col, fetch)) in self.leaf_columns.iter().zip(columns).enumerate() {
+            let descr = schema
+                .columns()
+                .get(col)
+                .ok_or_else(|| general(format!("leaf column {col}")))?
+                .clone();
+            let pages = match &fetch.index {
+                Some(index) => group.sparse_page_reader(col, index, &fetch.ranges)?,
+                None => group.page_reader(col)?,
+            };
+            leaves.push(LeafReader::new(
+                pages,
+                descr,
+                self.leaf_types[i].clone(),
+                self.slot_levels[i],
+                self.top_level.get(i).copied().unwrap_or(false),
+            )?);
+        }
+        Ok(leaves)
+    }
+
+    /// The selected rows of `window`, read by `leaves` (this pass's) as
+    /// one batch.
+    fn read(&self, leaves: &mut [LeafReader], window: &Window) -> Result<RecordBatch> {
+        let mut batches: Vec<LeafBatch> = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            let (n, b) = leaf.read_runs(&window.runs)?;
+            if n != window.rows_read {
+                return Err(general(format!(
+                    "a column chunk ended after {n} of {} rows",
+                    window.rows_read
+                )));
+            }
+            batches.push(b);
+        }
+        let mut next = 0;
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
+        for f in &self.fields {
+            columns.push(assemble(f, 0, 0, &batches, &mut next)?.0);
+        }
+        let options = RecordBatchOptions::new().with_row_count(Some(window.rows_read));
+        let batch = RecordBatch::try_new_with_options(self.schema.clone(), columns, &options)?;
+        Ok(match &window.mask {
+            Some(mask) => filter_record_batch(&batch, &BooleanArray::new(mask.clone(), None))?,
+            None => batch,
+        })
+    }
+}
+
+/// One predicate of a row filter, with the columns it reads.
+struct Predicate {
+    predicate: Box<dyn ArrowPredicate>,
+    columns: DecodedColumns,
+}
+
+/// One pass of a predicate over a row group: where its chunks are read
+/// from, and how.
+struct Pass<'a, R: ChunkReader> {
+    group: &'a SerializedRowGroupReader<'a, R>,
+    schema: &'a SchemaDescriptor,
+    fetches: &'a [ColumnFetch],
+    readable: Readable,
+    batch_size: usize,
+}
+
+impl Predicate {
+    /// Run the predicate on the rows `selectors` select of the pass's row
+    /// group: the rows it keeps, as a selection of the rows it was given.
+    fn evaluate<R: ChunkReader>(
+        &mut self,
+        mut pass: Pass<'_, R>,
+        mut selectors: VecDeque<RowSelector>,
+    ) -> Result<RowSelection> {
+        let mut leaves = self.columns.open(pass.group, pass.schema, pass.fetches)?;
+        let mut filters = Vec::new();
+        let mut at = 0;
+        while let Some(window) =
+            Window::next(&mut selectors, pass.batch_size, &mut at, &mut pass.readable)
+        {
+            let batch = self.columns.read(&mut leaves, &window)?;
+            let rows = batch.num_rows();
+            let keep = self.predicate.evaluate(batch)?;
+            if keep.len() != rows {
+                return Err(ParquetError::ArrowError(format!(
+                    "a predicate returned {} values for a batch of {rows} rows",
+                    keep.len()
+                )));
+            }
+            filters.push(keep);
+        }
+        Ok(RowSelection::from_filters(&filters))
+    }
+}
+
+/// What running the row filter on a planned row group came to.
+enum FilterStep {
+    /// It needs these ranges first.
+    NeedsData(Vec<Range<u64>>),
+    /// Every predicate has run; rows are left to read.
+    Kept,
+    /// No row is left: the row group left the plan.
+    Dropped,
 }
 
 /// Row-group selections (`entries`, of row groups of `rows` rows each) as
@@ -409,38 +597,109 @@ fn local_selections(entries: &[RowGroupSelection], rows: &[usize]) -> Result<Opt
     Ok(Some(RowSelection::from(selectors)))
 }
 
-/// The rows `selectors` select, as sorted ranges of row-group rows.
-fn selected_rows(selectors: &VecDeque<RowSelector>) -> Vec<Range<u64>> {
-    let mut rows = Vec::new();
-    let mut at = 0u64;
-    for s in selectors {
-        let end = at + s.row_count as u64;
-        if !s.skip {
-            rows.push(at..end);
+/// The fetch of the chunks of `columns`' leaves in row group `rg` for the
+/// runs `selectors`: when `use_index`, the offset indexes not pushed yet
+/// (and not in the metadata), or else the byte ranges of each chunk, just
+/// the pages holding the rows read where an offset index says where they
+/// are; without `use_index`, whole chunks.
+fn plan_fetch(
+    use_index: bool,
+    columns: &DecodedColumns,
+    metadata: &Arc<ParquetMetaData>,
+    buffers: &PushBuffers,
+    rg: usize,
+    selectors: &VecDeque<RowSelector>,
+) -> Result<RowGroupFetch> {
+    let file = source(metadata, buffers);
+    let group = file.row_group(rg)?;
+    let mut fetches = Vec::with_capacity(columns.leaf_columns.len());
+    if !use_index {
+        for &col in &columns.leaf_columns {
+            let (start, len) = group.column_chunk_range(col)?;
+            fetches.push(ColumnFetch {
+                ranges: std::iter::once(start..start + len).collect(),
+                index: None,
+            });
         }
-        at = end;
+        return Ok(RowGroupFetch::Ready {
+            columns: fetches,
+            index_ranges: Vec::new(),
+            readable: Readable::all(),
+        });
     }
-    rows
+    // The offset indexes the metadata lacks, read from pushed bytes.
+    let mut index_ranges = Vec::new();
+    for &col in &columns.leaf_columns {
+        if metadata
+            .page_index()
+            .and_then(|p| p.offset_index(rg, col))
+            .is_some()
+        {
+            continue;
+        }
+        let chunk = group.column_chunk(col)?;
+        if let (Some(offset), Some(length)) = (chunk.offset_index_offset, chunk.offset_index_length)
+            && let (Ok(start), Ok(length)) = (u64::try_from(offset), u64::try_from(length))
+        {
+            index_ranges.push(start..start.saturating_add(length));
+        }
+    }
+    let missing = buffers.missing(&index_ranges);
+    if !missing.is_empty() {
+        return Ok(RowGroupFetch::NeedIndexes(missing));
+    }
+    let rows = selected_rows(selectors);
+    let num_rows = u64::try_from(group.num_rows()).unwrap_or(0);
+    let mut leaf_rows = Vec::new();
+    for &col in &columns.leaf_columns {
+        let index = group.offset_index(col)?;
+        let ranges = match &index {
+            Some(index) => {
+                let starts: Vec<u64> = index
+                    .page_locations
+                    .iter()
+                    .map(|p| u64::try_from(p.first_row_index).unwrap_or(0))
+                    .collect();
+                leaf_rows.push(pages_rows(&starts, num_rows, &rows));
+                group.page_ranges_for_rows(col, index, &rows)?
+            }
+            None => {
+                let (start, len) = group.column_chunk_range(col)?;
+                std::iter::once(start..start + len).collect()
+            }
+        };
+        fetches.push(ColumnFetch { ranges, index });
+    }
+    Ok(RowGroupFetch::Ready {
+        columns: fetches,
+        index_ranges,
+        readable: Readable::intersection(&leaf_rows),
+    })
 }
 
 /// The state of a read: its plan, the open row group, and the rows of the
 /// batch being filled.
 pub(crate) struct ReadState {
-    schema: SchemaRef,
-    fields: Arc<Vec<ParquetField>>,
-    leaf_columns: Arc<Vec<usize>>,
-    leaf_types: Arc<Vec<DataType>>,
-    slot_levels: Arc<Vec<i16>>,
-    /// Per leaf: a field of the schema root (no parent reads its levels).
-    top_level: Arc<Vec<bool>>,
+    output: Arc<DecodedColumns>,
     batch_size: usize,
     /// Row groups to read, in order, with their runs of rows.
-    plan: VecDeque<(usize, VecDeque<RowSelector>)>,
+    plan: VecDeque<PlannedRowGroup>,
     current: Option<OpenRowGroup>,
-    /// The fetch plan of the next row group, once made.
+    /// The fetch plan of the next row group's output columns, once made.
     pending: Option<RowGroupFetch>,
     /// Whether selections skip rows (so page locations are worth having).
     use_index: bool,
+    /// The row filter's predicates, run in order on each row group before
+    /// its output columns are read.
+    predicates: Vec<Predicate>,
+    /// With a row filter, offset and limit apply to the rows it keeps, row
+    /// group by row group: the rows still to drop and to keep.
+    offset_left: usize,
+    limit_left: Option<usize>,
+    /// Keep the ranges the predicates fetched that the output reads too
+    /// (the push decoder and the stream, whose every fetch is a request);
+    /// the synchronous reader reads them again instead.
+    hold_ranges: bool,
     /// Parts of the batch being filled, and their rows.
     parts: Vec<RecordBatch>,
     rows: usize,
@@ -451,16 +710,18 @@ pub(crate) struct ReadState {
 }
 
 impl ReadState {
-    /// The read `builder`'s options describe.
-    pub(crate) fn try_new<T>(builder: &ArrowReaderBuilder<T>) -> Result<Self> {
+    /// The read `builder`'s options describe, filtered by `filter`.
+    pub(crate) fn try_new<T>(
+        builder: &ArrowReaderBuilder<T>,
+        filter: Option<RowFilter>,
+    ) -> Result<Self> {
         let metadata = &builder.metadata;
-        let kv = metadata.file_metadata().key_value_metadata.as_deref();
-        let (schema, fields) = build_arrow_schema(
-            metadata.schema_descr(),
-            builder.projection.as_slice(),
-            builder.hint.as_ref().map(|(h, rule)| (h, *rule)),
-            kv,
-        )?;
+        let output = DecodedColumns::new(builder, &builder.projection)?;
+        let mut predicates = Vec::new();
+        for predicate in filter.map(RowFilter::into_predicates).unwrap_or_default() {
+            let columns = DecodedColumns::new(builder, predicate.projection())?;
+            predicates.push(Predicate { predicate, columns });
+        }
         let num_rg = metadata.num_row_groups();
         let row_groups = match &builder.row_group_selections {
             Some(_) if builder.row_groups.is_some() || builder.selection.is_some() => {
@@ -494,16 +755,19 @@ impl ReadState {
         let has_selection = given.is_some();
         let mut selection =
             given.unwrap_or_else(|| RowSelection::from(vec![RowSelector::select(total)]));
-        if let Some(offset) = builder.offset {
-            selection = selection.offset(offset);
-        }
-        if let Some(limit) = builder.limit {
-            selection = selection.limit(limit);
+        // Without a filter, offset and limit cut the selection now; with
+        // one, they cut what it keeps, as each row group is filtered.
+        let (mut offset_left, mut limit_left) = (builder.offset.unwrap_or(0), builder.limit);
+        if predicates.is_empty() {
+            selection = selection.offset(std::mem::take(&mut offset_left));
+            if let Some(limit) = limit_left.take() {
+                selection = selection.limit(limit);
+            }
         }
         let mut plan = VecDeque::new();
         let mut selectors: VecDeque<RowSelector> = selection.iter().copied().collect();
         for (&rg, &n) in row_groups.iter().zip(&rows) {
-            let mut mine = VecDeque::new();
+            let mut mine = Vec::new();
             let mut left = n;
             while left > 0 {
                 let Some(mut s) = selectors.pop_front() else {
@@ -517,44 +781,29 @@ impl ReadState {
                     s.row_count = left;
                 }
                 left -= s.row_count;
-                if s.row_count > 0 {
-                    mine.push_back(s);
-                }
+                mine.push(s);
             }
-            if mine.iter().any(|s| !s.skip) {
-                // Trailing skips need not be read.
-                while mine.back().is_some_and(|s| s.skip) {
-                    mine.pop_back();
-                }
-                plan.push_back((rg, mine));
+            let selectors = runs_to_read(mine);
+            if !selectors.is_empty() {
+                plan.push_back(PlannedRowGroup {
+                    rg,
+                    selectors,
+                    predicates_run: 0,
+                    held: Vec::new(),
+                });
             }
-        }
-        let mut leaf_columns = Vec::new();
-        let mut slot_levels = Vec::new();
-        let mut top_level = Vec::new();
-        let mut leaf_types = Vec::new();
-        for f in &fields {
-            f.leaves(&mut leaf_columns);
-            leaf_slot_levels(f, 0, &mut slot_levels);
-            let is_leaf = matches!(f.kind, FieldKind::Leaf { .. });
-            top_level.resize(slot_levels.len(), is_leaf);
-            leaf_arrow_types(f, &mut leaf_types);
         }
         Ok(Self {
-            // The batches' schema: the projected fields, without the
-            // schema-level metadata (the builder's `schema()` has it), as
-            // arrow-rs's batches come.
-            schema: Arc::new(Schema::new(schema.fields().clone())),
-            fields: Arc::new(fields),
-            leaf_columns: Arc::new(leaf_columns),
-            leaf_types: Arc::new(leaf_types),
-            slot_levels: Arc::new(slot_levels),
-            top_level: Arc::new(top_level),
+            output: Arc::new(output),
             batch_size: builder.batch_size,
             plan,
             current: None,
             pending: None,
-            use_index: has_selection,
+            use_index: has_selection || !predicates.is_empty(),
+            predicates,
+            offset_left,
+            limit_left,
+            hold_ranges: true,
             parts: Vec::new(),
             rows: 0,
             spans_row_groups: false,
@@ -567,107 +816,222 @@ impl ReadState {
         self
     }
 
+    /// The schema of the batches.
+    pub(crate) fn schema(&self) -> &SchemaRef {
+        &self.output.schema
+    }
+
     /// A state holding what this one has open (the rows decoded and the
     /// open row group), which this one gives up.
     fn split_current(&mut self) -> ReadState {
         ReadState {
-            schema: self.schema.clone(),
-            fields: Arc::clone(&self.fields),
-            leaf_columns: Arc::clone(&self.leaf_columns),
-            leaf_types: Arc::clone(&self.leaf_types),
-            slot_levels: Arc::clone(&self.slot_levels),
-            top_level: Arc::clone(&self.top_level),
+            output: Arc::clone(&self.output),
             batch_size: self.batch_size,
             plan: VecDeque::new(),
             current: self.current.take(),
             pending: None,
             use_index: self.use_index,
+            predicates: Vec::new(),
+            offset_left: 0,
+            limit_left: None,
+            hold_ranges: self.hold_ranges,
             parts: std::mem::take(&mut self.parts),
             rows: std::mem::take(&mut self.rows),
             spans_row_groups: self.spans_row_groups,
         }
     }
 
-    /// What row group `rg` (the next planned) needs: the offset indexes
-    /// not pushed yet, when selections skip rows and the metadata holds
-    /// none; or else the byte ranges of each projected column chunk, just
-    /// the pages holding selected rows where an offset index says where
-    /// they are.
-    fn plan_row_group(
-        &self,
+    /// Run the row filter on every planned row group now, fetching what
+    /// it needs with `fetch` (the synchronous reader, which evaluates it
+    /// when built, as arrow-rs's does). The ranges the predicates fetch
+    /// are released as each is evaluated.
+    pub(crate) fn filter_all(
+        &mut self,
         metadata: &Arc<ParquetMetaData>,
-        buffers: &PushBuffers,
-        rg: usize,
-        selectors: &VecDeque<RowSelector>,
-    ) -> Result<RowGroupFetch> {
-        let file = source(metadata, buffers);
-        let group = file.row_group(rg)?;
-        let mut columns = Vec::with_capacity(self.leaf_columns.len());
-        if !self.use_index {
-            for &col in self.leaf_columns.iter() {
-                let (start, len) = group.column_chunk_range(col)?;
-                columns.push(ColumnFetch {
-                    ranges: std::iter::once(start..start + len).collect(),
-                    index: None,
-                });
-            }
-            return Ok(RowGroupFetch::Ready {
-                columns,
-                index_ranges: Vec::new(),
-            });
-        }
-        // The offset indexes the metadata lacks, read from pushed bytes.
-        let mut index_ranges = Vec::new();
-        for &col in self.leaf_columns.iter() {
-            if metadata
-                .page_index()
-                .and_then(|p| p.offset_index(rg, col))
-                .is_some()
-            {
-                continue;
-            }
-            let chunk = group.column_chunk(col)?;
-            if let (Some(offset), Some(length)) =
-                (chunk.offset_index_offset, chunk.offset_index_length)
-                && let (Ok(start), Ok(length)) = (u64::try_from(offset), u64::try_from(length))
-            {
-                index_ranges.push(start..start.saturating_add(length));
-            }
-        }
-        let missing = buffers.missing(&index_ranges);
-        if !missing.is_empty() {
-            return Ok(RowGroupFetch::NeedIndexes(missing));
-        }
-        let rows = selected_rows(selectors);
-        for &col in self.leaf_columns.iter() {
-            let index = group.offset_index(col)?;
-            let ranges = match &index {
-                Some(index) => group.page_ranges_for_rows(col, index, &rows)?,
-                None => {
-                    let (start, len) = group.column_chunk_range(col)?;
-                    std::iter::once(start..start + len).collect()
+        buffers: &mut PushBuffers,
+        mut fetch: impl FnMut(&[Range<u64>]) -> Result<Vec<Bytes>>,
+    ) -> Result<()> {
+        self.hold_ranges = false;
+        let mut i = 0;
+        while i < self.plan.len() {
+            match self.filter_row_group(i, metadata, buffers)? {
+                FilterStep::NeedsData(ranges) => {
+                    let data = fetch(&ranges)?;
+                    buffers.push_ranges(ranges, data)?;
                 }
-            };
-            columns.push(ColumnFetch { ranges, index });
+                FilterStep::Kept => i += 1,
+                FilterStep::Dropped => {}
+            }
         }
-        Ok(RowGroupFetch::Ready {
-            columns,
-            index_ranges,
-        })
+        Ok(())
     }
 
-    /// The ranges the next planned row group still needs, planning it
-    /// first if it is not yet; empty once all are pushed.
+    /// Run the predicates not yet run on planned row group `i`, as far as
+    /// the pushed bytes allow. When the last has run, the row group's
+    /// rows are cut by what is left of offset and limit; a row group left
+    /// with none leaves the plan, and so do those after the limit is met.
+    fn filter_row_group(
+        &mut self,
+        i: usize,
+        metadata: &Arc<ParquetMetaData>,
+        buffers: &mut PushBuffers,
+    ) -> Result<FilterStep> {
+        loop {
+            let Some(entry) = self.plan.get(i) else {
+                return Ok(FilterStep::Dropped);
+            };
+            let k = entry.predicates_run;
+            if k == self.predicates.len() {
+                return Ok(FilterStep::Kept);
+            }
+            if self.limit_left == Some(0) {
+                self.drop_row_groups(i..self.plan.len(), buffers);
+                return Ok(FilterStep::Dropped);
+            }
+            let (rg, selectors) = (entry.rg, &entry.selectors);
+            let columns = &self.predicates[k].columns;
+            let (fetches, index_ranges, readable) =
+                match plan_fetch(true, columns, metadata, buffers, rg, selectors)? {
+                    RowGroupFetch::NeedIndexes(missing) => {
+                        return Ok(FilterStep::NeedsData(missing));
+                    }
+                    RowGroupFetch::Ready {
+                        columns,
+                        index_ranges,
+                        readable,
+                    } => (columns, index_ranges, readable),
+                };
+            let missing: Vec<Range<u64>> = fetches
+                .iter()
+                .flat_map(|c| buffers.missing(&c.ranges))
+                .collect();
+            if !missing.is_empty() {
+                return Ok(FilterStep::NeedsData(missing));
+            }
+            let kept = {
+                let file = source(metadata, buffers);
+                let group = file.row_group(rg)?;
+                let pass = Pass {
+                    group: &group,
+                    schema: metadata.schema_descr(),
+                    fetches: &fetches,
+                    readable,
+                    batch_size: self.batch_size,
+                };
+                let selectors = selectors.clone();
+                self.predicates[k].evaluate(pass, selectors)?
+            };
+            // The ranges read: kept for the output or a later predicate
+            // that reads the same column, released otherwise.
+            let mut release = Vec::new();
+            let mut hold = index_ranges;
+            for (fetch, col) in fetches
+                .into_iter()
+                .zip(&self.predicates[k].columns.leaf_columns)
+            {
+                let read_later = self.output.leaf_columns.contains(col)
+                    || self.predicates[k + 1..]
+                        .iter()
+                        .any(|p| p.columns.leaf_columns.contains(col));
+                if self.hold_ranges && read_later {
+                    hold.extend(fetch.ranges);
+                } else {
+                    release.extend(fetch.ranges);
+                }
+            }
+            if !self.hold_ranges {
+                release.append(&mut hold);
+            }
+            buffers.retain(|r| !release.contains(r));
+            let Some(entry) = self.plan.get_mut(i) else {
+                return Ok(FilterStep::Dropped);
+            };
+            entry.held.append(&mut hold);
+            let selection = RowSelection::from(Vec::from(std::mem::take(&mut entry.selectors)));
+            let mut selection = selection.and_then(&kept);
+            entry.predicates_run += 1;
+            if entry.predicates_run == self.predicates.len() {
+                if self.offset_left > 0 {
+                    let n = selection.row_count();
+                    selection = selection.offset(self.offset_left);
+                    self.offset_left -= self.offset_left.min(n);
+                }
+                if let Some(limit) = self.limit_left {
+                    selection = selection.limit(limit);
+                    self.limit_left = Some(limit - selection.row_count().min(limit));
+                }
+            }
+            entry.selectors = runs_to_read(selection.iter().copied());
+            let done = entry.predicates_run == self.predicates.len();
+            if entry.selectors.is_empty() {
+                self.drop_row_groups(i..i + 1, buffers);
+                return Ok(FilterStep::Dropped);
+            }
+            if done && self.limit_left == Some(0) {
+                // Nothing after this row group is read.
+                self.drop_row_groups(i + 1..self.plan.len(), buffers);
+            }
+        }
+    }
+
+    /// Take planned row groups `range` out of the plan, releasing the
+    /// ranges they hold.
+    fn drop_row_groups(&mut self, range: Range<usize>, buffers: &mut PushBuffers) {
+        let held: Vec<Range<u64>> = self
+            .plan
+            .drain(range)
+            .flat_map(|entry| entry.held)
+            .collect();
+        if !held.is_empty() {
+            buffers.retain(|r| !held.contains(r));
+        }
+    }
+
+    /// Run the row filter on the next planned row group, as far as the
+    /// pushed bytes allow: the ranges it needs first, or none once it has
+    /// run (the row groups it leaves no row of have left the plan).
+    fn filter_next(
+        &mut self,
+        metadata: &Arc<ParquetMetaData>,
+        buffers: &mut PushBuffers,
+    ) -> Result<Vec<Range<u64>>> {
+        while !self.plan.is_empty() {
+            match self.filter_row_group(0, metadata, buffers)? {
+                FilterStep::NeedsData(ranges) => return Ok(ranges),
+                FilterStep::Kept => break,
+                FilterStep::Dropped => {}
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// The ranges the next planned row group still needs, filtering and
+    /// planning it first if it is not yet; empty once all are pushed (or
+    /// when the filter has left no row group to read).
     fn missing_for_next(
         &mut self,
         metadata: &Arc<ParquetMetaData>,
-        buffers: &PushBuffers,
+        buffers: &mut PushBuffers,
     ) -> Result<Vec<Range<u64>>> {
-        let Some((rg, selectors)) = self.plan.front() else {
+        if !self.predicates.is_empty() && self.pending.is_none() {
+            let missing = self.filter_next(metadata, buffers)?;
+            if !missing.is_empty() {
+                return Ok(missing);
+            }
+        }
+        let Some(entry) = self.plan.front() else {
             return Ok(Vec::new());
         };
         if self.pending.is_none() {
-            match self.plan_row_group(metadata, buffers, *rg, selectors)? {
+            let fetch = plan_fetch(
+                self.use_index,
+                &self.output,
+                metadata,
+                buffers,
+                entry.rg,
+                &entry.selectors,
+            )?;
+            match fetch {
                 RowGroupFetch::NeedIndexes(missing) => return Ok(missing),
                 ready => self.pending = Some(ready),
             }
@@ -692,38 +1056,30 @@ impl ReadState {
         let Some(RowGroupFetch::Ready {
             columns,
             index_ranges,
+            readable,
         }) = self.pending.take()
         else {
             return Err(general("a row group opened before it was planned"));
         };
-        let Some((rg, selectors)) = self.plan.pop_front() else {
+        let Some(entry) = self.plan.pop_front() else {
             return Ok(());
         };
         let file = source(metadata, buffers);
-        let group = file.row_group(rg)?;
-        let schema = metadata.schema_descr();
-        let mut leaves = Vec::with_capacity(self.leaf_columns.len());
-        for (i, (&col, fetch)) in self.leaf_columns.iter().zip(&columns).enumerate() {
-            let descr = schema
-                .columns()
-                .get(col)
-                .ok_or_else(|| general(format!("leaf column {col}")))?
-                .clone();
-            let pages = match &fetch.index {
-                Some(index) => group.sparse_page_reader(col, index, &fetch.ranges)?,
-                None => group.page_reader(col)?,
-            };
-            leaves.push(LeafReader::new(
-                pages,
-                descr,
-                self.leaf_types[i].clone(),
-                self.slot_levels[i],
-                self.top_level.get(i).copied().unwrap_or(false),
-            )?);
-        }
-        buffers
-            .retain(|r| !index_ranges.contains(r) && !columns.iter().any(|c| c.ranges.contains(r)));
-        self.current = Some(OpenRowGroup { leaves, selectors });
+        let group = file.row_group(entry.rg)?;
+        let leaves = self
+            .output
+            .open(&group, metadata.schema_descr(), &columns)?;
+        buffers.retain(|r| {
+            !index_ranges.contains(r)
+                && !entry.held.contains(r)
+                && !columns.iter().any(|c| c.ranges.contains(r))
+        });
+        self.current = Some(OpenRowGroup {
+            leaves,
+            selectors: entry.selectors,
+            at: 0,
+            readable,
+        });
         Ok(())
     }
 
@@ -740,6 +1096,10 @@ impl ReadState {
                 let missing = self.missing_for_next(metadata, buffers)?;
                 if !missing.is_empty() {
                     return Ok(DecodeResult::NeedsData(missing));
+                }
+                if self.plan.is_empty() {
+                    // The filter left no row of the row groups left.
+                    break;
                 }
                 self.open_next(metadata, buffers)?;
             }
@@ -765,61 +1125,26 @@ impl ReadState {
             });
         }
         Ok(DecodeResult::Data(arrow_select::concat::concat_batches(
-            &self.schema,
+            &self.output.schema,
             &parts,
         )?))
     }
 
-    /// Up to `max` (> 0) rows of the open row group's next selected run;
-    /// `None` when the row group has no more.
+    /// Up to `max` (> 0) selected rows of the open row group, as one
+    /// batch; `None` when the row group has no more.
     fn next_run(&mut self, max: usize) -> Result<Option<RecordBatch>> {
         let Some(current) = &mut self.current else {
             return Ok(None);
         };
-        loop {
-            let Some(sel) = current.selectors.pop_front() else {
-                return Ok(None);
-            };
-            if sel.skip {
-                for leaf in &mut current.leaves {
-                    let n = leaf.skip(sel.row_count)?;
-                    if n != sel.row_count {
-                        return Err(general(format!(
-                            "row group ended after {n} of {} skipped rows",
-                            sel.row_count
-                        )));
-                    }
-                }
-                continue;
-            }
-            let take = sel.row_count.min(max);
-            if take < sel.row_count {
-                current
-                    .selectors
-                    .push_front(RowSelector::select(sel.row_count - take));
-            }
-            let mut batches: Vec<LeafBatch> = Vec::with_capacity(current.leaves.len());
-            for leaf in &mut current.leaves {
-                let (n, b) = leaf.read(take)?;
-                if n != take {
-                    return Err(general(format!(
-                        "a column chunk ended after {n} of {take} rows"
-                    )));
-                }
-                batches.push(b);
-            }
-            let mut next = 0;
-            let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
-            for f in self.fields.iter() {
-                columns.push(assemble(f, 0, 0, &batches, &mut next)?.0);
-            }
-            let options = RecordBatchOptions::new().with_row_count(Some(take));
-            return Ok(Some(RecordBatch::try_new_with_options(
-                self.schema.clone(),
-                columns,
-                &options,
-            )?));
-        }
+        let Some(window) = Window::next(
+            &mut current.selectors,
+            max,
+            &mut current.at,
+            &mut current.readable,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(self.output.read(&mut current.leaves, &window)?))
     }
 }
 

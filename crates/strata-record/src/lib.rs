@@ -163,4 +163,4 @@ pub mod row;
 
 pub use buffers::RecordBatchBuffers;
 pub use error::{RecordError, Result};
-pub use reader::{ColumnRecordReader, DictionaryRead, MAX_PAGE_LEVELS, ReadStats};
+pub use reader::{ColumnRecordReader, DictionaryRead, MAX_PAGE_LEVELS, ReadStats, RecordRun};

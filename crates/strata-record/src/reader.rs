@@ -151,6 +151,41 @@ fn corrupt(message: impl Into<String>) -> RecordError {
     RecordError::Corrupt(message.into())
 }
 
+/// A run of records of a [`ColumnRecordReader::read_runs`] batch: records
+/// read into the batch, or skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordRun {
+    /// The records in the run.
+    pub records: usize,
+    /// Whether they are skipped.
+    pub skip: bool,
+}
+
+impl RecordRun {
+    /// `records` records read.
+    pub fn read(records: usize) -> Self {
+        Self {
+            records,
+            skip: false,
+        }
+    }
+
+    /// `records` records skipped.
+    pub fn skip(records: usize) -> Self {
+        Self {
+            records,
+            skip: true,
+        }
+    }
+
+    /// The records `runs` read.
+    pub fn records_read(runs: &[RecordRun]) -> usize {
+        runs.iter()
+            .filter(|r| !r.skip)
+            .fold(0usize, |sum, r| sum.saturating_add(r.records))
+    }
+}
+
 /// What a pass over the levels does with them.
 enum Sink<'o, T: ChunkValue> {
     Skip,
@@ -340,12 +375,35 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         max_records: usize,
         out: &mut RecordBatchBuffers<T::Values>,
     ) -> Result<usize> {
+        self.read_runs(&[RecordRun::read(max_records)], out)
+    }
+
+    /// Read the records `runs` read into `out` (cleared first), one batch,
+    /// skipping the records of the runs that skip (without decoding them
+    /// where the encoding allows, as [`skip_records`](Self::skip_records)
+    /// does). Returns the records read; fewer than the runs read only at
+    /// the end of the chunk, where the runs stop.
+    ///
+    /// ```no_run
+    /// # fn demo(mut reader: strata_record::ColumnRecordReader<i64>) -> strata_record::Result<()> {
+    /// use strata_record::{RecordBatchBuffers, RecordRun};
+    /// let mut out = RecordBatchBuffers::new();
+    /// // Records 0..2 and 100..103 of the chunk, in one batch.
+    /// let runs = [RecordRun::read(2), RecordRun::skip(98), RecordRun::read(3)];
+    /// assert_eq!(reader.read_runs(&runs, &mut out)?, 5);
+    /// # Ok(()) }
+    /// ```
+    pub fn read_runs(
+        &mut self,
+        runs: &[RecordRun],
+        out: &mut RecordBatchBuffers<T::Values>,
+    ) -> Result<usize> {
         out.clear();
         out.from_dictionary = true;
         self.values.reset_values(&mut out.values);
-        self.size_batch(max_records, out);
+        self.size_batch(RecordRun::records_read(runs), out);
         let spaced_before = self.stats.spaced_decodes;
-        let (records, _) = self.consume(max_records, &mut Sink::Values(out))?;
+        let records = self.consume_runs(runs, &mut Sink::Values(out))?;
         out.num_records = records;
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
@@ -401,15 +459,45 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         out: &mut RecordBatchBuffers<Vec<u128>>,
         buffers: &mut ViewBuffers,
     ) -> Result<usize> {
+        self.read_runs_views(&[RecordRun::read(max_records)], out, buffers)
+    }
+
+    /// [`read_records_views`](Self::read_records_views) of the records
+    /// `runs` read, skipping the others ([`read_runs`](Self::read_runs)).
+    pub fn read_runs_views(
+        &mut self,
+        runs: &[RecordRun],
+        out: &mut RecordBatchBuffers<Vec<u128>>,
+        buffers: &mut ViewBuffers,
+    ) -> Result<usize> {
         out.clear();
         buffers.clear();
-        self.size_batch(max_records, out);
+        self.size_batch(RecordRun::records_read(runs), out);
         let spaced_before = self.stats.spaced_decodes;
-        let (records, _) = self.consume(max_records, &mut Sink::Views(out, buffers))?;
+        let records = self.consume_runs(runs, &mut Sink::Views(out, buffers))?;
         out.num_records = records;
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         Ok(records)
+    }
+
+    /// Walk `runs`, skipping or handing to `sink`; returns the records
+    /// handed to `sink`. Stops where the chunk ends.
+    fn consume_runs(&mut self, runs: &[RecordRun], sink: &mut Sink<'_, T>) -> Result<usize> {
+        let mut read = 0usize;
+        for run in runs {
+            let n = if run.skip {
+                self.consume(run.records, &mut Sink::Skip)?.0
+            } else {
+                let n = self.consume(run.records, sink)?.0;
+                read += n;
+                n
+            };
+            if n < run.records {
+                break;
+            }
+        }
+        Ok(read)
     }
 
     /// Skip up to `n` records and return how many were skipped (fewer only

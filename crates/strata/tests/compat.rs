@@ -8,7 +8,7 @@
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
 //!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
-//!   object stores): the programs
+//!   object stores), `compat/filter.rs` (row filters): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -54,14 +54,14 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, remote, filter, blocked
     ]
 );
 side!(
     on_strata,
     strata,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote
+        common, write, read, types, api, metadata, rows, schema, writer, remote, filter
     ]
 );
 
@@ -160,6 +160,12 @@ macro_rules! blocked {
 }
 
 compat! {
+    filter::row_filter_predicate;
+    filter::row_filter_two_predicates_projected;
+    filter::row_filter_offset_and_limit;
+    filter::row_filter_errors;
+    filter::row_filter_push_decoder;
+
     remote::push_decoders_by_hand;
     remote::push_decoder_whole_file_selection;
     remote::row_group_selections_in_order;
@@ -276,6 +282,5 @@ compat! {
 
 blocked! {
     serialized_file_reader_into_iter;
-    row_filter_predicate;
     compression_from_config;
 }

@@ -32,10 +32,12 @@
 //! assert_eq!(batches, vec![batch]);
 //! ```
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
+use bytes::Bytes;
 use strata_file::DecodeResult;
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::push_buffers::PushBuffers;
@@ -45,7 +47,9 @@ use crate::error::{ParquetError, Result, general};
 use crate::push_decoder::{ParquetPushDecoder, ReadState};
 use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
 
+mod filter;
 mod selection;
+pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use strata_file::metadata::{
@@ -426,6 +430,8 @@ pub struct ArrowReaderBuilder<T> {
     pub(crate) row_group_selections: Option<Vec<RowGroupSelection>>,
     pub(crate) limit: Option<usize>,
     pub(crate) offset: Option<usize>,
+    /// Taken by the read built (its predicates are not `Clone`).
+    pub(crate) filter: Option<RowFilter>,
 }
 
 impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
@@ -439,6 +445,7 @@ impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
             .field("row_group_selections", &self.row_group_selections)
             .field("limit", &self.limit)
             .field("offset", &self.offset)
+            .field("filter", &self.filter)
             .finish_non_exhaustive()
     }
 }
@@ -458,6 +465,7 @@ impl<T> ArrowReaderBuilder<T> {
             row_group_selections: None,
             limit: None,
             offset: None,
+            filter: None,
         }
     }
 
@@ -512,9 +520,19 @@ impl<T> ArrowReaderBuilder<T> {
         self
     }
 
-    /// The read these options describe: what the push decoder runs.
-    pub(crate) fn read_state(&self) -> Result<ReadState> {
-        ReadState::try_new(self)
+    /// Keep only the rows `filter`'s predicates keep, decoding the other
+    /// columns for those rows only (see [`RowFilter`]). Offset and limit
+    /// apply to the rows it keeps. A second call replaces the first.
+    pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
+    /// The read these options describe: what the push decoder runs (the
+    /// row filter moves into it).
+    pub(crate) fn read_state(&mut self) -> Result<ReadState> {
+        let filter = self.filter.take();
+        ReadState::try_new(self, filter)
     }
 }
 
@@ -546,10 +564,17 @@ impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
 
     /// Build the reader: the push decoder of these options, its requests
     /// answered from the [`ChunkReader`].
-    pub fn build(self) -> Result<ParquetRecordBatchReader> {
-        let state = self.read_state()?.spanning_row_groups();
+    ///
+    /// A row filter runs here, over every row group read, so a
+    /// predicate's error is the builder's (as with arrow-rs); the reader
+    /// then decodes the rows it kept.
+    pub fn build(mut self) -> Result<ParquetRecordBatchReader> {
+        let mut state = self.read_state()?.spanning_row_groups();
         let input = self.input.0;
-        let buffers = PushBuffers::new(input.len());
+        let mut buffers = PushBuffers::new(input.len());
+        state.filter_all(&self.metadata, &mut buffers, |ranges| {
+            fetch_ranges(&input, ranges)
+        })?;
         Ok(ParquetRecordBatchReader {
             decoder: ParquetPushDecoder::new(self.metadata, state, buffers),
             input: Some(Box::new(input)),
@@ -607,12 +632,7 @@ impl ParquetRecordBatchReader {
                             "the reader needs bytes {ranges:?}, which were not fetched"
                         )));
                     };
-                    let mut data = Vec::with_capacity(ranges.len());
-                    for r in &ranges {
-                        let len = usize::try_from(r.end - r.start)
-                            .map_err(|_| general(format!("a range of {r:?}")))?;
-                        data.push(input.get_bytes(r.start, len)?);
-                    }
+                    let data = fetch_ranges(input.as_ref(), &ranges)?;
                     self.decoder.push_ranges(ranges, data)?;
                 }
                 DecodeResult::Data(batch) => return Ok(Some(batch)),
@@ -620,6 +640,17 @@ impl ParquetRecordBatchReader {
             }
         }
     }
+}
+
+/// The bytes of each of `ranges`, read from `input`.
+fn fetch_ranges<R: ChunkReader + ?Sized>(input: &R, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
+    let mut data = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        let len = usize::try_from(r.end.saturating_sub(r.start))
+            .map_err(|_| general(format!("a range of {r:?}")))?;
+        data.push(input.get_bytes(r.start, len)?);
+    }
+    Ok(data)
 }
 
 impl Iterator for ParquetRecordBatchReader {

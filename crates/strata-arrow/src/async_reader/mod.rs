@@ -248,7 +248,7 @@ impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
     }
 
     /// Build the stream.
-    pub fn build(self) -> Result<ParquetRecordBatchStream<T>> {
+    pub fn build(mut self) -> Result<ParquetRecordBatchStream<T>> {
         let state = self.read_state()?;
         let decoder = ParquetPushDecoder::new(self.metadata, state, Default::default());
         Ok(ParquetRecordBatchStream {

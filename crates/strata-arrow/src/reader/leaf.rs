@@ -36,7 +36,7 @@ use strata_encoding::{
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{LogicalType, TimeUnit, TimestampType};
-use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers};
+use strata_record::{ColumnRecordReader, DictionaryRead, RecordBatchBuffers, RecordRun};
 
 use super::views;
 use crate::error::{Result, general};
@@ -178,22 +178,9 @@ impl LeafReader {
         })
     }
 
-    /// Skip up to `n` records; returns how many were skipped.
-    pub(crate) fn skip(&mut self, n: usize) -> Result<usize> {
-        Ok(match &mut self.column {
-            Column::Bool(t) => t.reader.skip_records(n)?,
-            Column::I32(t) => t.reader.skip_records(n)?,
-            Column::I64(t) => t.reader.skip_records(n)?,
-            Column::I96(t) => t.reader.skip_records(n)?,
-            Column::F32(t) => t.reader.skip_records(n)?,
-            Column::F64(t) => t.reader.skip_records(n)?,
-            Column::Bytes(t) => t.reader.skip_records(n)?,
-            Column::Fixed(t) => t.reader.skip_records(n)?,
-        })
-    }
-
-    /// Read up to `n` records.
-    pub(crate) fn read(&mut self, n: usize) -> Result<(usize, LeafBatch)> {
+    /// Read the records `runs` read, skipping the others, as one batch;
+    /// returns the records read (fewer only where the chunk ends).
+    pub(crate) fn read_runs(&mut self, runs: &[RecordRun]) -> Result<(usize, LeafBatch)> {
         // Byte arrays read dictionaries from the chunk's own dictionary;
         // other values are read as their value type, then interned.
         let (target, intern_key) = match &self.target {
@@ -204,28 +191,31 @@ impl LeafReader {
         };
         let unit = self.stored_unit;
         let (records, def, rep, array) = match &mut self.column {
-            Column::Bool(t) => plain(t, n, |v, nulls| {
+            Column::Bool(t) => plain(t, runs, |v, nulls| {
                 Ok(Arc::new(BooleanArray::new(pack_bools(&v), nulls)) as ArrayRef)
             })?,
-            Column::I32(t) => plain(t, n, |v, nulls| from_i32(v, nulls, &target))?,
-            Column::I64(t) => plain(t, n, |v, nulls| from_i64(v, nulls, &target, unit))?,
-            Column::I96(t) => plain(t, n, |v, nulls| from_int96(&v, nulls, &target))?,
-            Column::F32(t) => plain(t, n, |v, nulls| {
+            Column::I32(t) => plain(t, runs, |v, nulls| from_i32(v, nulls, &target))?,
+            Column::I64(t) => plain(t, runs, |v, nulls| from_i64(v, nulls, &target, unit))?,
+            Column::I96(t) => plain(t, runs, |v, nulls| from_int96(&v, nulls, &target))?,
+            Column::F32(t) => plain(t, runs, |v, nulls| {
                 Ok(Arc::new(Float32Array::new(v.into(), nulls)) as ArrayRef)
             })?,
-            Column::F64(t) => plain(t, n, |v, nulls| {
+            Column::F64(t) => plain(t, runs, |v, nulls| {
                 Ok(Arc::new(Float64Array::new(v.into(), nulls)) as ArrayRef)
             })?,
             Column::Bytes(t) => match &target {
                 DataType::Dictionary(key, value) => {
                     let (key, value) = (key.as_ref().clone(), value.as_ref().clone());
-                    read_dictionary(t, n, &key, &value)?
+                    match runs {
+                        [run] if !run.skip => read_dictionary(t, run.records, &key, &value)?,
+                        _ => run_by_run(t, runs, |t, n| read_dictionary(t, n, &key, &value))?,
+                    }
                 }
-                DataType::Utf8View => read_views(t, n, true)?,
-                DataType::BinaryView => read_views(t, n, false)?,
-                _ => read_bytes(t, n, &target)?,
+                DataType::Utf8View => read_views(t, runs, true)?,
+                DataType::BinaryView => read_views(t, runs, false)?,
+                _ => read_bytes(t, runs, &target)?,
             },
-            Column::Fixed(t) => plain(t, n, |v, nulls| from_fixed(v, nulls, &target))?,
+            Column::Fixed(t) => plain(t, runs, |v, nulls| from_fixed(v, nulls, &target))?,
         };
         let array = match intern_key {
             Some(key) => fixed_width_dictionary(&array, &key)?,
@@ -233,6 +223,42 @@ impl LeafReader {
         };
         Ok((records, LeafBatch { def, rep, array }))
     }
+}
+
+/// The records `runs` read, one run at a time with `read`, the parts
+/// joined: for reads that take a record count, not runs (dictionary
+/// arrays, which may fall back to another encoding mid-batch).
+fn run_by_run(
+    t: &mut Typed<ByteArray>,
+    runs: &[RecordRun],
+    mut read: impl FnMut(&mut Typed<ByteArray>, usize) -> Result<Levels>,
+) -> Result<Levels> {
+    let (mut records, mut def, mut rep) = (0usize, Vec::new(), Vec::new());
+    let mut arrays = Vec::new();
+    for run in runs {
+        let n = if run.skip {
+            t.reader.skip_records(run.records)?
+        } else {
+            let (n, d, r, array) = read(t, run.records)?;
+            def.extend_from_slice(&d);
+            rep.extend_from_slice(&r);
+            arrays.push(array);
+            records += n;
+            n
+        };
+        if n < run.records {
+            break;
+        }
+    }
+    let array = match arrays.as_slice() {
+        [one] => one.clone(),
+        [] => return Err(general("a batch of no runs read")),
+        many => {
+            let parts: Vec<&dyn Array> = many.iter().map(|a| a.as_ref()).collect();
+            arrow_select::concat::concat(&parts)?
+        }
+    };
+    Ok((records, def, rep, array))
 }
 
 type Levels = (usize, Vec<i16>, Vec<i16>, ArrayRef);
@@ -255,10 +281,10 @@ fn pack_bools(v: &[bool]) -> BooleanBuffer {
 /// values, taken out of the buffers, and the nulls of flat columns).
 fn plain<T: ChunkValue>(
     t: &mut Typed<T>,
-    n: usize,
+    runs: &[RecordRun],
     convert: impl FnOnce(T::Values, Option<NullBuffer>) -> Result<ArrayRef>,
 ) -> Result<Levels> {
-    let (records, values, nulls, def, rep) = read_values(t, n)?;
+    let (records, values, nulls, def, rep) = read_values(t, runs)?;
     Ok((records, def, rep, convert(values, nulls)?))
 }
 
@@ -266,8 +292,11 @@ fn plain<T: ChunkValue>(
 /// first), taken out of the reader's buffers.
 type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
 
-fn read_values<T: ChunkValue>(t: &mut Typed<T>, n: usize) -> Result<ValuesBatch<T::Values>> {
-    let records = t.reader.read_records(n, &mut t.buffers)?;
+fn read_values<T: ChunkValue>(
+    t: &mut Typed<T>,
+    runs: &[RecordRun],
+) -> Result<ValuesBatch<T::Values>> {
+    let records = t.reader.read_runs(runs, &mut t.buffers)?;
     let nulls = spread_batch(&mut t.buffers, t.spread)?;
     let b = &mut t.buffers;
     Ok((
@@ -347,8 +376,8 @@ fn spread_values<V: ValueBuffer>(
 /// type). A batch whose every value was gathered from a dictionary whose
 /// entries are all UTF-8 is turned into strings without validating it
 /// again (see [`string_array`]).
-fn read_bytes(t: &mut Typed<ByteArray>, n: usize, target: &DataType) -> Result<Levels> {
-    let (records, values, nulls, def, rep) = read_values(t, n)?;
+fn read_bytes(t: &mut Typed<ByteArray>, runs: &[RecordRun], target: &DataType) -> Result<Levels> {
+    let (records, values, nulls, def, rep) = read_values(t, runs)?;
     let gathered = t.buffers.from_dictionary;
     let strings = matches!(
         target,
@@ -564,7 +593,7 @@ fn read_dictionary(
         keyed_dictionary(indices, nulls, values, key)
     };
     let dense = |t: &mut Typed<ByteArray>, n| {
-        let (records, values, nulls, def, rep) = read_values(t, n)?;
+        let (records, values, nulls, def, rep) = read_values(t, &[RecordRun::read(n)])?;
         let values = from_bytes(values, nulls, value)?;
         Ok((
             records,
@@ -584,12 +613,12 @@ fn read_dictionary(
 /// copied to. A string batch is checked by Arrow unless every byte of its
 /// values outside the dictionary is ASCII and every entry of the
 /// dictionary is UTF-8 (checked once per chunk).
-fn read_views(t: &mut Typed<ByteArray>, n: usize, strings: bool) -> Result<Levels> {
+fn read_views(t: &mut Typed<ByteArray>, runs: &[RecordRun], strings: bool) -> Result<Levels> {
     let batch = t.views.get_or_insert_default();
     batch.buffers.check_ascii(strings);
     let records = t
         .reader
-        .read_records_views(n, &mut batch.views, &mut batch.buffers)?;
+        .read_runs_views(runs, &mut batch.views, &mut batch.buffers)?;
     let nulls = spread_batch(&mut batch.views, t.spread)?;
     let b = &mut batch.views;
     let def = std::mem::take(&mut b.def_levels);

@@ -26,6 +26,7 @@
 
 pub(crate) mod leaf;
 pub(crate) mod views;
+pub(crate) mod window;
 
 use std::sync::Arc;
 use strata_encoding::levels_at_least_mask;

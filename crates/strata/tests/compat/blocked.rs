@@ -6,16 +6,14 @@
 
 use std::path::Path;
 
-use arrow_array::{BooleanArray, Int64Array, RecordBatch};
 use bytes::Bytes;
 
 use pq::arrow::ArrowWriter;
-use pq::arrow::ProjectionMask;
 use pq::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use pq::file::properties::WriterProperties;
 
 use crate::data::people;
-use crate::summary::{fmt_batches, fmt_counts};
+use crate::summary::fmt_counts;
 use super::common::to_parquet;
 
 /// Needs `IntoIterator` for `SerializedFileReader<File>` (rows). strata's
@@ -32,30 +30,6 @@ pub fn serialized_file_reader_into_iter(dir: &Path) -> String {
         .map(|row| row.unwrap().to_string())
         .collect();
     format!("rows: {}\n{}\n", rows.len(), rows.join("\n"))
-}
-
-/// Needs `RowFilter` and `ArrowPredicateFn` and
-/// `ParquetRecordBatchReaderBuilder::with_row_filter`.
-pub fn row_filter_predicate(_dir: &Path) -> String {
-    use pq::arrow::arrow_reader::{ArrowPredicateFn, RowFilter};
-    let file = to_parquet(&people(30), 12);
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-    let mask = ProjectionMask::roots(builder.parquet_schema(), [0]);
-    let predicate = ArrowPredicateFn::new(mask, |batch: RecordBatch| {
-        let ids = batch
-            .column(0)
-            .as_any()
-            .downcast_ref::<Int64Array>()
-            .unwrap();
-        Ok(BooleanArray::from_iter(
-            ids.iter().map(|id| id.map(|id| id % 4 == 1)),
-        ))
-    });
-    let reader = builder
-        .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
-        .build()
-        .unwrap();
-    fmt_batches(&reader.collect::<Result<Vec<_>, _>>().unwrap())
 }
 
 /// Needs the level constructors to return `pq::errors::Result` (strata's

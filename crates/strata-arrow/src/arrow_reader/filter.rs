@@ -1,0 +1,133 @@
+//! Row filters: predicates evaluated while a file is read, so that the
+//! output columns are decoded only for the rows that pass (arrow-rs's
+//! `RowFilter`, `ArrowPredicate` and `ArrowPredicateFn`).
+//!
+//! A [`RowFilter`] holds predicates run in order. Each reads the columns
+//! of its own [`ProjectionMask`] for the rows the earlier predicates (and
+//! the row selection) kept, and returns a [`BooleanArray`] with one value
+//! per row: `true` keeps the row; `false` and null drop it. The output
+//! columns are then decoded for the kept rows only: runs of dropped rows
+//! are skipped without decoding where the encoding allows, and pages
+//! holding no kept row are neither fetched nor decompressed when the file
+//! has an offset index. Offset and limit apply to the rows the filter
+//! keeps.
+//!
+//! The filter runs a row group at a time, in the order the row groups are
+//! read. The synchronous reader runs it over every row group it reads when
+//! it is built (as arrow-rs's does), so a predicate's error is the
+//! builder's; the push decoder and the async stream run it as each row
+//! group is reached, and a predicate's error ends the read there.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{ArrayRef, BooleanArray, Int64Array, RecordBatch, StringArray};
+//! use arrow_array::cast::AsArray;
+//! use arrow_array::types::Int64Type;
+//! use bytes::Bytes;
+//! use strata_arrow::{ArrowWriter, ProjectionMask};
+//! use strata_arrow::arrow_reader::{ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter};
+//!
+//! let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..100));
+//! let names: ArrayRef = Arc::new(StringArray::from_iter_values((0..100).map(|i| format!("n{i}"))));
+//! let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+//! let mut file = Vec::new();
+//! let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+//! writer.write(&batch).unwrap();
+//! writer.close().unwrap();
+//!
+//! let builder = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(file)).unwrap();
+//! // Keep the rows whose id is a multiple of 25, and read only their names.
+//! let id_only = ProjectionMask::roots(builder.parquet_schema(), [0]);
+//! let predicate = ArrowPredicateFn::new(id_only, |batch: RecordBatch| {
+//!     let ids = batch.column(0).as_primitive::<Int64Type>();
+//!     Ok(BooleanArray::from_iter(ids.iter().map(|id| id.map(|id| id % 25 == 0))))
+//! });
+//! let names_only = ProjectionMask::roots(builder.parquet_schema(), [1]);
+//! let reader = builder
+//!     .with_projection(names_only)
+//!     .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
+//!     .build()
+//!     .unwrap();
+//! let names: Vec<String> = reader
+//!     .flat_map(|b| {
+//!         let b = b.unwrap();
+//!         b.column(0).as_string::<i32>().iter().map(|s| s.unwrap().to_string()).collect::<Vec<_>>()
+//!     })
+//!     .collect();
+//! assert_eq!(names, ["n0", "n25", "n50", "n75"]);
+//! ```
+
+use arrow_array::{BooleanArray, RecordBatch};
+use arrow_schema::ArrowError;
+
+use super::ProjectionMask;
+
+/// A predicate over some columns of a row group's rows: which rows to
+/// keep.
+pub trait ArrowPredicate: Send + 'static {
+    /// The columns the predicate reads (leaves of the file's schema).
+    fn projection(&self) -> &ProjectionMask;
+
+    /// One value per row of `batch` (the [`projection`](Self::projection)'s
+    /// columns): `true` keeps the row, `false` or null drops it. An
+    /// array of another length is an error.
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError>;
+}
+
+/// An [`ArrowPredicate`] made of a projection and a closure.
+pub struct ArrowPredicateFn<F> {
+    f: F,
+    projection: ProjectionMask,
+}
+
+impl<F> ArrowPredicateFn<F>
+where
+    F: FnMut(RecordBatch) -> Result<BooleanArray, ArrowError> + Send + 'static,
+{
+    /// A predicate calling `f` on batches of the `projection`'s columns.
+    pub fn new(projection: ProjectionMask, f: F) -> Self {
+        Self { f, projection }
+    }
+}
+
+impl<F> ArrowPredicate for ArrowPredicateFn<F>
+where
+    F: FnMut(RecordBatch) -> Result<BooleanArray, ArrowError> + Send + 'static,
+{
+    fn projection(&self) -> &ProjectionMask {
+        &self.projection
+    }
+
+    fn evaluate(&mut self, batch: RecordBatch) -> Result<BooleanArray, ArrowError> {
+        (self.f)(batch)
+    }
+}
+
+/// Predicates run one after another, each on the rows the ones before it
+/// kept; given to a reader's builder with `with_row_filter`.
+pub struct RowFilter {
+    pub(crate) predicates: Vec<Box<dyn ArrowPredicate>>,
+}
+
+impl std::fmt::Debug for RowFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RowFilter {{ {} predicates: }}", self.predicates.len())
+    }
+}
+
+impl RowFilter {
+    /// A filter of these predicates, run in this order.
+    pub fn new(predicates: Vec<Box<dyn ArrowPredicate>>) -> Self {
+        Self { predicates }
+    }
+
+    /// The predicates.
+    pub fn predicates(&self) -> &Vec<Box<dyn ArrowPredicate>> {
+        &self.predicates
+    }
+
+    /// The predicates, the filter given up.
+    pub fn into_predicates(self) -> Vec<Box<dyn ArrowPredicate>> {
+        self.predicates
+    }
+}
