@@ -46,6 +46,7 @@ use crate::push_decoder::{ParquetPushDecoder, ReadState};
 use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
 
 mod selection;
+pub mod statistics;
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use strata_file::metadata::{
