@@ -8,7 +8,8 @@
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
 //!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
-//!   object stores): the programs
+//!   object stores), `compat/statistics.rs` (pruning with
+//!   `StatisticsConverter`): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -54,14 +55,15 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, remote, statistics,
+        blocked
     ]
 );
 side!(
     on_strata,
     strata,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote
+        common, write, read, types, api, metadata, rows, schema, writer, remote, statistics
     ]
 );
 
@@ -160,6 +162,10 @@ macro_rules! blocked {
 }
 
 compat! {
+    statistics::row_group_pruning_by_statistics;
+    statistics::page_pruning_by_data_page_statistics;
+    statistics::statistics_for_evolved_schema;
+
     remote::push_decoders_by_hand;
     remote::push_decoder_whole_file_selection;
     remote::row_group_selections_in_order;
