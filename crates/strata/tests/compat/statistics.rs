@@ -36,6 +36,16 @@ fn people_file(n: usize, rows_per_group: usize) -> Bytes {
     Bytes::from(writer.into_inner().unwrap())
 }
 
+/// What `builder` reads, summarised.
+fn read_all(builder: ParquetRecordBatchReaderBuilder<Bytes>) -> String {
+    let batches: Vec<RecordBatch> = builder
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    fmt_batches(&batches)
+}
+
 /// Row group pruning: every column's statistics as arrays, then the row
 /// groups whose ids may meet `40 <= id <= 60` read.
 pub fn row_group_pruning_by_statistics(_dir: &Path) -> String {
@@ -67,13 +77,7 @@ pub fn row_group_pruning_by_statistics(_dir: &Path) -> String {
         .filter(|&g| mins.is_null(g) || maxes.is_null(g) || (mins.value(g) <= 60 && maxes.value(g) >= 40))
         .collect();
     out.push_str(&format!("kept row groups {keep:?}\n"));
-    let batches: Vec<RecordBatch> = builder
-        .with_row_groups(keep)
-        .build()
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    out.push_str(&fmt_batches(&batches));
+    out.push_str(&read_all(builder.with_row_groups(keep)));
     out
 }
 
@@ -112,13 +116,7 @@ pub fn page_pruning_by_data_page_statistics(_dir: &Path) -> String {
         .collect();
     let selection = RowSelection::from(selectors);
     out.push_str(&format!("selected {} rows\n", selection.row_count()));
-    let batches: Vec<RecordBatch> = builder
-        .with_row_selection(selection)
-        .build()
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    out.push_str(&fmt_batches(&batches));
+    out.push_str(&read_all(builder.with_row_selection(selection)));
     out
 }
 
