@@ -74,5 +74,5 @@ pub use arrow_writer::ArrowWriter;
 pub use error::{ParquetError, Result};
 pub use schema::{
     ARROW_SCHEMA_META_KEY, ArrowSchemaConverter, PARQUET_FIELD_ID_META_KEY,
-    arrow_to_parquet_schema, parquet_to_arrow_schema,
+    arrow_to_parquet_schema, parquet_column, parquet_to_arrow_schema,
 };

@@ -27,7 +27,7 @@
 use std::sync::Arc;
 
 use arrow_schema::{
-    DataType, Field, Fields, IntervalUnit, Metadata, Schema, TimeUnit as ArrowTimeUnit,
+    DataType, Field, FieldRef, Fields, IntervalUnit, Metadata, Schema, TimeUnit as ArrowTimeUnit,
 };
 use base64::Engine;
 use strata_format::metadata::{
@@ -136,6 +136,43 @@ pub fn parquet_to_arrow_schema(
         .map(|h| (h, HintRule::Embedded { own_seconds: false }));
     let (schema, _) = build_arrow_schema(schema, None, hint, key_value_metadata)?;
     Ok(schema)
+}
+
+/// The leaf of `parquet_schema` that the top-level field `name` of
+/// `arrow_schema` reads from, with the field (arrow-rs's
+/// `parquet::arrow::parquet_column`): the first leaf under the Parquet
+/// root field at the Arrow field's position. `None` when `arrow_schema`
+/// has no such field, the field is nested (a list, struct or map spans
+/// leaves this cannot pick), or the Parquet schema has no root there.
+///
+/// ```
+/// use arrow_schema::{DataType, Field, Schema};
+/// use strata_arrow::{arrow_to_parquet_schema, parquet_column};
+///
+/// let schema = Schema::new(vec![
+///     Field::new("a", DataType::Int32, false),
+///     Field::new_list("b", Field::new_list_field(DataType::Int32, true), true),
+///     Field::new("c", DataType::Utf8, true),
+/// ]);
+/// let parquet = arrow_to_parquet_schema(&schema).unwrap();
+/// assert_eq!(parquet_column(&parquet, &schema, "c").map(|(i, _)| i), Some(2));
+/// assert!(parquet_column(&parquet, &schema, "b").is_none());
+/// assert!(parquet_column(&parquet, &schema, "z").is_none());
+/// ```
+pub fn parquet_column<'a>(
+    parquet_schema: &SchemaDescriptor,
+    arrow_schema: &'a Schema,
+    name: &str,
+) -> Option<(usize, &'a FieldRef)> {
+    let (root, field) = arrow_schema.fields.find(name)?;
+    if field.data_type().is_nested() {
+        return None;
+    }
+    let leaf = parquet_schema
+        .columns()
+        .iter()
+        .position(|c| c.root_field_index == root)?;
+    Some((leaf, field))
 }
 
 /// How the types of an Arrow schema given beside the Parquet schema are

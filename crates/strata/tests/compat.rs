@@ -8,7 +8,8 @@
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
 //!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
-//!   object stores), `compat/filter.rs` (row filters): the programs
+//!   object stores), `compat/filter.rs` (row filters),
+//!   `compat/statistics.rs` (pruning with `StatisticsConverter`): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -54,14 +55,16 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, filter, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
+        statistics, blocked
     ]
 );
 side!(
     on_strata,
     strata,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, filter
+        common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
+        statistics
     ]
 );
 
@@ -165,6 +168,10 @@ compat! {
     filter::row_filter_offset_and_limit;
     filter::row_filter_errors;
     filter::row_filter_push_decoder;
+
+    statistics::row_group_pruning_by_statistics;
+    statistics::page_pruning_by_data_page_statistics;
+    statistics::statistics_for_evolved_schema;
 
     remote::push_decoders_by_hand;
     remote::push_decoder_whole_file_selection;

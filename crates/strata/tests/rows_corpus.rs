@@ -15,7 +15,7 @@
 mod corpus;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Files whose rows strata prints differently from arrow-rs, and why.
 const DIFFERENCES: &[(&str, &str)] = &[
@@ -56,21 +56,6 @@ const STRATA_ONLY: &[(&str, &str)] = &[(
 /// first rows of every row group are compared up to this many in all).
 const MAX_ROWS: usize = 20_000;
 
-fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            parquet_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "parquet") {
-            out.push(p);
-        }
-    }
-}
-
 /// What one crate made of a file: the rows' text, and how it ended.
 #[derive(Debug, PartialEq)]
 enum Reading {
@@ -93,20 +78,12 @@ impl Reading {
     }
 }
 
-fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
-    payload
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_else(|| "panic without a message".into())
-}
-
 /// Run `read`, which pushes each row's text to the vector it is given;
 /// a panic keeps the rows pushed before it.
 fn guarded(read: impl FnOnce(&mut Vec<String>) -> Reading) -> Reading {
     let mut rows = Vec::new();
     let result = catch_unwind(AssertUnwindSafe(|| read(&mut rows)));
-    result.unwrap_or_else(|p| Reading::Panicked(rows, panic_text(p)))
+    result.unwrap_or_else(|p| Reading::Panicked(rows, corpus::panic_text(p)))
 }
 
 /// The rows of `path` through `parquet` (arrow-rs).
@@ -201,8 +178,7 @@ fn every_corpus_file_prints_the_rows_arrow_rs_prints() {
     let Some(data) = corpus::corpus_dir("data") else {
         return;
     };
-    let mut files = Vec::new();
-    parquet_files(&data, &mut files);
+    let files = corpus::parquet_files_under(&data);
     let (mut equal, mut listed) = (0usize, 0usize);
     let mut unexpected = Vec::new();
     let mut panics = Vec::new();
@@ -265,8 +241,7 @@ fn bad_files_give_errors_not_panics() {
     let Some(bad) = corpus::corpus_dir("bad_data") else {
         return;
     };
-    let mut files = Vec::new();
-    parquet_files(&bad, &mut files);
+    let files = corpus::parquet_files_under(&bad);
     assert!(!files.is_empty());
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy();

@@ -50,6 +50,7 @@ use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written
 mod filter;
 mod selection;
 pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
+pub mod statistics;
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use strata_file::metadata::{

@@ -22,6 +22,7 @@ pub struct ValueStatistics<T> {
     max_bytes: Option<Vec<u8>>,
     distinct_count: Option<u64>,
     null_count: Option<u64>,
+    nan_count: Option<u64>,
     is_min_max_deprecated: bool,
     min_is_exact: bool,
     max_is_exact: bool,
@@ -58,12 +59,21 @@ impl<T> ValueStatistics<T> {
         self.null_count
     }
 
-    /// Whether the lower bound is a value of the chunk (not truncated).
+    /// NaNs, where the writer counted them (floating point columns:
+    /// FLOAT, DOUBLE and FLOAT16's FIXED_LEN_BYTE_ARRAY).
+    pub fn nan_count_opt(&self) -> Option<u64> {
+        self.nan_count
+    }
+
+    /// Whether the lower bound is a value of the chunk (not truncated):
+    /// a fixed-width bound always is; a byte-array bound where the writer
+    /// said so (`is_min_value_exact`), as arrow-rs reads it.
     pub fn min_is_exact(&self) -> bool {
         self.min.is_some() && self.min_is_exact
     }
 
-    /// Whether the upper bound is a value of the chunk (not truncated).
+    /// Whether the upper bound is a value of the chunk (not truncated),
+    /// by [`min_is_exact`](Self::min_is_exact)'s rule.
     pub fn max_is_exact(&self) -> bool {
         self.max.is_some() && self.max_is_exact
     }
@@ -152,6 +162,22 @@ impl TypedStatistics {
             };
             Some((min, max))
         }
+        // Exactness as arrow-rs reads it: fixed-width bounds are never
+        // truncated, so they are exact; a byte-array bound is exact only
+        // where the writer said so. NaN counts are kept for the floating
+        // point types (FLOAT16 is a FIXED_LEN_BYTE_ARRAY).
+        let byte_bounds = matches!(physical, Type::ByteArray | Type::FixedLenByteArray);
+        let (min_is_exact, max_is_exact) = match byte_bounds {
+            true => (
+                stats.is_min_value_exact.unwrap_or(false),
+                stats.is_max_value_exact.unwrap_or(false),
+            ),
+            false => (true, true),
+        };
+        let nan_count = match physical {
+            Type::Float | Type::Double | Type::FixedLenByteArray => count(stats.nan_count()),
+            _ => None,
+        };
         macro_rules! values {
             ($variant:ident, $decode:expr) => {{
                 let (tmin, tmax) = typed(min, max, $decode)?;
@@ -162,9 +188,10 @@ impl TypedStatistics {
                     max_bytes: max.map(<[u8]>::to_vec),
                     distinct_count: count(stats.distinct_count()),
                     null_count: count(stats.null_count),
+                    nan_count,
                     is_min_max_deprecated: deprecated,
-                    min_is_exact: stats.is_min_value_exact.unwrap_or(true),
-                    max_is_exact: stats.is_max_value_exact.unwrap_or(true),
+                    min_is_exact,
+                    max_is_exact,
                 })
             }};
         }
@@ -217,6 +244,11 @@ impl TypedStatistics {
     /// Distinct values, where the writer counted them.
     pub fn distinct_count_opt(&self) -> Option<u64> {
         each!(self, |v| v.distinct_count)
+    }
+
+    /// NaNs, where the writer counted them (floating point columns).
+    pub fn nan_count_opt(&self) -> Option<u64> {
+        each!(self, |v| v.nan_count)
     }
 
     /// The lower bound as stored (PLAIN encoded).
