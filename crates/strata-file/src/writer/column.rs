@@ -414,7 +414,7 @@ impl<T: ColumnValue> ChunkState<T> {
             num_values: 0,
             num_rows: 0,
             bloom: match s.bloom {
-                Some(b) => Some(Sbbf::new(b.ndv, b.fpp)?),
+                Some(b) => Some(Sbbf::new_with_ndv_fpp(b.ndv, b.fpp)?),
                 None => None,
             },
         })
@@ -566,7 +566,7 @@ impl<T: ColumnValue> ChunkState<T> {
         }
         if let Some(bloom) = &mut self.bloom {
             T::for_each_plain(&values, &mut |bytes| {
-                bloom.insert_hash(Sbbf::hash_bytes(bytes));
+                bloom.insert(bytes);
             });
         }
         Ok(())
@@ -643,7 +643,7 @@ impl<T: ColumnValue> ChunkState<T> {
                 }
                 if let Some(bloom) = &mut self.bloom {
                     T::for_each_plain(&one, &mut |bytes| {
-                        bloom.insert_hash(Sbbf::hash_bytes(bytes));
+                        bloom.insert(bytes);
                     });
                 }
             }
