@@ -12,8 +12,9 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/python.rs"]
+mod python;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -319,29 +320,9 @@ fn corpus_filters_answer_as_arrow_rs() {
     }
 }
 
-/// The interpreter with pyarrow: `STRATA_PYTHON`, else `python3` if it
-/// has pyarrow, else `None` (skipped, with a message).
-fn python() -> Option<PathBuf> {
-    let py = std::env::var_os("STRATA_PYTHON").map_or_else(|| "python3".into(), PathBuf::from);
-    let ok = Command::new(&py)
-        .args(["-c", "import pyarrow"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("STRATA_PYTHON").is_none(),
-            "STRATA_PYTHON={} cannot import pyarrow",
-            py.display()
-        );
-        eprintln!("skipped: no Python with pyarrow (set STRATA_PYTHON)");
-        return None;
-    }
-    Some(py)
-}
-
 #[test]
 fn pyarrow_written_filters_answer_as_arrow_rs() {
-    let Some(py) = python() else {
+    let Some(py) = python::pyarrow() else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("strata-bloom-probe-{}", std::process::id()));
