@@ -8,7 +8,8 @@
 //! - `compat/write.rs`, `compat/read.rs`, `compat/types.rs`,
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
 //!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
-//!   object stores): the programs
+//!   object stores), `compat/pruning.rs` (Bloom filters, sorting columns,
+//!   statistics exactness): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -54,14 +55,14 @@ side!(
     on_arrow_rs,
     parquet,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, blocked
+        common, write, read, types, api, metadata, rows, schema, writer, remote, pruning, blocked
     ]
 );
 side!(
     on_strata,
     strata,
     [
-        common, write, read, types, api, metadata, rows, schema, writer, remote
+        common, write, read, types, api, metadata, rows, schema, writer, remote, pruning
     ]
 );
 
@@ -178,6 +179,8 @@ compat! {
     write::byte_stream_split;
     write::plain_and_rle;
     write::statistics_and_bloom_options;
+    pruning::bloom_filter_pruning;
+    pruning::sorting_columns_and_statistics_exactness;
     write::property_getters;
     write::row_group_row_limit;
     write::row_group_byte_limit;
