@@ -9,16 +9,20 @@
 //! of each product). Inserting sets those eight bits; checking tests them.
 //!
 //! In a file the filter is a Thrift [`BloomFilterHeader`] followed by the
-//! bitset, with each word little-endian.
+//! bitset, with each word little-endian. A column chunk's metadata gives
+//! its offset and, in newer files, its length; [`BloomFilterFetch`] says
+//! which bytes to read for one, so that every reader (the file reader, the
+//! Arrow reader's builders, sync and async) reads it the same way and
+//! checks the same bounds.
 //!
 //! ```
 //! use strata_file::bloom::Sbbf;
 //!
-//! let mut filter = Sbbf::new(1000, 0.01).unwrap();
-//! filter.insert_bytes(b"parquet");
-//! filter.insert_i64(42);
-//! assert!(filter.check_bytes(b"parquet"));
-//! assert!(filter.check_i64(42));
+//! let mut filter = Sbbf::new_with_ndv_fpp(1000, 0.01).unwrap();
+//! filter.insert("parquet");
+//! filter.insert(&42i64);
+//! assert!(filter.check("parquet"));
+//! assert!(filter.check(&42i64));
 //!
 //! let mut file = strata_sink::ByteSink::new();
 //! filter.write(&mut file);
@@ -26,12 +30,16 @@
 //! assert_eq!(read, filter);
 //! ```
 
+use std::ops::Range;
+
 use strata_format::metadata::{
     BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
+    ColumnMetaData,
 };
 use strata_format::thrift;
 use strata_sink::ByteSink;
 
+use crate::data_type::AsBytes;
 use crate::error::{FileError, Result};
 
 /// The eight salts of the split-block algorithm, one per word of a block.
@@ -83,8 +91,9 @@ fn block_index(hash: u64, num_blocks: usize) -> usize {
 
 /// Bitset size in bytes for `num_distinct` values at false-positive
 /// probability `fpp`, by the specification's formula (bits per value
-/// `-8 / ln(1 - fpp^(1/8))`), rounded up to a power of two and clamped to
-/// [`MIN_BLOOM_BYTES`]`..=`[`MAX_BLOOM_BYTES`].
+/// `-8 / ln(1 - fpp^(1/8))`): the whole bytes of that many bits, rounded
+/// up to a power of two and clamped to
+/// [`MIN_BLOOM_BYTES`]`..=`[`MAX_BLOOM_BYTES`] (the size arrow-rs picks).
 ///
 /// Fails unless `0 < fpp < 1`.
 pub fn optimal_num_bytes(num_distinct: u64, fpp: f64) -> Result<usize> {
@@ -94,9 +103,9 @@ pub fn optimal_num_bytes(num_distinct: u64, fpp: f64) -> Result<usize> {
         )));
     }
     let bits_per_value = -8.0 / (1.0 - fpp.powf(1.0 / 8.0)).ln();
-    let bits = bits_per_value * num_distinct as f64;
     // A float that overflows usize saturates in the cast, then clamps.
-    let bytes = (bits / 8.0).ceil() as usize;
+    let bits = (bits_per_value * num_distinct as f64) as usize;
+    let bytes = bits / 8;
     Ok(clamp_num_bytes(bytes))
 }
 
@@ -109,20 +118,81 @@ fn clamp_num_bytes(n: usize) -> usize {
 }
 
 impl Sbbf {
-    /// An empty filter sized for `num_distinct` values at false-positive
-    /// probability `fpp` (see [`optimal_num_bytes`]). Fails unless
-    /// `0 < fpp < 1`.
-    pub fn new(num_distinct: u64, fpp: f64) -> Result<Self> {
-        Ok(Self::with_num_bytes(optimal_num_bytes(num_distinct, fpp)?))
+    /// An empty filter sized for `ndv` distinct values at false-positive
+    /// probability `fpp` (see [`optimal_num_bytes`]), as arrow-rs's. Fails
+    /// unless `0 < fpp < 1`.
+    ///
+    /// ```
+    /// use strata_file::bloom::Sbbf;
+    ///
+    /// let filter = Sbbf::new_with_ndv_fpp(1000, 0.01).unwrap();
+    /// // 9585 bits: 1198 bytes, rounded up to 2048, 64 blocks.
+    /// assert_eq!(filter.num_blocks(), 64);
+    /// assert!(Sbbf::new_with_ndv_fpp(1000, 1.0).is_err());
+    /// ```
+    pub fn new_with_ndv_fpp(ndv: u64, fpp: f64) -> Result<Self> {
+        Ok(Self::new_with_num_of_bytes(optimal_num_bytes(ndv, fpp)?))
     }
 
     /// An empty filter of `num_bytes` bytes, rounded up to a power of two
     /// and clamped to [`MIN_BLOOM_BYTES`]`..=`[`MAX_BLOOM_BYTES`].
-    pub fn with_num_bytes(num_bytes: usize) -> Self {
+    pub fn new_with_num_of_bytes(num_bytes: usize) -> Self {
         let num_bytes = clamp_num_bytes(num_bytes);
         Self {
             blocks: vec![[0u32; 8]; num_bytes / BLOCK_BYTES],
         }
+    }
+
+    /// A filter over a bitset as a file stores it (little-endian words,
+    /// without the header), as arrow-rs's `Sbbf::new`: whole blocks only,
+    /// a trailing partial block is ignored.
+    ///
+    /// ```
+    /// use strata_file::bloom::Sbbf;
+    ///
+    /// assert_eq!(Sbbf::new(&[0; 70]).num_blocks(), 2);
+    /// ```
+    pub fn new(bitset: &[u8]) -> Self {
+        let blocks = bitset
+            .chunks_exact(BLOCK_BYTES)
+            .map(|chunk| {
+                let mut block = [0u32; 8];
+                for (word, le) in block.iter_mut().zip(chunk.chunks_exact(4)) {
+                    if let Ok(le) = <[u8; 4]>::try_from(le) {
+                        *word = u32::from_le_bytes(le);
+                    }
+                }
+                block
+            })
+            .collect();
+        Self { blocks }
+    }
+
+    /// A serialized filter (header then bitset) that is exactly `bytes`,
+    /// as arrow-rs's `Sbbf::from_bytes`; [`read_prefix`](Self::read_prefix)
+    /// checks the header. Fails on trailing bytes.
+    ///
+    /// ```
+    /// use strata_file::bloom::Sbbf;
+    ///
+    /// let mut filter = Sbbf::new_with_num_of_bytes(64);
+    /// filter.insert("x");
+    /// let mut bytes = strata_sink::ByteSink::new();
+    /// filter.write(&mut bytes);
+    /// let mut bytes = bytes.as_slice().to_vec();
+    /// assert_eq!(Sbbf::from_bytes(&bytes).unwrap(), filter);
+    /// bytes.push(0);
+    /// assert!(Sbbf::from_bytes(&bytes).is_err());
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let (filter, used) = Self::read_prefix(bytes)?;
+        if used != bytes.len() {
+            return Err(FileError::Corrupt(format!(
+                "Bloom filter of {used} bytes followed by {} more",
+                bytes.len() - used
+            )));
+        }
+        Ok(filter)
     }
 
     /// Size of the bitset in bytes.
@@ -130,7 +200,37 @@ impl Sbbf {
         self.blocks.len() * BLOCK_BYTES
     }
 
-    /// Add a hash (from [`hash_bytes`](Self::hash_bytes) or a typed helper).
+    /// Number of 32-byte blocks.
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Insert a value: its [`AsBytes`] bytes, hashed as the file's column
+    /// hashes them (`&42i64`, `"text"`, `b"bytes".as_slice()`,
+    /// a [`ByteArray`](crate::data_type::ByteArray)).
+    ///
+    /// ```
+    /// use strata_file::bloom::Sbbf;
+    ///
+    /// let mut filter = Sbbf::new_with_num_of_bytes(1024);
+    /// filter.insert(&7i32);
+    /// filter.insert("seven");
+    /// assert!(filter.check(&7i32) && filter.check("seven"));
+    /// assert!(!filter.check(&7i64)); // eight bytes hash differently (almost surely absent)
+    /// ```
+    #[inline]
+    pub fn insert<T: AsBytes + ?Sized>(&mut self, value: &T) {
+        self.insert_hash(Self::hash_bytes(value.as_bytes()));
+    }
+
+    /// Whether a value may have been inserted: `false` means certainly
+    /// not. Hashes as [`insert`](Self::insert) does.
+    #[inline]
+    pub fn check<T: AsBytes + ?Sized>(&self, value: &T) -> bool {
+        self.check_hash(Self::hash_bytes(value.as_bytes()))
+    }
+
+    /// Add a hash (from [`hash_bytes`](Self::hash_bytes)).
     #[inline]
     pub fn insert_hash(&mut self, hash: u64) {
         let index = block_index(hash, self.blocks.len());
@@ -153,105 +253,12 @@ impl Sbbf {
         }
     }
 
-    /// XXH64 with seed 0 of raw bytes: the hash of a BYTE_ARRAY or
-    /// FIXED_LEN_BYTE_ARRAY value (its bytes, without a length prefix).
+    /// XXH64 with seed 0 of a value's bytes (for a BYTE_ARRAY or
+    /// FIXED_LEN_BYTE_ARRAY value its bytes without a length prefix; for a
+    /// number its PLAIN encoding): the one hash of every filter.
     #[inline]
     pub fn hash_bytes(bytes: &[u8]) -> u64 {
         xxhash_rust::xxh64::xxh64(bytes, 0)
-    }
-
-    /// Hash of an INT32 value (its 4 little-endian bytes).
-    #[inline]
-    pub fn hash_i32(value: i32) -> u64 {
-        Self::hash_bytes(&value.to_le_bytes())
-    }
-
-    /// Hash of an INT64 value (its 8 little-endian bytes).
-    #[inline]
-    pub fn hash_i64(value: i64) -> u64 {
-        Self::hash_bytes(&value.to_le_bytes())
-    }
-
-    /// Hash of a FLOAT value (its 4 little-endian IEEE 754 bytes).
-    #[inline]
-    pub fn hash_f32(value: f32) -> u64 {
-        Self::hash_bytes(&value.to_le_bytes())
-    }
-
-    /// Hash of a DOUBLE value (its 8 little-endian IEEE 754 bytes).
-    #[inline]
-    pub fn hash_f64(value: f64) -> u64 {
-        Self::hash_bytes(&value.to_le_bytes())
-    }
-
-    /// Hash of an INT96 value given as its three little-endian words.
-    #[inline]
-    pub fn hash_int96(words: [u32; 3]) -> u64 {
-        let mut bytes = [0u8; 12];
-        for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-        Self::hash_bytes(&bytes)
-    }
-
-    /// Insert a byte array value.
-    #[inline]
-    pub fn insert_bytes(&mut self, value: &[u8]) {
-        self.insert_hash(Self::hash_bytes(value));
-    }
-
-    /// Whether a byte array value may be present.
-    #[inline]
-    pub fn check_bytes(&self, value: &[u8]) -> bool {
-        self.check_hash(Self::hash_bytes(value))
-    }
-
-    /// Insert an INT32 value.
-    #[inline]
-    pub fn insert_i32(&mut self, value: i32) {
-        self.insert_hash(Self::hash_i32(value));
-    }
-
-    /// Whether an INT32 value may be present.
-    #[inline]
-    pub fn check_i32(&self, value: i32) -> bool {
-        self.check_hash(Self::hash_i32(value))
-    }
-
-    /// Insert an INT64 value.
-    #[inline]
-    pub fn insert_i64(&mut self, value: i64) {
-        self.insert_hash(Self::hash_i64(value));
-    }
-
-    /// Whether an INT64 value may be present.
-    #[inline]
-    pub fn check_i64(&self, value: i64) -> bool {
-        self.check_hash(Self::hash_i64(value))
-    }
-
-    /// Insert a FLOAT value.
-    #[inline]
-    pub fn insert_f32(&mut self, value: f32) {
-        self.insert_hash(Self::hash_f32(value));
-    }
-
-    /// Whether a FLOAT value may be present.
-    #[inline]
-    pub fn check_f32(&self, value: f32) -> bool {
-        self.check_hash(Self::hash_f32(value))
-    }
-
-    /// Insert a DOUBLE value.
-    #[inline]
-    pub fn insert_f64(&mut self, value: f64) {
-        self.insert_hash(Self::hash_f64(value));
-    }
-
-    /// Whether a DOUBLE value may be present.
-    #[inline]
-    pub fn check_f64(&self, value: f64) -> bool {
-        self.check_hash(Self::hash_f64(value))
     }
 
     /// The header this filter is written with.
@@ -285,34 +292,7 @@ impl Sbbf {
     /// compression, and its size must be a power of two within
     /// [`MIN_BLOOM_BYTES`]`..=`[`MAX_BLOOM_BYTES`] and fit in `bytes`.
     pub fn read_prefix(bytes: &[u8]) -> Result<(Self, usize)> {
-        let (header, header_len) = thrift::decode_prefix::<BloomFilterHeader>(bytes)?;
-        if header.algorithm != BloomFilterAlgorithm::Block {
-            return Err(FileError::Unsupported(format!(
-                "Bloom filter algorithm {:?}",
-                header.algorithm
-            )));
-        }
-        if header.hash != BloomFilterHash::XxHash {
-            return Err(FileError::Unsupported(format!(
-                "Bloom filter hash {:?}",
-                header.hash
-            )));
-        }
-        if header.compression != BloomFilterCompression::Uncompressed {
-            return Err(FileError::Unsupported(format!(
-                "Bloom filter compression {:?}",
-                header.compression
-            )));
-        }
-        let num_bytes = usize::try_from(header.num_bytes)
-            .ok()
-            .filter(|n| (MIN_BLOOM_BYTES..=MAX_BLOOM_BYTES).contains(n) && n.is_power_of_two())
-            .ok_or_else(|| {
-                FileError::Corrupt(format!(
-                    "Bloom filter size {} is not a power of two in {MIN_BLOOM_BYTES}..={MAX_BLOOM_BYTES}",
-                    header.num_bytes
-                ))
-            })?;
+        let (header_len, num_bytes) = read_header(bytes)?;
         let bitset = bytes
             .get(header_len..)
             .and_then(|rest| rest.get(..num_bytes))
@@ -322,19 +302,7 @@ impl Sbbf {
                     bytes.len().saturating_sub(header_len)
                 ))
             })?;
-        let blocks = bitset
-            .chunks_exact(BLOCK_BYTES)
-            .map(|chunk| {
-                let mut block = [0u32; 8];
-                for (word, le) in block.iter_mut().zip(chunk.chunks_exact(4)) {
-                    if let Ok(le) = <[u8; 4]>::try_from(le) {
-                        *word = u32::from_le_bytes(le);
-                    }
-                }
-                block
-            })
-            .collect();
-        Ok((Self { blocks }, header_len + num_bytes))
+        Ok((Self::new(bitset), header_len + num_bytes))
     }
 
     /// Decode a filter from the start of `bytes`; see
@@ -342,6 +310,188 @@ impl Sbbf {
     pub fn read(bytes: &[u8]) -> Result<Self> {
         Self::read_prefix(bytes).map(|(filter, _)| filter)
     }
+}
+
+/// Decode and check the header at the start of `bytes`: the split-block
+/// algorithm, XXH64, no compression, and a bitset size that is a power of
+/// two in [`MIN_BLOOM_BYTES`]`..=`[`MAX_BLOOM_BYTES`]. Returns the
+/// header's length and the bitset's.
+fn read_header(bytes: &[u8]) -> Result<(usize, usize)> {
+    let (header, header_len) = thrift::decode_prefix::<BloomFilterHeader>(bytes)?;
+    if header.algorithm != BloomFilterAlgorithm::Block {
+        return Err(FileError::Unsupported(format!(
+            "Bloom filter algorithm {:?}",
+            header.algorithm
+        )));
+    }
+    if header.hash != BloomFilterHash::XxHash {
+        return Err(FileError::Unsupported(format!(
+            "Bloom filter hash {:?}",
+            header.hash
+        )));
+    }
+    if header.compression != BloomFilterCompression::Uncompressed {
+        return Err(FileError::Unsupported(format!(
+            "Bloom filter compression {:?}",
+            header.compression
+        )));
+    }
+    let num_bytes = usize::try_from(header.num_bytes)
+        .ok()
+        .filter(|n| (MIN_BLOOM_BYTES..=MAX_BLOOM_BYTES).contains(n) && n.is_power_of_two())
+        .ok_or_else(|| {
+            FileError::Corrupt(format!(
+                "Bloom filter size {} is not a power of two within {MIN_BLOOM_BYTES}..={MAX_BLOOM_BYTES}",
+                header.num_bytes
+            ))
+        })?;
+    Ok((header_len, num_bytes))
+}
+
+/// Bytes read for a Bloom filter header when the column chunk's metadata
+/// gives no length: enough for every header of the specification's fields
+/// (at most 19 bytes), as arrow-rs reads.
+pub const BLOOM_HEADER_SIZE_ESTIMATE: u64 = 20;
+
+/// Most bytes a filter's length may give beyond [`MAX_BLOOM_BYTES`]: room
+/// for a header with unknown fields.
+const MAX_HEADER_BYTES: u64 = 256;
+
+/// How to read one column chunk's Bloom filter from its file, in at most
+/// two reads, whatever does the reading (a [`ChunkReader`](crate::chunk_reader::ChunkReader),
+/// an async source).
+///
+/// [`plan`](Self::plan) turns the chunk's `bloom_filter_offset` and
+/// `bloom_filter_length` into the first byte range to read: the whole
+/// filter when the length is known, else the header's first
+/// [`BLOOM_HEADER_SIZE_ESTIMATE`] bytes. [`next`](Self::next) takes those
+/// bytes and gives the filter, or (no length) the range of header and
+/// bitset to read next, checked against [`MAX_BLOOM_BYTES`] and the file's
+/// length, for [`Sbbf::read`]. No range is sized by a declared length
+/// before it is checked: a length is at most [`MAX_BLOOM_BYTES`] and a
+/// little header.
+///
+/// ```
+/// use strata_file::bloom::{BloomFilterFetch, BloomFilterStep, Sbbf};
+/// # use strata_format::metadata::{ColumnMetaData, CompressionCodec, EncodingSet, Type};
+/// # let column = || ColumnMetaData {
+/// #     physical_type: Type::Int64,
+/// #     encodings: EncodingSet::new(),
+/// #     path_in_schema: vec!["id".to_string()].into(),
+/// #     codec: CompressionCodec::Uncompressed,
+/// #     num_values: 0,
+/// #     total_uncompressed_size: 0,
+/// #     total_compressed_size: 0,
+/// #     data_page_offset: 4,
+/// #     dictionary_page_offset: None,
+/// #     statistics: None,
+/// #     encoding_stats: None,
+/// #     size_statistics: None,
+/// #     extras: None,
+/// # };
+///
+/// let mut filter = Sbbf::new_with_num_of_bytes(32);
+/// filter.insert(&5i64);
+/// let mut file = strata_sink::ByteSink::new();
+/// file.extend_from_slice(b"PAR1");
+/// filter.write(&mut file);
+/// let file = file.as_slice();
+///
+/// let mut meta = column();
+/// meta.extras_mut().bloom_filter_offset = Some(4);
+/// // Without a length: the header first, then header and bitset.
+/// let fetch = BloomFilterFetch::plan(&meta, Some(file.len() as u64)).unwrap().unwrap();
+/// let first = fetch.first_range();
+/// let read = match fetch.next(&file[first.start as usize..first.end as usize]).unwrap() {
+///     BloomFilterStep::Filter(f) => f,
+///     BloomFilterStep::Fetch(r) => Sbbf::read(&file[r.start as usize..r.end as usize]).unwrap(),
+/// };
+/// assert!(read.check(&5i64));
+///
+/// assert!(BloomFilterFetch::plan(&column(), None).unwrap().is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BloomFilterFetch {
+    offset: u64,
+    first: Range<u64>,
+    /// Whether `first` is the whole filter (the metadata gave its length).
+    complete: bool,
+    file_len: Option<u64>,
+}
+
+/// What a [`BloomFilterFetch`] makes of its first read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BloomFilterStep {
+    /// The filter, read whole.
+    Filter(Sbbf),
+    /// Read this range (from the filter's offset: header and bitset) and
+    /// decode it with [`Sbbf::read`].
+    Fetch(Range<u64>),
+}
+
+impl BloomFilterFetch {
+    /// The reads of the filter of a column chunk with metadata `meta`, in a
+    /// file of `file_len` bytes (`None` when the reader does not know it;
+    /// the source then fails a read past its end); `None` if the chunk has
+    /// no Bloom filter. Fails on a negative offset or length, or a filter
+    /// that does not fit in the file.
+    pub fn plan(meta: &ColumnMetaData, file_len: Option<u64>) -> Result<Option<Self>> {
+        let Some(offset) = meta.bloom_filter_offset() else {
+            return Ok(None);
+        };
+        let start = u64::try_from(offset)
+            .map_err(|_| FileError::Corrupt(format!("Bloom filter offset {offset}")))?;
+        let (len, complete) = match meta.bloom_filter_length() {
+            Some(length) => {
+                let len = u64::try_from(length)
+                    .ok()
+                    .filter(|n| *n <= MAX_BLOOM_BYTES as u64 + MAX_HEADER_BYTES)
+                    .ok_or_else(|| FileError::Corrupt(format!("Bloom filter length {length}")))?;
+                (len, true)
+            }
+            None => {
+                let left = file_len.map_or(u64::MAX, |n| n.saturating_sub(start));
+                (BLOOM_HEADER_SIZE_ESTIMATE.min(left), false)
+            }
+        };
+        let first = range_in_file(start, len, file_len)?;
+        Ok(Some(Self {
+            offset: start,
+            first,
+            complete,
+            file_len,
+        }))
+    }
+
+    /// The first range to read.
+    pub fn first_range(&self) -> Range<u64> {
+        self.first.clone()
+    }
+
+    /// Given the bytes of [`first_range`](Self::first_range): the filter,
+    /// or the range to read for it.
+    pub fn next(&self, first: &[u8]) -> Result<BloomFilterStep> {
+        if self.complete {
+            return Sbbf::read(first).map(BloomFilterStep::Filter);
+        }
+        let (header_len, num_bytes) = read_header(first)?;
+        let len = (header_len + num_bytes) as u64;
+        range_in_file(self.offset, len, self.file_len).map(BloomFilterStep::Fetch)
+    }
+}
+
+/// `start..start + len`, checked against the file's length when known.
+fn range_in_file(start: u64, len: u64, file_len: Option<u64>) -> Result<Range<u64>> {
+    start
+        .checked_add(len)
+        .filter(|end| file_len.is_none_or(|n| *end <= n))
+        .map(|end| start..end)
+        .ok_or_else(|| {
+            FileError::Corrupt(format!(
+                "Bloom filter at offset {start} with length {len} is outside the {} bytes of the file",
+                file_len.map_or_else(|| "?".to_string(), |n| n.to_string())
+            ))
+        })
 }
 
 #[cfg(test)]
@@ -385,7 +535,7 @@ mod tests {
 
     #[test]
     fn insert_sets_exactly_the_masked_bits_of_one_block() {
-        let mut filter = Sbbf::with_num_bytes(4 * BLOCK_BYTES);
+        let mut filter = Sbbf::new_with_num_of_bytes(4 * BLOCK_BYTES);
         // Upper half 0xC000_0000 of 4 blocks selects block 3; key 1.
         let hash = 0xc000_0000_0000_0001;
         filter.insert_hash(hash);
@@ -403,9 +553,9 @@ mod tests {
 
     #[test]
     fn sizes_round_up_to_powers_of_two_and_clamp() {
-        assert_eq!(Sbbf::with_num_bytes(0).num_bytes(), 32);
-        assert_eq!(Sbbf::with_num_bytes(33).num_bytes(), 64);
-        assert_eq!(Sbbf::with_num_bytes(1024).num_bytes(), 1024);
+        assert_eq!(Sbbf::new_with_num_of_bytes(0).num_bytes(), 32);
+        assert_eq!(Sbbf::new_with_num_of_bytes(33).num_bytes(), 64);
+        assert_eq!(Sbbf::new_with_num_of_bytes(1024).num_bytes(), 1024);
         assert_eq!(clamp_num_bytes(usize::MAX), MAX_BLOOM_BYTES);
         // The spec: 1% needs about 9.6 bits per value, so a million values
         // take ~1.2 MB, rounded up to 2 MiB.
@@ -421,30 +571,39 @@ mod tests {
 
     #[test]
     fn typed_hashes_hash_the_plain_encoding() {
-        assert_eq!(Sbbf::hash_i32(7), Sbbf::hash_bytes(&[7, 0, 0, 0]));
-        assert_eq!(Sbbf::hash_i64(-1), Sbbf::hash_bytes(&[0xff; 8]));
+        // A value goes in by its AsBytes bytes: set bits as its PLAIN
+        // encoding's hash does.
+        let inserted = |f: &dyn Fn(&mut Sbbf)| {
+            let mut filter = Sbbf::new_with_num_of_bytes(1024);
+            f(&mut filter);
+            filter
+        };
+        let by_hash = |bytes: &[u8]| inserted(&|s| s.insert_hash(Sbbf::hash_bytes(bytes)));
+        assert_eq!(inserted(&|s| s.insert(&7i32)), by_hash(&[7, 0, 0, 0]));
+        assert_eq!(inserted(&|s| s.insert(&-1i64)), by_hash(&[0xff; 8]));
         assert_eq!(
-            Sbbf::hash_f32(1.0),
-            Sbbf::hash_bytes(&0x3f80_0000u32.to_le_bytes())
+            inserted(&|s| s.insert(&1.0f32)),
+            by_hash(&0x3f80_0000u32.to_le_bytes())
         );
         assert_eq!(
-            Sbbf::hash_int96([1, 2, 3]),
-            Sbbf::hash_bytes(&[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0])
+            inserted(&|s| s.insert(&crate::data_type::Int96([1, 2, 3]))),
+            by_hash(&[1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0])
         );
+        assert_eq!(inserted(&|s| s.insert("ab")), by_hash(b"ab"));
         // XXH64 of the empty input with seed 0 (xxHash reference value).
         assert_eq!(Sbbf::hash_bytes(b""), 0xef46_db37_51d8_e999);
     }
 
     #[test]
     fn no_false_negatives_and_false_positive_rate_near_target() {
-        let mut filter = Sbbf::new(10_000, 0.01).unwrap();
+        let mut filter = Sbbf::new_with_ndv_fpp(10_000, 0.01).unwrap();
         for i in 0..10_000i64 {
-            filter.insert_i64(i);
+            filter.insert(&i);
         }
-        assert!((0..10_000i64).all(|i| filter.check_i64(i)));
+        assert!((0..10_000i64).all(|i| filter.check(&i)));
         let trials = 100_000i64;
         let false_positives = (1_000_000..1_000_000 + trials)
-            .filter(|i| filter.check_i64(*i))
+            .filter(|i| filter.check(i))
             .count();
         let rate = false_positives as f64 / trials as f64;
         // Rounding the size up to a power of two only lowers the rate.
@@ -453,15 +612,15 @@ mod tests {
 
     #[test]
     fn write_then_read_round_trips_and_checks_sizes() {
-        let mut filter = Sbbf::with_num_bytes(64);
-        filter.insert_bytes(b"hello");
+        let mut filter = Sbbf::new_with_num_of_bytes(64);
+        filter.insert(b"hello".as_slice());
         let mut sink = ByteSink::new();
         filter.write(&mut sink);
         let bytes = sink.as_slice();
         let (read, used) = Sbbf::read_prefix(bytes).unwrap();
         assert_eq!(read, filter);
         assert_eq!(used, bytes.len());
-        assert!(read.check_bytes(b"hello"));
+        assert!(read.check(b"hello".as_slice()));
         // Truncated bitset.
         assert!(Sbbf::read(&bytes[..bytes.len() - 1]).is_err());
         // A header claiming more than the maximum.

@@ -199,6 +199,101 @@ impl From<&[u8]> for FixedLenByteArray {
     }
 }
 
+/// A value as the bytes a Bloom filter hashes (arrow-rs's
+/// `parquet::data_type::AsBytes`): a number's in-memory bytes (little-endian
+/// on the platforms strata runs on, which is its PLAIN encoding), a byte
+/// array's or string's bytes without a length prefix.
+///
+/// [`Sbbf::check`](crate::bloom::Sbbf::check) and
+/// [`Sbbf::insert`](crate::bloom::Sbbf::insert) take any `AsBytes`.
+///
+/// ```
+/// use strata_file::data_type::{AsBytes, ByteArray, Int96};
+///
+/// assert_eq!(7i32.as_bytes(), [7, 0, 0, 0]);
+/// assert_eq!(1.0f32.as_bytes(), 0x3f80_0000u32.to_le_bytes());
+/// assert_eq!("abc".as_bytes(), b"abc");
+/// assert_eq!(ByteArray::from("abc").as_bytes(), b"abc");
+/// assert_eq!(true.as_bytes(), [1]);
+/// assert_eq!(Int96([1, 2, 3]).as_bytes(), [1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
+/// ```
+pub trait AsBytes {
+    /// The value's bytes.
+    fn as_bytes(&self) -> &[u8];
+}
+
+/// `AsBytes` of fixed-width numbers: their in-memory bytes.
+macro_rules! number_as_bytes {
+    ($($t:ty),*) => {
+        $(
+            impl AsBytes for $t {
+                #[inline]
+                fn as_bytes(&self) -> &[u8] {
+                    zerocopy::IntoBytes::as_bytes(self)
+                }
+            }
+        )*
+    };
+}
+
+number_as_bytes!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+
+impl AsBytes for bool {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        if *self { &[1] } else { &[0] }
+    }
+}
+
+impl AsBytes for Int96 {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        zerocopy::IntoBytes::as_bytes(&self.0)
+    }
+}
+
+impl AsBytes for [u8] {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl AsBytes for Vec<u8> {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl AsBytes for str {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        str::as_bytes(self)
+    }
+}
+
+impl AsBytes for &str {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        str::as_bytes(self)
+    }
+}
+
+impl AsBytes for ByteArray {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        self.data()
+    }
+}
+
+impl AsBytes for FixedLenByteArray {
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        self.data()
+    }
+}
+
 /// A physical type as arrow-rs's typed column writers name it
 /// (`parquet::data_type::DataType`): implemented for strata's physical
 /// types, which the aliases below name as arrow-rs does.

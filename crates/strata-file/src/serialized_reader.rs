@@ -47,23 +47,17 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strata_format::metadata::{
-    BloomFilterHeader, ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData as Footer,
-    OffsetIndex, RowGroup,
+    ColumnChunk, ColumnIndex, ColumnMetaData, FileMetaData as Footer, OffsetIndex, RowGroup,
 };
 use strata_format::thrift::{self, ReadThrift};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
-use crate::bloom::{MAX_BLOOM_BYTES, Sbbf};
+use crate::bloom::{BloomFilterFetch, BloomFilterStep, Sbbf};
 use crate::chunk_reader::{ChunkReader, check_range};
 use crate::error::{FileError, Result};
 use crate::metadata::{PageIndexPolicy, ParquetMetaData, ParquetMetaDataReader, RowGroupMetaData};
 use crate::page_reader::PageReader;
 use crate::properties::ReaderProperties;
-
-/// Most bytes read to decode a Bloom filter header whose length the
-/// metadata does not give. Headers are a few bytes; this leaves room for
-/// unknown fields.
-const BLOOM_HEADER_PROBE_LEN: u64 = 256;
 
 /// A filter on row groups, given each row group's metadata and its
 /// position in the file; a [`SerializedFileReader`] opened with it keeps
@@ -410,6 +404,14 @@ impl<R: ChunkReader> SerializedFileReader<R> {
 
     /// Read `length` bytes at `offset`, both taken from the metadata:
     /// negative or out-of-file values are corrupt.
+    /// The bytes of `range` (checked against the file's length by
+    /// whoever made it).
+    fn get_range(&self, range: std::ops::Range<u64>) -> Result<Bytes> {
+        let len = usize::try_from(range.end.saturating_sub(range.start))
+            .map_err(|_| FileError::Corrupt(format!("a byte range of {range:?}")))?;
+        self.reader.get_bytes(range.start, len)
+    }
+
     fn read_range(&self, offset: i64, length: i64, what: &str) -> Result<Bytes> {
         let range = u64::try_from(offset)
             .ok()
@@ -778,41 +780,16 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
     ///
     /// Uses `bloom_filter_length` when the metadata has it; otherwise reads
     /// the header first and then exactly the bitset it declares (after
-    /// checking it against the file and [`MAX_BLOOM_BYTES`]).
+    /// checking it against the file and [`MAX_BLOOM_BYTES`](crate::bloom::MAX_BLOOM_BYTES)).
     pub fn bloom_filter(&self, j: usize) -> Result<Option<Sbbf>> {
         let meta = self.column_metadata(j)?;
-        let Some(offset) = meta.bloom_filter_offset() else {
+        let Some(fetch) = BloomFilterFetch::plan(meta, Some(self.file.file_len))? else {
             return Ok(None);
         };
-        if let Some(length) = meta.bloom_filter_length() {
-            let bytes = self
-                .file
-                .read_range(offset, i64::from(length), "Bloom filter")?;
-            return Sbbf::read(&bytes).map(Some);
+        match fetch.next(&self.file.get_range(fetch.first_range())?)? {
+            BloomFilterStep::Filter(filter) => Ok(Some(filter)),
+            BloomFilterStep::Fetch(range) => Sbbf::read(&self.file.get_range(range)?).map(Some),
         }
-        let remaining = u64::try_from(offset)
-            .ok()
-            .and_then(|start| self.file.file_len.checked_sub(start))
-            .ok_or_else(|| {
-                FileError::Corrupt(format!(
-                    "Bloom filter offset {offset} is outside the {} bytes of the file",
-                    self.file.file_len
-                ))
-            })?;
-        let probe_len = remaining.min(BLOOM_HEADER_PROBE_LEN) as i64;
-        let probe = self
-            .file
-            .read_range(offset, probe_len, "Bloom filter header")?;
-        let (header, header_len) = thrift::decode_prefix::<BloomFilterHeader>(&probe)?;
-        let num_bytes = usize::try_from(header.num_bytes)
-            .ok()
-            .filter(|n| *n <= MAX_BLOOM_BYTES)
-            .ok_or_else(|| {
-                FileError::Corrupt(format!("Bloom filter of {} bytes", header.num_bytes))
-            })?;
-        let total = (header_len + num_bytes) as i64;
-        let bytes = self.file.read_range(offset, total, "Bloom filter")?;
-        Sbbf::read(&bytes).map(Some)
     }
 }
 

@@ -16,11 +16,13 @@
 //! - INT96 and INTERVAL have no defined order: no bounds are written.
 //!
 //! Byte-array bounds longer than a limit (64 bytes by default) are
-//! truncated: the minimum to a prefix (still a lower bound), the maximum to
-//! a prefix whose last byte that can be is incremented (still an upper
-//! bound). UTF-8 columns are cut at character boundaries and incremented by
-//! character, so bounds stay valid UTF-8. A maximum that cannot be
-//! shortened (all `0xFF`) is kept whole. Truncated bounds are marked
+//! truncated as arrow-rs truncates them: the minimum to a prefix (still a
+//! lower bound), the maximum to a prefix incremented as a big-endian number
+//! (still an upper bound; a carry leaves `0x00` bytes, the width stays).
+//! UTF-8 columns are cut at character boundaries and their last
+//! character that has a successor of the same width is incremented, so
+//! bounds stay valid UTF-8. A maximum that cannot be shortened (all
+//! `0xFF`) is kept whole. Truncated bounds are marked
 //! inexact (`is_min_value_exact` / `is_max_value_exact`).
 //!
 //! The deprecated `min`/`max` fields (signed order) are written only where
@@ -592,45 +594,56 @@ pub fn truncate_min_value(value: &[u8], len: usize, utf8: bool) -> (Vec<u8>, boo
 }
 
 /// Truncate a maximum to at most `len` bytes such that the result is still
-/// an upper bound: the prefix with its last incrementable byte (or, for
-/// UTF-8 text, character) incremented. Returns the bound and whether it was
-/// shortened; a value that cannot be shortened is returned whole.
+/// an upper bound, as arrow-rs does. Returns the bound and whether it was
+/// shortened; a value that cannot be shortened is returned whole (exact).
+///
+/// Bytes: the first `len`, incremented as a big-endian number (a 0xFF
+/// byte becomes 0x00 and carries to the one before, so the length stays
+/// `len`); `len` 0xFF bytes cannot be incremented. UTF-8 text: cut at the
+/// last character boundary at most `len` bytes in (looking back at most
+/// three bytes), then the last character that has a successor of the same
+/// encoded width is incremented and what follows it dropped; text that is
+/// not valid UTF-8 is treated as bytes.
 pub fn truncate_max_value(value: &[u8], len: usize, utf8: bool) -> (Vec<u8>, bool) {
     if value.len() <= len {
         return (value.to_vec(), false);
     }
-    if utf8 && let Ok(s) = std::str::from_utf8(value) {
-        return match truncate_max_utf8(s, len) {
-            Some(v) => (v, true),
-            None => (value.to_vec(), false),
-        };
+    let bound = match std::str::from_utf8(value) {
+        Ok(s) if utf8 => truncate_max_utf8(s, len),
+        _ => increment_bytes(&value[..len]),
+    };
+    match bound {
+        Some(v) => (v, true),
+        None => (value.to_vec(), false),
     }
-    let mut prefix = value[..len].to_vec();
-    while let Some(last) = prefix.pop() {
-        if last != 0xFF {
-            prefix.push(last + 1);
-            return (prefix, true);
-        }
-    }
-    (value.to_vec(), false)
 }
 
-fn truncate_max_utf8(s: &str, len: usize) -> Option<Vec<u8>> {
-    let cut = (0..=len).rev().find(|&i| s.is_char_boundary(i))?;
-    let mut prefix = s.get(..cut)?.to_string();
-    while let Some(c) = prefix.pop() {
-        let mut next = u32::from(c) + 1;
-        if (0xD800..0xE000).contains(&next) {
-            next = 0xE000;
-        }
-        if let Some(n) = char::from_u32(next)
-            && prefix.len() + n.len_utf8() <= len
-        {
-            prefix.push(n);
-            return Some(prefix.into_bytes());
+/// `bytes` plus one, as a big-endian number of the same width; `None` when
+/// every byte is 0xFF.
+fn increment_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut out = bytes.to_vec();
+    for byte in out.iter_mut().rev() {
+        let (next, carry) = byte.overflowing_add(1);
+        *byte = next;
+        if !carry {
+            return Some(out);
         }
     }
     None
+}
+
+fn truncate_max_utf8(s: &str, len: usize) -> Option<Vec<u8>> {
+    let cut = (len.saturating_sub(3)..=len)
+        .rev()
+        .find(|&i| s.is_char_boundary(i))?;
+    let prefix = s.get(..cut)?;
+    prefix.char_indices().rev().find_map(|(at, c)| {
+        let next = char::from_u32(u32::from(c) + 1).filter(|n| n.len_utf8() == c.len_utf8())?;
+        let mut out = prefix.as_bytes()[..at].to_vec();
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(next.encode_utf8(&mut buf).as_bytes());
+        Some(out)
+    })
 }
 
 /// A bound ready to be written, with whether it is exact.
@@ -870,7 +883,31 @@ mod tests {
     #[test]
     fn truncation() {
         assert_eq!(truncate_max_value(b"abc", 2, false), (b"ac".to_vec(), true));
-        assert_eq!(truncate_max_value(&[1, 0xFF, 3], 2, false), (vec![2], true));
+        // A carry keeps the width: 0x01FF + 1 = 0x0200.
+        assert_eq!(
+            truncate_max_value(&[1, 0xFF, 3], 2, false),
+            (vec![2, 0], true)
+        );
+        // Not valid UTF-8: incremented as bytes.
+        assert_eq!(
+            truncate_max_value(&[b'a', 0xFF, 0xFF], 2, true),
+            (vec![b'b', 0], true)
+        );
+        // U+07FF's successor is three bytes: the character before it is
+        // incremented instead and the rest dropped.
+        assert_eq!(
+            truncate_max_value("a\u{7ff}\u{7ff}x".as_bytes(), 5, true),
+            (b"b".to_vec(), true)
+        );
+        // U+D7FF has no successor (surrogates): likewise.
+        assert_eq!(
+            truncate_max_value("a\u{d7ff}x".as_bytes(), 4, true),
+            (b"b".to_vec(), true)
+        );
+        assert_eq!(
+            truncate_max_value("ab\u{e9}x".as_bytes(), 4, true),
+            ("ab\u{ea}".as_bytes().to_vec(), true)
+        );
         assert_eq!(
             truncate_max_value(&[0xFF, 0xFF, 3], 2, false),
             (vec![0xFF, 0xFF, 3], false)

@@ -312,13 +312,10 @@ fn bloom_filter_xxhash_bin_holds_the_documented_strings() {
     let bytes = std::fs::read(path).unwrap();
     let filter = Sbbf::read(&bytes).unwrap();
     for word in ["hello", "parquet", "bloom", "filter"] {
-        assert!(filter.check_bytes(word.as_bytes()), "{word}");
+        assert!(filter.check(word), "{word}");
     }
     let absent = ["world", "arrow", "strata", "HELLO", "parquet "];
-    let false_positives = absent
-        .iter()
-        .filter(|w| filter.check_bytes(w.as_bytes()))
-        .count();
+    let false_positives = absent.iter().filter(|w| filter.check(**w)).count();
     assert!(
         false_positives <= 1,
         "{false_positives} of {} absent words match",
@@ -349,16 +346,13 @@ fn bloom_filters_in_files_hold_every_value() {
         assert!(!values.is_empty());
         for value in &values {
             assert!(
-                filter.check_bytes(value),
+                filter.check(value.as_slice()),
                 "{name}: {:?}",
                 String::from_utf8_lossy(value)
             );
         }
         let absent: Vec<String> = (0..200).map(|i| format!("absent value {i}")).collect();
-        let hits = absent
-            .iter()
-            .filter(|v| filter.check_bytes(v.as_bytes()))
-            .count();
+        let hits = absent.iter().filter(|v| filter.check(v.as_str())).count();
         assert!(hits < 20, "{name}: {hits} of 200 absent values match");
         // Without bloom_filter_length the header is read first.
         let length = row_group.column_metadata(0).unwrap().bloom_filter_length();

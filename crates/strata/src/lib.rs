@@ -31,7 +31,8 @@
 //! | `strata::record::reader` | `RowIter` |
 //! | `strata::file::writer` | `SerializedFileWriter`, `SerializedRowGroupWriter`, `SerializedColumnWriter` |
 //! | `strata::column::writer` | `ColumnWriter`, `ColumnWriterImpl` |
-//! | `strata::data_type` | `ByteArray`, `FixedLenByteArray`, `Int96`, `Decimal`, `DataType`, `Int32Type`, `ByteArrayType`, ... |
+//! | `strata::data_type` | `ByteArray`, `FixedLenByteArray`, `Int96`, `Decimal`, `AsBytes`, `DataType`, `Int32Type`, `ByteArrayType`, ... |
+//! | `strata::bloom_filter` | `Sbbf` (its `check` / `insert` take any `AsBytes`) |
 //! | `strata::basic` | `Compression`, `Encoding`, `ZstdLevel`, `GzipLevel`, `BrotliLevel`, `Type`, `Repetition`, `ConvertedType`, `LogicalType` (with `DecimalType`, `IntType`, `TimestampType`, ...), `TimeUnit` |
 //! | `strata::schema::types` | `Type`, `TypePtr`, `BasicTypeInfo`, `PrimitiveTypeBuilder`, `GroupTypeBuilder`, `SchemaDescriptor`, `ColumnDescriptor`, `ColumnPath` (and the `*Ptr` aliases) |
 //! | `strata::schema::parser` | `parse_message_type` |
@@ -122,6 +123,15 @@ pub mod record {
 pub mod data_type {
     pub use strata_file::data_type::*;
     pub use strata_record::row::Decimal;
+}
+
+/// Split-block Bloom filters, at arrow-rs's `parquet::bloom_filter` path:
+/// what [`get_row_group_column_bloom_filter`](arrow::arrow_reader::ParquetRecordBatchReaderBuilder::get_row_group_column_bloom_filter)
+/// returns, probed with [`Sbbf::check`](bloom_filter::Sbbf::check).
+pub mod bloom_filter {
+    pub use strata_file::bloom::{
+        MAX_BLOOM_BYTES as BITSET_MAX_LENGTH, MIN_BLOOM_BYTES as BITSET_MIN_LENGTH, Sbbf,
+    };
 }
 
 /// Column writers, at arrow-rs's `parquet::column` path.

@@ -9,7 +9,9 @@
 //!   `compat/api.rs`, `compat/rows.rs`, `compat/schema.rs`,
 //!   `compat/writer.rs`, `compat/remote.rs` (push decoders, async,
 //!   object stores), `compat/filter.rs` (row filters),
-//!   `compat/statistics.rs` (pruning with `StatisticsConverter`): the programs
+//!   `compat/statistics.rs` (pruning with `StatisticsConverter`),
+//!   `compat/pruning.rs` (Bloom filters, sorting columns, statistics
+//!   exactness): the programs
 //!   (`rows.rs` also reads files of the parquet-testing corpus, and prints
 //!   the same line on both sides when it is absent; `schema.rs` parses,
 //!   builds and prints schemas).
@@ -56,7 +58,7 @@ side!(
     parquet,
     [
         common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics, blocked
+        statistics, pruning, blocked
     ]
 );
 side!(
@@ -64,7 +66,7 @@ side!(
     strata,
     [
         common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics
+        statistics, pruning
     ]
 );
 
@@ -191,6 +193,8 @@ compat! {
     write::byte_stream_split;
     write::plain_and_rle;
     write::statistics_and_bloom_options;
+    pruning::bloom_filter_pruning;
+    pruning::sorting_columns_and_statistics_exactness;
     write::property_getters;
     write::row_group_row_limit;
     write::row_group_byte_limit;

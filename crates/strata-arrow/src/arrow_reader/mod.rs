@@ -39,6 +39,7 @@ use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, Schema, SchemaRef};
 use bytes::Bytes;
 use strata_file::DecodeResult;
+use strata_file::bloom::{BloomFilterFetch, BloomFilterStep, Sbbf};
 use strata_file::chunk_reader::ChunkReader;
 use strata_file::push_buffers::PushBuffers;
 use strata_format::SchemaDescriptor;
@@ -582,6 +583,96 @@ impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
             done: false,
         })
     }
+}
+
+impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
+    /// The Bloom filter of column `column_idx` in row group
+    /// `row_group_idx`, or `None` if that column chunk has none (as
+    /// arrow-rs's). Read from the chunk's `bloom_filter_offset`, in one read
+    /// when the metadata gives `bloom_filter_length`, else the header first;
+    /// a missing row group or column, an encrypted column or a filter that
+    /// is malformed or outside the file is an error.
+    ///
+    /// Probe it before reading a row group, to skip row groups that
+    /// certainly hold no row with the value sought.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    /// use bytes::Bytes;
+    /// use strata_arrow::ArrowWriter;
+    /// use strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    /// use strata_file::properties::WriterProperties;
+    ///
+    /// let names: ArrayRef = Arc::new(StringArray::from(vec!["ada", "grace"]));
+    /// let batch = RecordBatch::try_from_iter([("name", names)]).unwrap();
+    /// let props = WriterProperties::builder().set_bloom_filter_enabled(true).build();
+    /// let mut file = Vec::new();
+    /// let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).unwrap();
+    /// writer.write(&batch).unwrap();
+    /// writer.close().unwrap();
+    ///
+    /// let builder = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(file)).unwrap();
+    /// let filter = builder.get_row_group_column_bloom_filter(0, 0).unwrap().unwrap();
+    /// assert!(filter.check("ada"));
+    /// assert!(!filter.check("linus")); // certainly absent (the odds of a false positive are tiny)
+    /// assert!(builder.get_row_group_column_bloom_filter(1, 0).is_err());
+    /// ```
+    pub fn get_row_group_column_bloom_filter(
+        &self,
+        row_group_idx: usize,
+        column_idx: usize,
+    ) -> Result<Option<Sbbf>> {
+        let input = &self.input.0;
+        let get = |range: std::ops::Range<u64>| {
+            let len = usize::try_from(range.end - range.start)
+                .map_err(|_| general(format!("a byte range of {range:?}")))?;
+            Ok::<_, ParquetError>(input.get_bytes(range.start, len)?)
+        };
+        let Some(fetch) =
+            bloom_filter_fetch(&self.metadata, row_group_idx, column_idx, Some(input.len()))?
+        else {
+            return Ok(None);
+        };
+        Ok(match fetch.next(&get(fetch.first_range())?)? {
+            BloomFilterStep::Filter(filter) => Some(filter),
+            BloomFilterStep::Fetch(range) => Some(Sbbf::read(&get(range)?)?),
+        })
+    }
+}
+
+/// How to read the Bloom filter of column `column` of row group
+/// `row_group` of a file of `file_len` bytes (if known): the plan the
+/// sync and async builders both follow.
+pub(crate) fn bloom_filter_fetch(
+    metadata: &ParquetMetaData,
+    row_group: usize,
+    column: usize,
+    file_len: Option<u64>,
+) -> Result<Option<BloomFilterFetch>> {
+    let chunk = metadata
+        .row_groups()
+        .get(row_group)
+        .ok_or_else(|| {
+            general(format!(
+                "row group {row_group} of a file of {} row groups",
+                metadata.num_row_groups()
+            ))
+        })?
+        .columns()
+        .get(column)
+        .ok_or_else(|| general(format!("column {column} of row group {row_group}")))?;
+    if chunk.crypto_metadata().is_some() || chunk.encrypted_column_metadata().is_some() {
+        return Err(general(format!(
+            "column {column} of row group {row_group} is encrypted"
+        )));
+    }
+    let Some(meta) = chunk.meta_data.as_ref() else {
+        return Err(general(format!(
+            "column {column} of row group {row_group} has no metadata"
+        )));
+    };
+    Ok(BloomFilterFetch::plan(meta, file_len)?)
 }
 
 /// Reads Arrow [`RecordBatch`]es from a Parquet file; built by

@@ -54,12 +54,14 @@ use bytes::Bytes;
 use futures::future::{BoxFuture, FutureExt};
 use futures::stream::Stream;
 use strata_file::DecodeResult;
+use strata_file::bloom::{BloomFilterStep, Sbbf};
 use strata_file::metadata::{ParquetMetaData, ParquetMetaDataPushDecoder};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncSeek, AsyncSeekExt};
 
 pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::{
     ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    bloom_filter_fetch,
 };
 use crate::error::{ParquetError, Result};
 use crate::push_decoder::ParquetPushDecoder;
@@ -288,6 +290,53 @@ fn fetch<T: AsyncFileReader + Send + 'static>(
 /// while the current one decodes (see
 /// [`ParquetRecordBatchStreamBuilder::with_prefetch_budget`]).
 pub const DEFAULT_PREFETCH_BUDGET: u64 = 256 << 20;
+
+impl<T: AsyncFileReader + Send + 'static> ArrowReaderBuilder<AsyncReader<T>> {
+    /// The Bloom filter of column `column_idx` in row group
+    /// `row_group_idx`, or `None` if that column chunk has none: as the
+    /// [sync builder's](crate::arrow_reader::ParquetRecordBatchReaderBuilder::get_row_group_column_bloom_filter),
+    /// fetched from the async source (one request when the metadata gives
+    /// the filter's length, else the header first).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use arrow_array::{ArrayRef, Int64Array, RecordBatch};
+    /// # use strata_arrow::ArrowWriter;
+    /// # use strata_file::properties::WriterProperties;
+    /// # let ids: ArrayRef = Arc::new(Int64Array::from(vec![10, 20, 30]));
+    /// # let batch = RecordBatch::try_from_iter([("id", ids)]).unwrap();
+    /// # let props = WriterProperties::builder().set_bloom_filter_enabled(true).build();
+    /// # let mut file = Vec::new();
+    /// # let mut w = ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).unwrap();
+    /// # w.write(&batch).unwrap();
+    /// # w.close().unwrap();
+    /// use strata_arrow::async_reader::ParquetRecordBatchStreamBuilder;
+    ///
+    /// # futures::executor::block_on(async {
+    /// let mut builder = ParquetRecordBatchStreamBuilder::new(std::io::Cursor::new(file))
+    ///     .await
+    ///     .unwrap();
+    /// let filter = builder.get_row_group_column_bloom_filter(0, 0).await.unwrap().unwrap();
+    /// assert!(filter.check(&20i64));
+    /// # });
+    /// ```
+    pub async fn get_row_group_column_bloom_filter(
+        &mut self,
+        row_group_idx: usize,
+        column_idx: usize,
+    ) -> Result<Option<Sbbf>> {
+        let Some(fetch) = bloom_filter_fetch(&self.metadata, row_group_idx, column_idx, None)?
+        else {
+            return Ok(None);
+        };
+        let input = &mut self.input.0;
+        let first = input.get_bytes(fetch.first_range()).await?;
+        Ok(match fetch.next(&first)? {
+            BloomFilterStep::Filter(filter) => Some(filter),
+            BloomFilterStep::Fetch(range) => Some(Sbbf::read(&input.get_bytes(range).await?)?),
+        })
+    }
+}
 
 /// Arrow [`RecordBatch`]es read from an [`AsyncFileReader`]: a
 /// [`Stream`] of `Result<RecordBatch>`; built by

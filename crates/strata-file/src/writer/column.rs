@@ -195,7 +195,6 @@ struct IndexBuilder<T: StatsValue> {
     ascending: bool,
     descending: bool,
     prev: Option<(T::Owned, T::Owned)>,
-    prev_bytes: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 impl<T: StatsValue> IndexBuilder<T> {
@@ -211,7 +210,6 @@ impl<T: StatsValue> IndexBuilder<T> {
             ascending: true,
             descending: true,
             prev: None,
-            prev_bytes: None,
         }
     }
 
@@ -238,15 +236,9 @@ impl<T: StatsValue> IndexBuilder<T> {
                 return;
             }
             Some((lo, hi)) => {
-                if order.truncatable() {
-                    // Byte arrays: compare what is written (truncated).
-                    if let Some((pmin, pmax)) = &self.prev_bytes {
-                        self.ascending &= *pmin <= lo.bytes && *pmax <= hi.bytes;
-                        self.descending &= *pmin >= lo.bytes && *pmax >= hi.bytes;
-                    }
-                    self.prev_bytes = Some((lo.bytes.clone(), hi.bytes.clone()));
-                } else if let (Some(min), Some(max)) = (&stats.min_max().min, &stats.min_max().max)
-                {
+                // The order of the pages' bounds before truncation, as
+                // arrow-rs decides it.
+                if let (Some(min), Some(max)) = (&stats.min_max().min, &stats.min_max().max) {
                     if let Some((pmin, pmax)) = &self.prev {
                         self.ascending &= !T::less(min, pmin, order) && !T::less(max, pmax, order);
                         self.descending &= !T::less(pmin, min, order) && !T::less(pmax, max, order);
@@ -414,7 +406,7 @@ impl<T: ColumnValue> ChunkState<T> {
             num_values: 0,
             num_rows: 0,
             bloom: match s.bloom {
-                Some(b) => Some(Sbbf::new(b.ndv, b.fpp)?),
+                Some(b) => Some(Sbbf::new_with_ndv_fpp(b.ndv, b.fpp)?),
                 None => None,
             },
         })
@@ -566,7 +558,7 @@ impl<T: ColumnValue> ChunkState<T> {
         }
         if let Some(bloom) = &mut self.bloom {
             T::for_each_plain(&values, &mut |bytes| {
-                bloom.insert_hash(Sbbf::hash_bytes(bytes));
+                bloom.insert(bytes);
             });
         }
         Ok(())
@@ -643,7 +635,7 @@ impl<T: ColumnValue> ChunkState<T> {
                 }
                 if let Some(bloom) = &mut self.bloom {
                     T::for_each_plain(&one, &mut |bytes| {
-                        bloom.insert_hash(Sbbf::hash_bytes(bytes));
+                        bloom.insert(bytes);
                     });
                 }
             }

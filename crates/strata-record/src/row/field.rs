@@ -107,6 +107,13 @@ impl Decimal {
     }
 }
 
+/// The unscaled value's bytes ([`data`](Decimal::data)), as arrow-rs's.
+impl strata_file::data_type::AsBytes for Decimal {
+    fn as_bytes(&self) -> &[u8] {
+        self.data()
+    }
+}
+
 impl Default for Decimal {
     fn default() -> Self {
         Self::from_i32(0, 0, 0)

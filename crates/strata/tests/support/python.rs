@@ -1,0 +1,25 @@
+//! Finding the Python interpreter with pyarrow that the peer checks of
+//! this crate's tests drive.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The interpreter with pyarrow: `STRATA_PYTHON`, else `python3` if it
+/// has pyarrow, else `None` (skipped, with a message).
+pub fn pyarrow() -> Option<PathBuf> {
+    let py = std::env::var_os("STRATA_PYTHON").map_or_else(|| "python3".into(), PathBuf::from);
+    let ok = Command::new(&py)
+        .args(["-c", "import pyarrow"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("STRATA_PYTHON").is_none(),
+            "STRATA_PYTHON={} cannot import pyarrow",
+            py.display()
+        );
+        eprintln!("skipped: no Python with pyarrow (set STRATA_PYTHON)");
+        return None;
+    }
+    Some(py)
+}

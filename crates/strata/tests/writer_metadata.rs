@@ -1,0 +1,325 @@
+//! The metadata strata's `ArrowWriter` writes for pruning, against
+//! arrow-rs `parquet` 60.1 writing the same batches with the same
+//! properties: chunk statistics (bytes, null counts, exactness flags,
+//! truncation of long byte arrays and the increment of a truncated
+//! maximum), the page index (column index min/max, null pages, boundary
+//! order; offset index page starts), and the row groups' sorting columns.
+//! Both files are read back by arrow-rs, and by pyarrow where present.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "support/python.rs"]
+mod python;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+
+use arrow_array::{
+    ArrayRef, BinaryArray, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray,
+};
+use bytes::Bytes;
+use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
+use parquet::file::statistics::Statistics;
+
+const ROWS: usize = 300;
+
+/// Long strings and byte arrays around the truncation edge cases: a
+/// maximum of 0xFF bytes only (cannot be incremented: kept whole), one
+/// whose last kept byte carries, multi-byte characters at the cut and a
+/// last character that cannot grow without changing width.
+fn batch() -> RecordBatch {
+    let id: ArrayRef = Arc::new(Int64Array::from_iter_values(0..ROWS as i64));
+    let small: ArrayRef = Arc::new(Int32Array::from_iter_values(
+        (0..ROWS as i32).map(|i| 1000 - i),
+    ));
+    let score: ArrayRef = Arc::new(Float64Array::from_iter(
+        (0..ROWS).map(|i| (i % 7 != 0).then_some(i as f64 * 1.5 - 100.0)),
+    ));
+    let name: ArrayRef =
+        Arc::new(StringArray::from_iter((0..ROWS).map(|i| {
+            (i % 5 != 0).then(|| format!("name-{:04}", (i * 37) % ROWS))
+        })));
+    let long: ArrayRef = Arc::new(StringArray::from_iter_values(
+        (0..ROWS).map(|i| format!("{:0>100}", i * 13)),
+    ));
+    // 'é' is two bytes: the 64-byte cut falls inside one; the maximum
+    // ends (at the cut) in U+07FF, the last two-byte character.
+    let multibyte: ArrayRef = Arc::new(StringArray::from_iter_values((0..ROWS).map(|i| {
+        if i == ROWS - 1 {
+            format!("z{}{}", "\u{7ff}".repeat(40), "tail")
+        } else {
+            format!("a{}{i}", "é".repeat(40))
+        }
+    })));
+    let ff: ArrayRef = Arc::new(BinaryArray::from_iter_values((0..ROWS).map(|i| {
+        if i == 0 {
+            vec![0xff; 100]
+        } else {
+            let mut v = vec![0x41; 100];
+            v[1] = (i % 200) as u8;
+            v
+        }
+    })));
+    let carry: ArrayRef = Arc::new(BinaryArray::from_iter_values((0..ROWS).map(|i| {
+        let mut v = vec![0x10u8; 100];
+        if i == 7 {
+            v[0] = 0x42;
+            v[1..80].fill(0xff);
+        }
+        v
+    })));
+    let all_null: ArrayRef = Arc::new(StringArray::from(vec![None::<&str>; ROWS]));
+    RecordBatch::try_from_iter([
+        ("id", id),
+        ("small", small),
+        ("score", score),
+        ("name", name),
+        ("long", long),
+        ("multibyte", multibyte),
+        ("ff", ff),
+        ("carry", carry),
+        ("all_null", all_null),
+    ])
+    .unwrap()
+}
+
+/// Properties under test, built the same way by either crate.
+#[derive(Clone, Copy, Debug)]
+enum Props {
+    Default,
+    /// Sorting columns, short truncation lengths, 100-row pages.
+    Tuned,
+    /// Chunk statistics only: no column index.
+    ChunkStats,
+    /// No truncation.
+    Untruncated,
+}
+
+macro_rules! write_with {
+    ($pq:ident, $batch:expr, $props:expr) => {{
+        use $pq::file::metadata::SortingColumn;
+        use $pq::file::properties::{EnabledStatistics, WriterProperties};
+        let b = WriterProperties::builder();
+        let b = match $props {
+            Props::Default => b,
+            Props::Tuned => b
+                .set_sorting_columns(Some(vec![
+                    SortingColumn {
+                        column_idx: 0,
+                        descending: false,
+                        nulls_first: false,
+                    },
+                    SortingColumn {
+                        column_idx: 1,
+                        descending: true,
+                        nulls_first: true,
+                    },
+                ]))
+                .set_statistics_truncate_length(Some(10))
+                .set_column_index_truncate_length(Some(8))
+                .set_data_page_row_count_limit(100)
+                .set_write_batch_size(100),
+            Props::ChunkStats => b.set_statistics_enabled(EnabledStatistics::Chunk),
+            Props::Untruncated => b
+                .set_statistics_truncate_length(None)
+                .set_column_index_truncate_length(None),
+        };
+        let mut out = Vec::new();
+        let mut w =
+            $pq::arrow::ArrowWriter::try_new(&mut out, $batch.schema(), Some(b.build())).unwrap();
+        w.write($batch).unwrap();
+        w.close().unwrap();
+        Bytes::from(out)
+    }};
+}
+
+fn hex(b: Option<&[u8]>) -> String {
+    b.map_or_else(
+        || "-".to_string(),
+        |b| b.iter().map(|x| format!("{x:02x}")).collect(),
+    )
+}
+
+/// What a pruning reader sees of `file`, read by arrow-rs.
+fn pruning_view(file: &Bytes) -> String {
+    let meta: ParquetMetaData = ParquetMetaDataReader::new()
+        .with_page_index_policy(parquet::file::metadata::PageIndexPolicy::Optional)
+        .parse_and_finish(file)
+        .unwrap();
+    let mut out = String::new();
+    for (i, rg) in meta.row_groups().iter().enumerate() {
+        writeln!(out, "row group {i}: sorting {:?}", rg.sorting_columns()).unwrap();
+        for (j, col) in rg.columns().iter().enumerate() {
+            let name = col.column_path().string();
+            match col.statistics() {
+                None => writeln!(out, "  {name}: no statistics").unwrap(),
+                Some(s) => {
+                    let (min, max) = match s {
+                        Statistics::ByteArray(_) | Statistics::FixedLenByteArray(_) => {
+                            (hex(s.min_bytes_opt()), hex(s.max_bytes_opt()))
+                        }
+                        _ => (hex(s.min_bytes_opt()), hex(s.max_bytes_opt())),
+                    };
+                    writeln!(
+                        out,
+                        "  {name}: min {min} exact {} max {max} exact {} nulls {:?} distinct {:?}",
+                        s.min_is_exact(),
+                        s.max_is_exact(),
+                        s.null_count_opt(),
+                        s.distinct_count_opt(),
+                    )
+                    .unwrap();
+                }
+            }
+            let page_index = meta.page_index_for_row_group(i);
+            match page_index.column_index(j) {
+                None => writeln!(out, "    column index: none").unwrap(),
+                Some(index) => writeln!(
+                    out,
+                    "    column index: {}",
+                    without_nan_counts(&format!("{index:?}"))
+                )
+                .unwrap(),
+            }
+            let offsets = page_index.offset_index(j).map(|o| {
+                o.page_locations()
+                    .iter()
+                    .map(|p| p.first_row_index)
+                    .collect::<Vec<_>>()
+            });
+            writeln!(out, "    offset index first rows: {offsets:?}").unwrap();
+        }
+    }
+    out
+}
+
+/// A column index's text without its `nan_counts`: arrow-rs writes the
+/// NaN count of each page of a FLOAT or DOUBLE column; strata does not yet
+/// (a listed difference: readers that prune on NaN counts see none).
+fn without_nan_counts(index: &str) -> String {
+    match index.find("nan_counts: ") {
+        Some(at) => {
+            let end = index[at..].find(" }").map_or(index.len(), |e| at + e);
+            format!("{}{}", &index[..at], &index[end..])
+        }
+        None => index.to_string(),
+    }
+}
+
+fn compare(props: Props) -> (Bytes, Bytes) {
+    let batch = batch();
+    let ours = write_with!(strata, &batch, props);
+    let theirs = write_with!(parquet, &batch, props);
+    let (a, b) = (pruning_view(&ours), pruning_view(&theirs));
+    if a != b {
+        for (x, y) in a.lines().zip(b.lines()) {
+            if x != y {
+                eprintln!("strata:   {x}\narrow-rs: {y}");
+            }
+        }
+    }
+    assert_eq!(
+        a, b,
+        "{props:?}: strata's metadata (left) differs from arrow-rs's"
+    );
+    (ours, theirs)
+}
+
+#[test]
+fn default_properties_write_the_metadata_arrow_rs_writes() {
+    let (ours, _) = compare(Props::Default);
+    // The page index is on by default: a column index and an offset index
+    // for every chunk.
+    let view = pruning_view(&ours);
+    assert!(!view.contains("column index: none"), "{view}");
+    assert!(!view.contains("offset index first rows: None"), "{view}");
+    // Exact min/max flagged exact; truncated ones not.
+    assert!(view.contains("id: min 0000000000000000 exact true max 2b01000000000000 exact true"));
+    assert!(
+        view.lines()
+            .any(|l| l.contains("long:") && l.contains("exact false"))
+    );
+}
+
+#[test]
+fn tuned_properties_write_the_metadata_arrow_rs_writes() {
+    let (ours, _) = compare(Props::Tuned);
+    assert!(pruning_view(&ours).contains("sorting Some([SortingColumn { column_idx: 0"));
+}
+
+#[test]
+fn chunk_statistics_write_the_metadata_arrow_rs_writes() {
+    let (ours, _) = compare(Props::ChunkStats);
+    assert!(pruning_view(&ours).contains("column index: none"));
+}
+
+#[test]
+fn untruncated_statistics_write_the_metadata_arrow_rs_writes() {
+    compare(Props::Untruncated);
+}
+
+/// pyarrow's view of a file's sorting columns and chunk statistics.
+fn pyarrow_view(py: &PathBuf, path: &std::path::Path) -> String {
+    let script = r#"
+import sys, pyarrow.parquet as pq
+md = pq.ParquetFile(sys.argv[1]).metadata
+for i in range(md.num_row_groups):
+    rg = md.row_group(i)
+    print("row group", i, "sorting", [(s.column_index, s.descending, s.nulls_first) for s in (rg.sorting_columns or ())])
+    for j in range(rg.num_columns):
+        c = rg.column(j)
+        s = c.statistics
+        if s is None or not s.has_min_max:
+            print(" ", c.path_in_schema, "no min/max", None if s is None else s.null_count)
+        else:
+            print(" ", c.path_in_schema, repr(s.min), repr(s.max), s.null_count, s.is_min_value_exact if hasattr(s, "is_min_value_exact") else "?", s.is_max_value_exact if hasattr(s, "is_max_value_exact") else "?")
+    "#;
+    let out = Command::new(py)
+        .args(["-c", script])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn pyarrow_reads_strata_sorting_columns_and_statistics_as_arrow_rs_ones() {
+    let Some(py) = python::pyarrow() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("strata-writer-meta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for props in [Props::Default, Props::Tuned] {
+        let (ours, theirs) = compare(props);
+        let (a, b) = (dir.join("strata.parquet"), dir.join("arrow-rs.parquet"));
+        std::fs::write(&a, &ours).unwrap();
+        std::fs::write(&b, &theirs).unwrap();
+        let (va, vb) = (pyarrow_view(&py, &a), pyarrow_view(&py, &b));
+        // A listed difference: arrow-rs 60.1 declares the IEEE 754 total
+        // order for FLOAT and DOUBLE columns, and pyarrow then reports no
+        // min/max for them; strata declares the type-defined order, whose
+        // bounds pyarrow reads.
+        let skip_floats = |v: &str| {
+            v.lines()
+                .filter(|l| !l.starts_with("  score "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(va.contains("  score -98.5 348.5 43"), "{va}");
+        assert_eq!(skip_floats(&va), skip_floats(&vb), "{props:?}");
+        if let Props::Tuned = props {
+            assert!(
+                va.contains("sorting [(0, False, False), (1, True, True)]"),
+                "{va}"
+            );
+        }
+        println!("{props:?}:\n{va}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
