@@ -99,7 +99,7 @@ fn keep(keys: &Int64Array, bound: i64) -> BooleanArray {
 struct Digest {
     rows: usize,
     ts: i64,
-    price: f64,
+    price_bits: u64,
     name_bytes: usize,
     note_bytes: usize,
 }
@@ -118,7 +118,10 @@ impl Digest {
         let price = b
             .column(3)
             .as_primitive::<arrow_array::types::Float64Type>();
-        self.price += price.values().iter().sum::<f64>();
+        self.price_bits = price
+            .values()
+            .iter()
+            .fold(self.price_bits, |s, v| s.wrapping_add(v.to_bits()));
     }
 }
 
@@ -216,8 +219,33 @@ fn interleaved(reps: usize) {
     }
 }
 
+/// `--one-side SIDE CASE REPS`: only `SIDE` (`strata`, `arrow-rs` or
+/// `read-then-filter`) on `CASE`, `REPS` times, for a profiler.
+fn one_side(args: &[String]) {
+    let [side, case, reps] = args else {
+        panic!("--one-side SIDE CASE REPS");
+    };
+    let file = Bytes::from(common::arrow_rs_write(
+        &table(),
+        PqWriterProperties::builder().build(),
+    ));
+    let (_, bound) = CASES.into_iter().find(|(c, _)| c == case).expect("a case");
+    let read = match side.as_str() {
+        "strata" => strata_filtered,
+        "arrow-rs" => arrow_rs_filtered,
+        "read-then-filter" => strata_read_then_filter,
+        other => panic!("no side {other}"),
+    };
+    for _ in 0..reps.parse::<usize>().expect("a count") {
+        eprintln!("rows: {}", read(&file, bound).rows);
+    }
+}
+
 fn main() {
-    if let Some(reps) = common::reps_after("--interleaved-sides") {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--one-side") {
+        one_side(args.get(at + 1..at + 4).unwrap_or_default());
+    } else if let Some(reps) = common::reps_after("--interleaved-sides") {
         interleaved(reps);
     }
 }

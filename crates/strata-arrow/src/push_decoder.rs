@@ -6,7 +6,7 @@
 //!
 //! Every Arrow read in strata runs this decoder. The synchronous
 //! [`ParquetRecordBatchReader`] answers its requests from a
-//! [`ChunkReader`](strata_file::chunk_reader::ChunkReader); the async
+//! [`ChunkReader`]; the async
 //! stream (feature `async`) answers them from an `AsyncFileReader`; a
 //! caller of the push decoder answers them however it likes. Projection,
 //! row groups, row selection, offset and limit, batch size and page-index
@@ -39,6 +39,22 @@
 //! together. The synchronous reader's batches go on into the next row
 //! group, as arrow-rs's synchronous reader's do. Rows decoded before a
 //! request stay in the decoder until their batch is complete.
+//!
+//! ## Row filters
+//!
+//! With a [`RowFilter`], a row group is filtered before it is opened:
+//! each predicate is a pass of its own columns over the rows still
+//! selected, asking for their chunks as the output does, and its results
+//! refine the row group's rows. Kept rows in runs (a range on sorted
+//! data) become the row group's selectors, so the output skips the rows
+//! and pages between; kept rows too scattered for that (runs averaging
+//! under 32 rows) stay a mask over the selected rows, applied to each
+//! batch after it is read. Offset and limit then cut the rows kept. The
+//! ranges a predicate fetched that the output reads too are kept until
+//! the row group opens, and an output field a predicate decoded whole
+//! is taken from the predicate's arrays, not decoded again (up to
+//! [`with_max_predicate_cache_size`](ArrowReaderBuilder::with_max_predicate_cache_size)
+//! bytes a row group).
 //!
 //! ## Memory
 //!
@@ -93,8 +109,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
+use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder};
 use arrow_schema::{DataType, Schema, SchemaRef};
-use arrow_select::filter::filter_record_batch;
+use arrow_select::filter::FilterBuilder;
 use bytes::Bytes;
 use strata_file::DecodeResult;
 use strata_file::chunk_reader::ChunkReader;
@@ -105,12 +122,15 @@ use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupRea
 use strata_format::SchemaDescriptor;
 
 pub use crate::arrow_reader::RowGroupSelection;
+use crate::arrow_reader::selection::kept_bits;
 use crate::arrow_reader::{
     ArrowPredicate, ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions,
     ParquetRecordBatchReader, ProjectionMask, RowFilter, RowSelection, RowSelector,
 };
 use crate::error::{ParquetError, Result, general};
-use crate::reader::window::{Readable, Window, pages_rows, runs_to_read, selected_rows};
+use crate::reader::window::{
+    Readable, SHORT_SKIP, Window, pages_rows, runs_to_read, selected_rows,
+};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
 use crate::schema::{FieldKind, ParquetField, build_arrow_schema};
 
@@ -369,10 +389,18 @@ impl ParquetPushDecoder {
 struct OpenRowGroup {
     leaves: Vec<LeafReader>,
     selectors: VecDeque<RowSelector>,
+    /// The filter's mask over the rows `selectors` select, if any, and
+    /// the bit of the next row.
+    mask: Option<BooleanBuffer>,
+    mask_at: usize,
     /// The row of the row group the selectors start at.
     at: u64,
     /// The rows every leaf can read (see [`Readable`]).
     readable: Readable,
+    /// Per output field, the array a predicate decoded (cut to the rows
+    /// selected), and the next row of them to return.
+    cached: Vec<Option<ArrayRef>>,
+    cached_at: usize,
 }
 
 /// What one column chunk of a row group is read from.
@@ -402,11 +430,108 @@ struct PlannedRowGroup {
     rg: usize,
     /// Runs of the row group's rows; never ending with a skip.
     selectors: VecDeque<RowSelector>,
+    /// One bit per row `selectors` select, set where the row filter kept
+    /// it, when the rows kept are too scattered for selectors (see
+    /// `filter_row_group`); `None`: every row they select.
+    mask: Option<BooleanBuffer>,
     /// The predicates of the row filter run on it so far.
     predicates_run: usize,
     /// Ranges the predicates fetched that the output (or a later
     /// predicate) reads too, kept until the row group is opened.
     held: Vec<Range<u64>>,
+    /// Output fields a predicate decoded, kept so the output does not
+    /// decode them again; and their bytes.
+    cache: Vec<CachedField>,
+    cache_bytes: usize,
+}
+
+/// An output field's arrays, as a predicate decoded them.
+struct CachedField {
+    /// The output field.
+    field: usize,
+    /// The rows the arrays hold (the rows the predicate was given).
+    rows: VecDeque<RowSelector>,
+    mask: Option<BooleanBuffer>,
+    arrays: Vec<ArrayRef>,
+}
+
+/// Per output field of `fields`: whether `cache` holds it.
+fn cached_fields(cache: &[CachedField], fields: usize) -> Vec<bool> {
+    let mut cached = vec![false; fields];
+    for c in cache {
+        if let Some(slot) = cached.get_mut(c.field) {
+            *slot = true;
+        }
+    }
+    cached
+}
+
+/// One bit per row of the row group up to the last selected, set where
+/// `selectors` (and `mask`, one bit per row they select) select it.
+fn row_bitmap(selectors: &VecDeque<RowSelector>, mask: Option<&BooleanBuffer>) -> BooleanBuffer {
+    let mut bits = BooleanBufferBuilder::new(0);
+    let mut at = 0;
+    for s in selectors {
+        match (s.skip, mask) {
+            (true, _) => bits.append_n(s.row_count, false),
+            (false, Some(mask)) => {
+                bits.append_buffer(&mask.slice(at, s.row_count));
+                at += s.row_count;
+            }
+            (false, None) => bits.append_n(s.row_count, true),
+        }
+    }
+    bits.finish()
+}
+
+/// One bit per row `outer` selects, in order: whether `inner` (a subset)
+/// selects it too. Each is the runs of a row group and the mask over
+/// them.
+fn subset_mask(
+    outer: (&VecDeque<RowSelector>, Option<&BooleanBuffer>),
+    inner: (&VecDeque<RowSelector>, Option<&BooleanBuffer>),
+) -> Result<BooleanArray> {
+    let (outer, inner) = (row_bitmap(outer.0, outer.1), row_bitmap(inner.0, inner.1));
+    let len = outer.len().max(inner.len());
+    let pad = |b: BooleanBuffer| {
+        let mut out = BooleanBufferBuilder::new(len);
+        out.append_buffer(&b);
+        out.append_n(len - b.len(), false);
+        BooleanArray::new(out.finish(), None)
+    };
+    let kept = arrow_select::filter::filter(&pad(inner), &pad(outer))?;
+    let kept = kept
+        .as_any()
+        .downcast_ref::<BooleanArray>()
+        .ok_or_else(|| general("a filtered mask that is not a boolean array"))?;
+    Ok(BooleanArray::new(kept.values().clone(), None))
+}
+
+/// `result` (one bit per set bit of `mask`) spread over `mask`'s bits:
+/// set where `mask` is set and `result` keeps the row.
+fn scatter(mask: &BooleanBuffer, result: &BooleanBuffer) -> BooleanBuffer {
+    let mut out = BooleanBufferBuilder::new(mask.len());
+    let (mut at, mut taken) = (0, 0);
+    for (start, end) in mask.set_slices() {
+        out.append_n(start - at, false);
+        let n = (end - start).min(result.len().saturating_sub(taken));
+        out.append_buffer(&result.slice(taken, n));
+        out.append_n(end - start - n, false);
+        taken += n;
+        at = end;
+    }
+    out.append_n(mask.len() - at, false);
+    out.finish()
+}
+
+/// How many of `mask`'s bits from `from` on hold `want` set bits (all
+/// that are left when fewer are set).
+fn bits_holding(mask: &BooleanBuffer, from: usize, want: usize) -> usize {
+    let rest = mask.slice(from, mask.len().saturating_sub(from));
+    match want.checked_sub(1).and_then(|k| rest.set_indices().nth(k)) {
+        Some(last) => last + 1,
+        None => rest.len(),
+    }
 }
 
 /// The columns one pass over a row group decodes, the output's or one
@@ -417,6 +542,8 @@ pub(crate) struct DecodedColumns {
     /// arrow-rs's batches come.
     schema: SchemaRef,
     fields: Vec<ParquetField>,
+    /// Per field: the positions of its leaves in `leaf_columns`.
+    field_leaves: Vec<Range<usize>>,
     leaf_columns: Vec<usize>,
     leaf_types: Vec<DataType>,
     slot_levels: Vec<i16>,
@@ -439,8 +566,11 @@ impl DecodedColumns {
         let mut slot_levels = Vec::new();
         let mut top_level = Vec::new();
         let mut leaf_types = Vec::new();
+        let mut field_leaves = Vec::with_capacity(fields.len());
         for f in &fields {
+            let first = leaf_columns.len();
             f.leaves(&mut leaf_columns);
+            field_leaves.push(first..leaf_columns.len());
             leaf_slot_levels(f, 0, &mut slot_levels);
             let is_leaf = matches!(f.kind, FieldKind::Leaf { .. });
             top_level.resize(slot_levels.len(), is_leaf);
@@ -449,6 +579,7 @@ impl DecodedColumns {
         Ok(Self {
             schema: Arc::new(Schema::new(schema.fields().clone())),
             fields,
+            field_leaves,
             leaf_columns,
             leaf_types,
             slot_levels,
@@ -456,15 +587,30 @@ impl DecodedColumns {
         })
     }
 
-    /// A leaf reader per leaf, over the chunks `columns` say to read.
+    /// The positions in `leaf_columns` of the leaves of the fields not
+    /// `cached`.
+    fn leaves_read(&self, cached: &[bool]) -> Vec<usize> {
+        let mut which = Vec::with_capacity(self.leaf_columns.len());
+        for (j, range) in self.field_leaves.iter().enumerate() {
+            if !cached.get(j).copied().unwrap_or(false) {
+                which.extend(range.clone());
+            }
+        }
+        which
+    }
+
+    /// A leaf reader per leaf of `which` (positions in `leaf_columns`),
+    /// over the chunks `columns` (one per leaf of `which`) say to read.
     fn open<R: ChunkReader>(
         &self,
         group: &SerializedRowGroupReader<'_, R>,
         schema: &SchemaDescriptor,
         columns: &[ColumnFetch],
+        which: &[usize],
     ) -> Result<Vec<LeafReader>> {
-        let mut leaves = Vec::with_capacity(self.leaf_columns.len());
-        for (i, (&col, fetch)) in self.leaf_columns.iter().zip(columns).enumerate() {
+        let mut leaves = Vec::with_capacity(which.len());
+        for (&i, fetch) in which.iter().zip(columns) {
+            let col = self.leaf_columns[i];
             let descr = schema
                 .columns()
                 .get(col)
@@ -486,8 +632,18 @@ impl DecodedColumns {
     }
 
     /// The selected rows of `window`, read by `leaves` (this pass's) as
-    /// one batch.
-    fn read(&self, leaves: &mut [LeafReader], window: &Window) -> Result<RecordBatch> {
+    /// one batch, less those `post` (one bit per selected row, when the
+    /// row group's selection has a mask) drops; the fields with an array
+    /// in `cached` are taken from it, from row `at` on (their leaves are
+    /// not among `leaves`).
+    fn read(
+        &self,
+        leaves: &mut [LeafReader],
+        window: &Window,
+        post: Option<&BooleanBuffer>,
+        cached: &[Option<ArrayRef>],
+        at: usize,
+    ) -> Result<RecordBatch> {
         let mut batches: Vec<LeafBatch> = Vec::with_capacity(leaves.len());
         for leaf in leaves {
             let (n, b) = leaf.read_runs(&window.runs)?;
@@ -500,16 +656,37 @@ impl DecodedColumns {
             batches.push(b);
         }
         let mut next = 0;
+        let combined = match (&window.mask, post) {
+            (Some(read), Some(post)) => Some(scatter(read, post)),
+            (Some(read), None) => Some(read.clone()),
+            (None, Some(post)) => Some(post.clone()),
+            (None, None) => None,
+        };
+        let rows = combined
+            .as_ref()
+            .map_or(window.selected, |m| m.count_set_bits());
+        let mask = combined.map(|m| FilterBuilder::new(&BooleanArray::new(m, None)).build());
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
-        for f in &self.fields {
-            columns.push(assemble(f, 0, 0, &batches, &mut next)?.0);
+        for (j, f) in self.fields.iter().enumerate() {
+            if let Some(Some(array)) = cached.get(j) {
+                if at + rows > array.len() {
+                    return Err(general("the arrays kept from a predicate ended early"));
+                }
+                columns.push(array.slice(at, rows));
+                continue;
+            }
+            let array = assemble(f, 0, 0, &batches, &mut next)?.0;
+            columns.push(match &mask {
+                Some(mask) => mask.filter(&array)?,
+                None => array,
+            });
         }
-        let options = RecordBatchOptions::new().with_row_count(Some(window.rows_read));
-        let batch = RecordBatch::try_new_with_options(self.schema.clone(), columns, &options)?;
-        Ok(match &window.mask {
-            Some(mask) => filter_record_batch(&batch, &BooleanArray::new(mask.clone(), None))?,
-            None => batch,
-        })
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        Ok(RecordBatch::try_new_with_options(
+            self.schema.clone(),
+            columns,
+            &options,
+        )?)
     }
 }
 
@@ -527,24 +704,54 @@ struct Pass<'a, R: ChunkReader> {
     fetches: &'a [ColumnFetch],
     readable: Readable,
     batch_size: usize,
+    /// Fields to keep for the output: (the predicate's, the output's).
+    keep: &'a [(usize, usize)],
+    /// The bytes of arrays that may still be kept (`None`: over).
+    budget: Option<usize>,
 }
 
 impl Predicate {
     /// Run the predicate on the rows `selectors` select of the pass's row
-    /// group: the rows it keeps, as a selection of the rows it was given.
+    /// group, less those `mask` (one bit per row they select) drops.
+    ///
+    /// The result: one bit per row the predicate was given, set where it
+    /// keeps the row. The arrays of the fields `pass.keep` names (the
+    /// predicate's field, the output's) are kept for the output, up to
+    /// `pass.budget` bytes in all: none are kept once they pass it.
     fn evaluate<R: ChunkReader>(
         &mut self,
         mut pass: Pass<'_, R>,
         mut selectors: VecDeque<RowSelector>,
-    ) -> Result<RowSelection> {
-        let mut leaves = self.columns.open(pass.group, pass.schema, pass.fetches)?;
-        let mut filters = Vec::new();
-        let mut at = 0;
+        mask: Option<&BooleanBuffer>,
+    ) -> Result<(BooleanBuffer, Vec<KeptArrays>)> {
+        let which: Vec<usize> = (0..self.columns.leaf_columns.len()).collect();
+        let mut leaves = self
+            .columns
+            .open(pass.group, pass.schema, pass.fetches, &which)?;
+        let mut result = BooleanBufferBuilder::new(0);
+        let mut kept: Vec<KeptArrays> = pass.keep.iter().map(|&(_, j)| (j, Vec::new())).collect();
+        let (mut at, mut mask_at) = (0, 0);
         while let Some(window) =
             Window::next(&mut selectors, pass.batch_size, &mut at, &mut pass.readable)
         {
-            let batch = self.columns.read(&mut leaves, &window)?;
+            let post = mask.map(|m| m.slice(mask_at, window.selected));
+            mask_at += window.selected;
+            let batch = self
+                .columns
+                .read(&mut leaves, &window, post.as_ref(), &[], 0)?;
             let rows = batch.num_rows();
+            for (&(i, _), (_, arrays)) in pass.keep.iter().zip(&mut kept) {
+                let array = batch.column(i);
+                pass.budget = pass
+                    .budget
+                    .and_then(|b| b.checked_sub(array.get_array_memory_size()));
+                arrays.push(Arc::clone(array));
+            }
+            if pass.budget.is_none() {
+                // Over the budget: the output decodes these columns again.
+                pass.keep = &[];
+                kept.clear();
+            }
             let keep = self.predicate.evaluate(batch)?;
             if keep.len() != rows {
                 return Err(ParquetError::ArrowError(format!(
@@ -552,11 +759,14 @@ impl Predicate {
                     keep.len()
                 )));
             }
-            filters.push(keep);
+            result.append_buffer(&kept_bits(&keep));
         }
-        Ok(RowSelection::from_filters(&filters))
+        Ok((result.finish(), kept))
     }
 }
+
+/// An output field (its index) and the arrays a predicate decoded of it.
+type KeptArrays = (usize, Vec<ArrayRef>);
 
 /// What running the row filter on a planned row group came to.
 enum FilterStep {
@@ -597,14 +807,14 @@ fn local_selections(entries: &[RowGroupSelection], rows: &[usize]) -> Result<Opt
     Ok(Some(RowSelection::from(selectors)))
 }
 
-/// The fetch of the chunks of `columns`' leaves in row group `rg` for the
+/// The fetch of the chunks `leaf_columns` in row group `rg` for the
 /// runs `selectors`: when `use_index`, the offset indexes not pushed yet
 /// (and not in the metadata), or else the byte ranges of each chunk, just
 /// the pages holding the rows read where an offset index says where they
 /// are; without `use_index`, whole chunks.
 fn plan_fetch(
     use_index: bool,
-    columns: &DecodedColumns,
+    leaf_columns: &[usize],
     metadata: &Arc<ParquetMetaData>,
     buffers: &PushBuffers,
     rg: usize,
@@ -612,9 +822,9 @@ fn plan_fetch(
 ) -> Result<RowGroupFetch> {
     let file = source(metadata, buffers);
     let group = file.row_group(rg)?;
-    let mut fetches = Vec::with_capacity(columns.leaf_columns.len());
+    let mut fetches = Vec::with_capacity(leaf_columns.len());
     if !use_index {
-        for &col in &columns.leaf_columns {
+        for &col in leaf_columns {
             let (start, len) = group.column_chunk_range(col)?;
             fetches.push(ColumnFetch {
                 ranges: std::iter::once(start..start + len).collect(),
@@ -629,7 +839,7 @@ fn plan_fetch(
     }
     // The offset indexes the metadata lacks, read from pushed bytes.
     let mut index_ranges = Vec::new();
-    for &col in &columns.leaf_columns {
+    for &col in leaf_columns {
         if metadata
             .page_index()
             .and_then(|p| p.offset_index(rg, col))
@@ -651,7 +861,7 @@ fn plan_fetch(
     let rows = selected_rows(selectors);
     let num_rows = u64::try_from(group.num_rows()).unwrap_or(0);
     let mut leaf_rows = Vec::new();
-    for &col in &columns.leaf_columns {
+    for &col in leaf_columns {
         let index = group.offset_index(col)?;
         let ranges = match &index {
             Some(index) => {
@@ -692,6 +902,12 @@ pub(crate) struct ReadState {
     /// The row filter's predicates, run in order on each row group before
     /// its output columns are read.
     predicates: Vec<Predicate>,
+    /// Per predicate: the fields whose arrays it keeps for the output
+    /// (its field, the output's), each output field from the last
+    /// predicate that reads all of it; and the most bytes kept per row
+    /// group.
+    cache_from: Vec<Vec<(usize, usize)>>,
+    max_cache_bytes: usize,
     /// With a row filter, offset and limit apply to the rows it keeps, row
     /// group by row group: the rows still to drop and to keep.
     offset_left: usize,
@@ -721,6 +937,23 @@ impl ReadState {
         for predicate in filter.map(RowFilter::into_predicates).unwrap_or_default() {
             let columns = DecodedColumns::new(builder, predicate.projection())?;
             predicates.push(Predicate { predicate, columns });
+        }
+        let mut cache_from = vec![Vec::new(); predicates.len()];
+        for (j, field) in output.fields.iter().enumerate() {
+            let leaves = &output.leaf_columns[output.field_leaves[j].clone()];
+            let from = predicates.iter().enumerate().rev().find_map(|(k, p)| {
+                let c = &p.columns;
+                (0..c.fields.len())
+                    .find(|&i| {
+                        &c.leaf_columns[c.field_leaves[i].clone()] == leaves
+                            && c.fields[i].arrow_type == field.arrow_type
+                            && c.schema.field(i).name() == output.schema.field(j).name()
+                    })
+                    .map(|i| (k, i))
+            });
+            if let Some((k, i)) = from {
+                cache_from[k].push((i, j));
+            }
         }
         let num_rg = metadata.num_row_groups();
         let row_groups = match &builder.row_group_selections {
@@ -788,8 +1021,11 @@ impl ReadState {
                 plan.push_back(PlannedRowGroup {
                     rg,
                     selectors,
+                    mask: None,
                     predicates_run: 0,
                     held: Vec::new(),
+                    cache: Vec::new(),
+                    cache_bytes: 0,
                 });
             }
         }
@@ -801,6 +1037,8 @@ impl ReadState {
             pending: None,
             use_index: has_selection || !predicates.is_empty(),
             predicates,
+            cache_from,
+            max_cache_bytes: builder.max_predicate_cache_size,
             offset_left,
             limit_left,
             hold_ranges: true,
@@ -832,6 +1070,8 @@ impl ReadState {
             pending: None,
             use_index: self.use_index,
             predicates: Vec::new(),
+            cache_from: Vec::new(),
+            max_cache_bytes: 0,
             offset_left: 0,
             limit_left: None,
             hold_ranges: self.hold_ranges,
@@ -889,7 +1129,7 @@ impl ReadState {
                 return Ok(FilterStep::Dropped);
             }
             let (rg, selectors) = (entry.rg, &entry.selectors);
-            let columns = &self.predicates[k].columns;
+            let columns = &self.predicates[k].columns.leaf_columns;
             let (fetches, index_ranges, readable) =
                 match plan_fetch(true, columns, metadata, buffers, rg, selectors)? {
                     RowGroupFetch::NeedIndexes(missing) => {
@@ -908,7 +1148,14 @@ impl ReadState {
             if !missing.is_empty() {
                 return Ok(FilterStep::NeedsData(missing));
             }
-            let kept = {
+            let keep: &[(usize, usize)] = if self.hold_ranges {
+                &self.cache_from[k]
+            } else {
+                &[]
+            };
+            let given = selectors.clone();
+            let given_mask = entry.mask.clone();
+            let (kept, arrays) = {
                 let file = source(metadata, buffers);
                 let group = file.row_group(rg)?;
                 let pass = Pass {
@@ -917,10 +1164,28 @@ impl ReadState {
                     fetches: &fetches,
                     readable,
                     batch_size: self.batch_size,
+                    keep,
+                    budget: self.max_cache_bytes.checked_sub(entry.cache_bytes),
                 };
-                let selectors = selectors.clone();
-                self.predicates[k].evaluate(pass, selectors)?
+                self.predicates[k].evaluate(pass, given.clone(), given_mask.as_ref())?
             };
+            let Some(entry) = self.plan.get_mut(i) else {
+                return Ok(FilterStep::Dropped);
+            };
+            for (field, arrays) in arrays {
+                entry.cache_bytes += arrays
+                    .iter()
+                    .map(|a| a.get_array_memory_size())
+                    .sum::<usize>();
+                entry.cache.push(CachedField {
+                    field,
+                    rows: given.clone(),
+                    mask: given_mask.clone(),
+                    arrays,
+                });
+            }
+            let cached = cached_fields(&entry.cache, self.output.fields.len());
+            let output_reads = self.output.leaves_read(&cached);
             // The ranges read: kept for the output or a later predicate
             // that reads the same column, released otherwise.
             let mut release = Vec::new();
@@ -929,7 +1194,9 @@ impl ReadState {
                 .into_iter()
                 .zip(&self.predicates[k].columns.leaf_columns)
             {
-                let read_later = self.output.leaf_columns.contains(col)
+                let read_later = output_reads
+                    .iter()
+                    .any(|&p| self.output.leaf_columns[p] == *col)
                     || self.predicates[k + 1..]
                         .iter()
                         .any(|p| p.columns.leaf_columns.contains(col));
@@ -947,27 +1214,46 @@ impl ReadState {
                 return Ok(FilterStep::Dropped);
             };
             entry.held.append(&mut hold);
-            let selection = RowSelection::from(Vec::from(std::mem::take(&mut entry.selectors)));
-            let mut selection = selection.and_then(&kept);
+            // The rows kept, one bit per row the selectors select.
+            let kept = match &given_mask {
+                Some(mask) => scatter(mask, &kept),
+                None => kept,
+            };
             entry.predicates_run += 1;
-            if entry.predicates_run == self.predicates.len() {
-                if self.offset_left > 0 {
-                    let n = selection.row_count();
-                    selection = selection.offset(self.offset_left);
-                    self.offset_left -= self.offset_left.min(n);
+            let last = entry.predicates_run == self.predicates.len();
+            let cut = last && (self.offset_left > 0 || self.limit_left.is_some());
+            // Kept rows in runs (a range predicate, page pruning): the
+            // selectors take them, so the rows and pages between are
+            // skipped. Scattered (runs averaging under SHORT_SKIP rows):
+            // the selectors stay and the mask drops rows after reading.
+            let runs = kept.set_slices().count();
+            if cut || runs.saturating_mul(SHORT_SKIP) <= kept.len() {
+                let kept = RowSelection::from_filters(&[BooleanArray::new(kept, None)]);
+                let selection = RowSelection::from(Vec::from(std::mem::take(&mut entry.selectors)));
+                let mut selection = selection.and_then(&kept);
+                if last {
+                    if self.offset_left > 0 {
+                        let n = selection.row_count();
+                        selection = selection.offset(self.offset_left);
+                        self.offset_left -= self.offset_left.min(n);
+                    }
+                    if let Some(limit) = self.limit_left {
+                        selection = selection.limit(limit);
+                        self.limit_left = Some(limit - selection.row_count().min(limit));
+                    }
                 }
-                if let Some(limit) = self.limit_left {
-                    selection = selection.limit(limit);
-                    self.limit_left = Some(limit - selection.row_count().min(limit));
-                }
+                entry.selectors = runs_to_read(selection.iter().copied());
+                entry.mask = None;
+            } else if runs == 0 {
+                entry.selectors.clear();
+            } else {
+                entry.mask = Some(kept);
             }
-            entry.selectors = runs_to_read(selection.iter().copied());
-            let done = entry.predicates_run == self.predicates.len();
             if entry.selectors.is_empty() {
                 self.drop_row_groups(i..i + 1, buffers);
                 return Ok(FilterStep::Dropped);
             }
-            if done && self.limit_left == Some(0) {
+            if last && self.limit_left == Some(0) {
                 // Nothing after this row group is read.
                 self.drop_row_groups(i + 1..self.plan.len(), buffers);
             }
@@ -1023,9 +1309,16 @@ impl ReadState {
             return Ok(Vec::new());
         };
         if self.pending.is_none() {
+            let cached = cached_fields(&entry.cache, self.output.fields.len());
+            let leaves: Vec<usize> = self
+                .output
+                .leaves_read(&cached)
+                .into_iter()
+                .map(|p| self.output.leaf_columns[p])
+                .collect();
             let fetch = plan_fetch(
                 self.use_index,
-                &self.output,
+                &leaves,
                 metadata,
                 buffers,
                 entry.rg,
@@ -1066,9 +1359,26 @@ impl ReadState {
         };
         let file = source(metadata, buffers);
         let group = file.row_group(entry.rg)?;
+        let fields = self.output.fields.len();
+        let which = self
+            .output
+            .leaves_read(&cached_fields(&entry.cache, fields));
         let leaves = self
             .output
-            .open(&group, metadata.schema_descr(), &columns)?;
+            .open(&group, metadata.schema_descr(), &columns, &which)?;
+        // The kept arrays, cut to the rows the filter kept.
+        let mut cached: Vec<Option<ArrayRef>> = Vec::new();
+        for c in &entry.cache {
+            let parts: Vec<&dyn arrow_array::Array> = c.arrays.iter().map(|a| a.as_ref()).collect();
+            let all = arrow_select::concat::concat(&parts)?;
+            let subset = subset_mask(
+                (&c.rows, c.mask.as_ref()),
+                (&entry.selectors, entry.mask.as_ref()),
+            )?;
+            let kept = arrow_select::filter::filter(&all, &subset)?;
+            cached.resize(fields, None);
+            cached[c.field] = Some(kept);
+        }
         buffers.retain(|r| {
             !index_ranges.contains(r)
                 && !entry.held.contains(r)
@@ -1077,8 +1387,12 @@ impl ReadState {
         self.current = Some(OpenRowGroup {
             leaves,
             selectors: entry.selectors,
+            mask: entry.mask,
+            mask_at: 0,
             at: 0,
             readable,
+            cached,
+            cached_at: 0,
         });
         Ok(())
     }
@@ -1104,6 +1418,7 @@ impl ReadState {
                 self.open_next(metadata, buffers)?;
             }
             match self.next_run(self.batch_size - self.rows)? {
+                Some(part) if part.num_rows() == 0 => {}
                 Some(part) => {
                     self.rows += part.num_rows();
                     self.parts.push(part);
@@ -1136,15 +1451,33 @@ impl ReadState {
         let Some(current) = &mut self.current else {
             return Ok(None);
         };
+        // With a mask, enough selected rows to keep `max`.
+        let take = match &current.mask {
+            Some(mask) => bits_holding(mask, current.mask_at, max).max(1),
+            None => max,
+        };
         let Some(window) = Window::next(
             &mut current.selectors,
-            max,
+            take,
             &mut current.at,
             &mut current.readable,
         ) else {
             return Ok(None);
         };
-        Ok(Some(self.output.read(&mut current.leaves, &window)?))
+        let post = current
+            .mask
+            .as_ref()
+            .map(|m| m.slice(current.mask_at, window.selected));
+        current.mask_at += window.selected;
+        let batch = self.output.read(
+            &mut current.leaves,
+            &window,
+            post.as_ref(),
+            &current.cached,
+            current.cached_at,
+        )?;
+        current.cached_at += batch.num_rows();
+        Ok(Some(batch))
     }
 }
 
@@ -1165,5 +1498,109 @@ fn leaf_arrow_types(field: &ParquetField, out: &mut Vec<DataType>) {
         FieldKind::Leaf { .. } => out.push(field.arrow_type.clone()),
         FieldKind::Struct { children } => children.iter().for_each(|c| leaf_arrow_types(c, out)),
         FieldKind::List { element } => leaf_arrow_types(element, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ArrowWriter;
+    use crate::arrow_reader::ArrowPredicateFn;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int64Type;
+    use arrow_array::{Int64Array, StringArray};
+    use strata_file::metadata::ParquetMetaDataReader;
+
+    fn file() -> Bytes {
+        let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..1000));
+        let names: ArrayRef = Arc::new(StringArray::from_iter_values(
+            (0..1000).map(|i| format!("n{i}")),
+        ));
+        let batch = RecordBatch::try_from_iter([("id", ids), ("name", names)]).unwrap();
+        let mut out = Vec::new();
+        let mut w = ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        Bytes::from(out)
+    }
+
+    /// The decoder, with a filter on `id` (id % 3 == 0), opened on its
+    /// first row group; and the ids of its first batch.
+    fn opened(cache: usize) -> (ParquetPushDecoder, Vec<i64>) {
+        let file = file();
+        let metadata = Arc::new(
+            ParquetMetaDataReader::new()
+                .parse_and_finish(&file)
+                .unwrap(),
+        );
+        let builder = ParquetPushDecoderBuilder::try_new_decoder(metadata).unwrap();
+        let mask = ProjectionMask::roots(builder.parquet_schema(), [0]);
+        let predicate = ArrowPredicateFn::new(mask, |b: RecordBatch| {
+            let ids = b.column(0).as_primitive::<Int64Type>();
+            Ok(BooleanArray::from_iter(
+                ids.iter().map(|v| v.map(|v| v % 3 == 0)),
+            ))
+        });
+        let mut decoder = builder
+            .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
+            .with_max_predicate_cache_size(cache)
+            .with_batch_size(100)
+            .build()
+            .unwrap();
+        loop {
+            match decoder.try_decode().unwrap() {
+                DecodeResult::NeedsData(ranges) => {
+                    let data = ranges
+                        .iter()
+                        .map(|r| file.slice(r.start as usize..r.end as usize))
+                        .collect();
+                    decoder.push_ranges(ranges, data).unwrap();
+                }
+                DecodeResult::Data(b) => {
+                    let ids = b.column(0).as_primitive::<Int64Type>().values().to_vec();
+                    return (decoder, ids);
+                }
+                DecodeResult::Finished => panic!("no batch"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_column_filtered_on_and_returned_is_decoded_once() {
+        let (decoder, ids) = opened(100 << 20);
+        let current = decoder.state.current.as_ref().unwrap();
+        // Only `name` is read by the output; `id` comes from the predicate.
+        assert_eq!(current.leaves.len(), 1);
+        assert!(current.cached[0].is_some() && current.cached.get(1).is_none_or(Option::is_none));
+        assert_eq!(ids[..4], [0, 3, 6, 9]);
+
+        let (decoder, uncached) = opened(0);
+        let current = decoder.state.current.as_ref().unwrap();
+        assert_eq!(current.leaves.len(), 2);
+        assert!(current.cached.iter().all(Option::is_none));
+        assert_eq!(uncached, ids);
+    }
+
+    #[test]
+    fn subset_masks_mark_the_inner_rows() {
+        let outer: VecDeque<RowSelector> = [
+            RowSelector::select(4),
+            RowSelector::skip(3),
+            RowSelector::select(3),
+        ]
+        .into();
+        let inner: VecDeque<RowSelector> = [
+            RowSelector::skip(1),
+            RowSelector::select(2),
+            RowSelector::skip(6),
+            RowSelector::select(1),
+        ]
+        .into();
+        let mask: Vec<bool> = subset_mask((&outer, None), (&inner, None))
+            .unwrap()
+            .values()
+            .iter()
+            .collect();
+        assert_eq!(mask, [false, true, true, false, false, false, true]);
     }
 }

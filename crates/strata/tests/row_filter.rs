@@ -395,9 +395,13 @@ fn drive(
     }
 }
 
-fn read_push(file: &Bytes, case: &Case) -> RecordBatch {
+/// The push decoder's read; `cache`: the bytes of predicate arrays a row
+/// group may keep for the output (0: none, every column decoded again).
+fn read_push(file: &Bytes, case: &Case, cache: usize) -> RecordBatch {
     let metadata = Arc::new(ParquetMetaDataReader::new().parse_and_finish(file).unwrap());
-    let b = ParquetPushDecoderBuilder::try_new_decoder(metadata).unwrap();
+    let b = ParquetPushDecoderBuilder::try_new_decoder(metadata)
+        .unwrap()
+        .with_max_predicate_cache_size(cache);
     let mut decoder = configure(b, case).build().unwrap();
     let schema = decoder.schema().clone();
     let (batches, _) = drive(&mut decoder, file).unwrap();
@@ -437,7 +441,15 @@ fn filtered_reads_equal_reading_everything_then_filtering() {
         let want = expected(&file, &case);
         for (path, got) in [
             ("sync", read_sync(&file, &case)),
-            ("push", read_push(&file, &case)),
+            ("push", read_push(&file, &case, 100 << 20)),
+            (
+                "push, predicate arrays not kept",
+                read_push(&file, &case, 0),
+            ),
+            (
+                "push, predicate arrays partly kept",
+                read_push(&file, &case, 300_000),
+            ),
             ("stream", read_stream(&file, &case)),
         ] {
             assert_eq!(
@@ -450,7 +462,7 @@ fn filtered_reads_equal_reading_everything_then_filtering() {
             checked += 1;
         }
     }
-    assert_eq!(checked, cases().len() * 3);
+    assert_eq!(checked, cases().len() * 5);
 }
 
 /// The same filter, arrow-rs's reader with its own row filter: the same

@@ -49,7 +49,7 @@ use crate::push_decoder::{ParquetPushDecoder, ReadState};
 use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
 
 mod filter;
-mod selection;
+pub(crate) mod selection;
 pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
 pub mod statistics;
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
@@ -60,6 +60,10 @@ use strata_file::metadata::{
 
 /// Default number of rows per batch (as arrow-rs).
 const DEFAULT_BATCH_SIZE: usize = 1024;
+
+/// Default bound of the arrays a row group keeps from its predicates for
+/// its output (as arrow-rs).
+const DEFAULT_PREDICATE_CACHE_SIZE: usize = 100 << 20;
 
 /// Which leaf columns to read.
 ///
@@ -434,6 +438,7 @@ pub struct ArrowReaderBuilder<T> {
     pub(crate) offset: Option<usize>,
     /// Taken by the read built (its predicates are not `Clone`).
     pub(crate) filter: Option<RowFilter>,
+    pub(crate) max_predicate_cache_size: usize,
 }
 
 impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
@@ -468,6 +473,7 @@ impl<T> ArrowReaderBuilder<T> {
             limit: None,
             offset: None,
             filter: None,
+            max_predicate_cache_size: DEFAULT_PREDICATE_CACHE_SIZE,
         }
     }
 
@@ -527,6 +533,18 @@ impl<T> ArrowReaderBuilder<T> {
     /// apply to the rows it keeps. A second call replaces the first.
     pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
         self.filter = Some(filter);
+        self
+    }
+
+    /// The most bytes of arrays a row filter's predicates decoded that a
+    /// row group keeps for its output columns, so that a column both
+    /// filtered on and returned is decoded once: 100 MiB by default (as
+    /// arrow-rs); past it, the output decodes such columns again. The
+    /// push decoder and the async stream keep them; the synchronous
+    /// reader runs its filter when built and decodes them again (as
+    /// arrow-rs's does).
+    pub fn with_max_predicate_cache_size(mut self, max_predicate_cache_size: usize) -> Self {
+        self.max_predicate_cache_size = max_predicate_cache_size;
         self
     }
 

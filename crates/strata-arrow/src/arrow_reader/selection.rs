@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use arrow_array::{Array, BooleanArray};
+use arrow_buffer::BooleanBuffer;
 
 /// A run of rows to select or skip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,19 +165,15 @@ impl RowSelection {
     pub fn from_filters(filters: &[BooleanArray]) -> Self {
         let mut selectors = Vec::new();
         for filter in filters {
-            let mut run = RowSelector::skip(0);
-            for i in 0..filter.len() {
-                let selected = filter.is_valid(i) && filter.value(i);
-                if selected == run.skip {
-                    selectors.push(run);
-                    run = RowSelector {
-                        row_count: 0,
-                        skip: !selected,
-                    };
-                }
-                run.row_count += 1;
+            let bits = kept_bits(filter);
+            let mut at = 0;
+            // Runs of set bits, found a word at a time.
+            for (start, end) in bits.set_slices() {
+                selectors.push(RowSelector::skip(start - at));
+                selectors.push(RowSelector::select(end - start));
+                at = end;
             }
-            selectors.push(run);
+            selectors.push(RowSelector::skip(bits.len() - at));
         }
         Self::from(selectors)
     }
@@ -357,6 +354,14 @@ impl RowSelection {
             }
         }
         Self::from(out)
+    }
+}
+
+/// The rows `filter` keeps: its true values, null counted as false.
+pub(crate) fn kept_bits(filter: &BooleanArray) -> BooleanBuffer {
+    match filter.nulls() {
+        Some(nulls) => filter.values() & nulls.inner(),
+        None => filter.values().clone(),
     }
 }
 
