@@ -665,7 +665,14 @@ impl DecodedColumns {
         let rows = combined
             .as_ref()
             .map_or(window.selected, |m| m.count_set_bits());
-        let mask = combined.map(|m| FilterBuilder::new(&BooleanArray::new(m, None)).build());
+        let mask = combined.map(|m| {
+            let builder = FilterBuilder::new(&BooleanArray::new(m, None));
+            // Several columns share the work of finding the kept runs.
+            match self.fields.len() {
+                0 | 1 => builder.build(),
+                _ => builder.optimize().build(),
+            }
+        });
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
         for (j, f) in self.fields.iter().enumerate() {
             if let Some(Some(array)) = cached.get(j) {

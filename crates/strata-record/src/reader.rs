@@ -486,6 +486,19 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     fn consume_runs(&mut self, runs: &[RecordRun], sink: &mut Sink<'_, T>) -> Result<usize> {
         let mut read = 0usize;
         for run in runs {
+            // A skip within the current page of a flat column whose page
+            // has no nulls: every level holds a value, so the values are
+            // skipped without walking the levels.
+            let in_page = self.levels.len.saturating_sub(self.levels.pos);
+            if run.skip
+                && self.max_rep == 0
+                && (self.max_def == 0 || self.levels.nulls == 0)
+                && run.records <= in_page
+            {
+                self.values.skip(run.records)?;
+                self.levels.pos += run.records;
+                continue;
+            }
             let n = if run.skip {
                 self.consume(run.records, &mut Sink::Skip)?.0
             } else {

@@ -195,23 +195,6 @@ impl<'a, O: OffsetSize> PlainByteArrayDecoder<'a, O> {
     pub fn position(&self) -> usize {
         self.pos
     }
-
-    /// Read the next value, or fail if the page is truncated.
-    #[inline]
-    fn next_value(&mut self) -> Result<&'a [u8]> {
-        let data = self.data;
-        let len_end = self.pos + 4;
-        let len_bytes = data
-            .get(self.pos..len_end)
-            .and_then(|b| b.first_chunk::<4>())
-            .ok_or(EncodingError::Truncated("byte array length"))?;
-        let len = u32::from_le_bytes(*len_bytes) as usize;
-        let value = data
-            .get(len_end..len_end.saturating_add(len))
-            .ok_or(EncodingError::Truncated("byte array value"))?;
-        self.pos = len_end + len;
-        Ok(value)
-    }
 }
 
 impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, O> {
@@ -245,10 +228,26 @@ impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, 
 
     fn skip(&mut self, n: usize) -> Result<usize> {
         let n = n.min(self.left);
+        // Each value's position follows from the length before it: the
+        // loop reads lengths only, and checks the values' bytes once, at
+        // the end (a length past the page ends the next read or the check).
+        let data = self.data;
+        let mut pos = self.pos;
         for _ in 0..n {
-            self.next_value()?;
-            self.left -= 1;
+            let len_bytes = pos
+                .checked_add(4)
+                .and_then(|end| data.get(pos..end))
+                .and_then(|b| b.first_chunk::<4>())
+                .ok_or(EncodingError::Truncated("byte array length"))?;
+            pos = pos
+                .saturating_add(4)
+                .saturating_add(u32::from_le_bytes(*len_bytes) as usize);
         }
+        if pos > data.len() {
+            return Err(EncodingError::Truncated("byte array value"));
+        }
+        self.pos = pos;
+        self.left -= n;
         Ok(n)
     }
 
@@ -369,6 +368,32 @@ mod tests {
     /// longer than their share (the long ones first) grow the buffer to
     /// the share of what is left, once, not value by value; shorter ones
     /// leave it at about its share.
+    #[test]
+    fn skips_land_where_decoding_would_and_stop_at_a_truncated_page() {
+        let values: Vec<Vec<u8>> = (0..50).map(|i| vec![b'v'; i % 7]).collect();
+        let page = reference(&values);
+        for n in [0, 1, 7, 49, 50] {
+            let mut skipping = PlainByteArrayDecoder::<i32>::new();
+            skipping.set_data(&page, 50).unwrap();
+            assert_eq!(skipping.skip(n).unwrap(), n);
+            let mut decoding = PlainByteArrayDecoder::<i32>::new();
+            decoding.set_data(&page, 50).unwrap();
+            decoding.decode(&mut ByteArrayBuffer::new(), n).unwrap();
+            assert_eq!(skipping.position(), decoding.position(), "after {n}");
+            assert_eq!(skipping.values_left(), 50 - n);
+        }
+        // A page cut inside the last value's length (49 whole values
+        // left), and inside the value before's bytes (48 left).
+        for (cut, whole) in [(page.len() - 1, 49), (page.len() - 5, 48)] {
+            let mut dec = PlainByteArrayDecoder::<i32>::new();
+            dec.set_data(&page[..cut], whole).unwrap();
+            assert_eq!(dec.skip(whole).unwrap(), whole);
+            let mut dec = PlainByteArrayDecoder::<i32>::new();
+            dec.set_data(&page[..cut], whole + 1).unwrap();
+            assert!(dec.skip(whole + 1).is_err(), "cut at {cut}");
+        }
+    }
+
     #[test]
     fn a_batch_reserves_its_share_and_grows_once_past_it() {
         let values: Vec<Vec<u8>> = (0..200)
