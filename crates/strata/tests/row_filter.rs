@@ -433,6 +433,32 @@ fn read_stream(file: &Bytes, case: &Case) -> RecordBatch {
     })
 }
 
+/// The push decoder's `try_next_reader`: a reader per row group, each
+/// filtered before it is handed out.
+fn read_next_readers(file: &Bytes, case: &Case) -> RecordBatch {
+    let metadata = Arc::new(ParquetMetaDataReader::new().parse_and_finish(file).unwrap());
+    let b = ParquetPushDecoderBuilder::try_new_decoder(metadata).unwrap();
+    let mut decoder = configure(b, case).build().unwrap();
+    let schema = decoder.schema().clone();
+    let mut batches = Vec::new();
+    loop {
+        match decoder.try_next_reader().unwrap() {
+            DecodeResult::NeedsData(ranges) => {
+                let data = ranges
+                    .iter()
+                    .map(|r| file.slice(r.start as usize..r.end as usize))
+                    .collect();
+                decoder.push_ranges(ranges, data).unwrap();
+            }
+            DecodeResult::Data(reader) => {
+                batches.extend(reader.map(|b| b.unwrap()));
+            }
+            DecodeResult::Finished => break,
+        }
+    }
+    concat(&batches, schema)
+}
+
 #[test]
 fn filtered_reads_equal_reading_everything_then_filtering() {
     let file = file();
@@ -451,6 +477,10 @@ fn filtered_reads_equal_reading_everything_then_filtering() {
                 read_push(&file, &case, 300_000),
             ),
             ("stream", read_stream(&file, &case)),
+            (
+                "push, a reader per row group",
+                read_next_readers(&file, &case),
+            ),
         ] {
             assert_eq!(
                 got.num_rows(),
@@ -462,7 +492,7 @@ fn filtered_reads_equal_reading_everything_then_filtering() {
             checked += 1;
         }
     }
-    assert_eq!(checked, cases().len() * 5);
+    assert_eq!(checked, cases().len() * 6);
 }
 
 /// The same filter, arrow-rs's reader with its own row filter: the same
