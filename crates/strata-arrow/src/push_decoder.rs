@@ -644,18 +644,6 @@ impl DecodedColumns {
         cached: &[Option<ArrayRef>],
         at: usize,
     ) -> Result<RecordBatch> {
-        let mut batches: Vec<LeafBatch> = Vec::with_capacity(leaves.len());
-        for leaf in leaves {
-            let (n, b) = leaf.read_runs(&window.runs)?;
-            if n != window.rows_read {
-                return Err(general(format!(
-                    "a column chunk ended after {n} of {} rows",
-                    window.rows_read
-                )));
-            }
-            batches.push(b);
-        }
-        let mut next = 0;
         let combined = match (&window.mask, post) {
             (Some(read), Some(post)) => Some(scatter(read, post)),
             (Some(read), None) => Some(read.clone()),
@@ -665,14 +653,46 @@ impl DecodedColumns {
         let rows = combined
             .as_ref()
             .map_or(window.selected, |m| m.count_set_bits());
-        let mask = combined.map(|m| {
+        // A top-level leaf read as values keeps the mask's rows as it
+        // reads; the other fields are read whole and filtered.
+        let mut batches: Vec<LeafBatch> = Vec::with_capacity(leaves.len());
+        let mut kept_only = Vec::with_capacity(leaves.len());
+        for leaf in leaves {
+            let (n, b, kept) = leaf.read_runs(&window.runs, combined.as_ref())?;
+            if n != window.rows_read {
+                return Err(general(format!(
+                    "a column chunk ended after {n} of {} rows",
+                    window.rows_read
+                )));
+            }
+            batches.push(b);
+            kept_only.push(kept);
+        }
+        // Per field: `None` when taken from `cached`, else whether its
+        // leaf kept the mask's rows.
+        let mut first_leaf = 0;
+        let mut kept_fields = Vec::with_capacity(self.fields.len());
+        for (j, f) in self.fields.iter().enumerate() {
+            if matches!(cached.get(j), Some(Some(_))) {
+                kept_fields.push(None);
+                continue;
+            }
+            let leaf = matches!(f.kind, FieldKind::Leaf { .. });
+            kept_fields.push(Some(
+                leaf && kept_only.get(first_leaf).copied().unwrap_or(false),
+            ));
+            first_leaf += self.field_leaves.get(j).map_or(0, |r| r.len());
+        }
+        let to_filter = kept_fields.iter().filter(|k| **k == Some(false)).count();
+        let mask = combined.filter(|_| to_filter > 0).map(|m| {
             let builder = FilterBuilder::new(&BooleanArray::new(m, None));
             // Several columns share the work of finding the kept runs.
-            match self.fields.len() {
-                0 | 1 => builder.build(),
+            match to_filter {
+                1 => builder.build(),
                 _ => builder.optimize().build(),
             }
         });
+        let mut next = 0;
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.fields.len());
         for (j, f) in self.fields.iter().enumerate() {
             if let Some(Some(array)) = cached.get(j) {
@@ -684,8 +704,8 @@ impl DecodedColumns {
             }
             let array = assemble(f, 0, 0, &batches, &mut next)?.0;
             columns.push(match &mask {
-                Some(mask) => mask.filter(&array)?,
-                None => array,
+                Some(mask) if kept_fields.get(j) == Some(&Some(false)) => mask.filter(&array)?,
+                _ => array,
             });
         }
         let options = RecordBatchOptions::new().with_row_count(Some(rows));

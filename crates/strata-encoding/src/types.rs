@@ -1014,6 +1014,65 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         Ok(())
     }
 
+    /// Append those of the first `n` PLAIN-encoded values of `page` whose
+    /// bit in `keep` (LSB first, bits `offset..offset + n`, checked by the
+    /// caller) is set, walking past the others, and return how many bytes
+    /// of `page` the `n` values took. Fails, appending nothing, if the
+    /// page ends inside them or the offsets would overflow.
+    ///
+    /// The bytes are reserved once, as the kept values' share of the
+    /// page's remaining payload (`left` values from the start of `page`).
+    pub(crate) fn extend_plain_kept(
+        &mut self,
+        page: &[u8],
+        n: usize,
+        left: usize,
+        keep: &[u8],
+        offset: usize,
+    ) -> Result<usize> {
+        self.start();
+        let (first_offset, base) = (self.offsets.len(), self.values.len());
+        let left = left.max(n);
+        if left > page.len() / 4 {
+            return Err(EncodingError::Truncated("byte array value"));
+        }
+        let kept = crate::validity::count_set(keep, offset, n);
+        self.values.reserve(plain_share(page.len(), left, kept));
+        // Offsets go into slots sized once. Every value is appended and
+        // cut off again unless kept, and its end written to the next slot,
+        // which moves on only for a kept one: no branch on the bit.
+        self.offsets.resize(first_offset + kept, O::ZERO);
+        let slots = &mut self.offsets[first_offset..];
+        let mut pos = 0usize;
+        let mut k = 0usize;
+        let mut failure = None;
+        for i in 0..n {
+            let Some(value) = plain_value(page, pos) else {
+                failure = Some(EncodingError::Truncated("byte array value"));
+                break;
+            };
+            pos += 4 + value.len();
+            let bit = usize::from(crate::validity::get_bit(keep, offset + i));
+            let before = self.values.len();
+            self.values.extend_from_slice(value);
+            self.values.truncate(before + value.len() * bit);
+            let Some(end) = O::from_usize(self.values.len()) else {
+                failure = Some(EncodingError::OffsetOverflow(self.values.len()));
+                break;
+            };
+            if let Some(slot) = slots.get_mut(k) {
+                *slot = end;
+            }
+            k += bit;
+        }
+        if let Some(e) = failure {
+            self.offsets.truncate(first_offset);
+            self.values.truncate(base);
+            return Err(e);
+        }
+        Ok(pos)
+    }
+
     /// Append the first `n` PLAIN-encoded values of `page` (each a 4-byte
     /// little-endian length and its bytes), the page's last `left` values
     /// (`left >= n`), and return how many bytes of `page` they took.

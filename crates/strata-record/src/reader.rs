@@ -192,6 +192,8 @@ enum Sink<'o, T: ChunkValue> {
     Values(&'o mut RecordBatchBuffers<T::Values>),
     Indices(&'o mut RecordBatchBuffers<Vec<u32>>),
     Views(&'o mut RecordBatchBuffers<Vec<u128>>, &'o mut ViewBuffers),
+    /// Values of the records whose bit is set, from bit `.2` of `.1` on.
+    Kept(&'o mut RecordBatchBuffers<T::Values>, &'o [u8], usize),
 }
 
 /// Decode `n` levels of a v1 page at the start of `data`; returns the
@@ -261,6 +263,9 @@ pub struct ColumnRecordReader<T: ChunkValue> {
     /// The last batch's size, which the next batch's buffers are given
     /// when it starts.
     last_room: BatchRoom,
+    /// For a run with nulls read under a filter: one bit per present
+    /// value, set where its record is kept. Grown on first use, reused.
+    kept_present: Vec<u8>,
 }
 
 impl<T: ChunkValue> ColumnRecordReader<T> {
@@ -298,6 +303,7 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
             stats: ReadStats::default(),
             flat_def_levels: true,
             last_room: BatchRoom::default(),
+            kept_present: Vec::new(),
         })
     }
 
@@ -405,6 +411,60 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         let spaced_before = self.stats.spaced_decodes;
         let records = self.consume_runs(runs, &mut Sink::Values(out))?;
         out.num_records = records;
+        self.last_room = BatchRoom::of(out);
+        self.count_batch(spaced_before);
+        Ok(records)
+    }
+
+    /// Read the records `runs` read, as [`read_runs`](Self::read_runs)
+    /// does, keeping in `out` (cleared first) only those whose bit in
+    /// `keep` is set: one bit per record read, LSB first, from bit
+    /// `offset`. The records a filter drops are passed over as a skip
+    /// passes over them (dictionary indices decoded but not gathered,
+    /// byte arrays walked but not copied). Returns the records read, kept
+    /// or not; `out.num_records` is the records kept.
+    ///
+    /// Only for columns that are not repeated (a record is one level);
+    /// fails with [`RecordError::InvalidArgument`] for a repeated column
+    /// or a `keep` too short for the records the runs read.
+    ///
+    /// ```no_run
+    /// # fn demo(mut reader: strata_record::ColumnRecordReader<i64>) -> strata_record::Result<()> {
+    /// use strata_record::{RecordBatchBuffers, RecordRun};
+    /// let mut out = RecordBatchBuffers::new();
+    /// // Records 0..8 read, records 1, 2 and 7 kept.
+    /// let keep = [0b1000_0110u8];
+    /// assert_eq!(reader.read_runs_kept(&[RecordRun::read(8)], &keep, 0, &mut out)?, 8);
+    /// assert_eq!(out.num_records, 3);
+    /// # Ok(()) }
+    /// ```
+    pub fn read_runs_kept(
+        &mut self,
+        runs: &[RecordRun],
+        keep: &[u8],
+        offset: usize,
+        out: &mut RecordBatchBuffers<T::Values>,
+    ) -> Result<usize> {
+        if self.max_rep > 0 {
+            return Err(RecordError::InvalidArgument(
+                "records kept by a mask from a repeated column".into(),
+            ));
+        }
+        let wanted = RecordRun::records_read(runs);
+        let bits = offset.checked_add(wanted).map(|end| end.div_ceil(8));
+        if bits.is_none_or(|bytes| bytes > keep.len()) {
+            return Err(RecordError::InvalidArgument(format!(
+                "a mask of {} bytes for {wanted} records from bit {offset}",
+                keep.len()
+            )));
+        }
+        out.clear();
+        out.from_dictionary = true;
+        self.values.reset_values(&mut out.values);
+        self.size_batch(wanted, out);
+        let spaced_before = self.stats.spaced_decodes;
+        let records = self.consume_runs(runs, &mut Sink::Kept(out, keep, offset))?;
+        out.num_records = out.num_levels;
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         Ok(records)
@@ -679,6 +739,20 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
                 read_run(out, &run, &mut self.stats, |n, v, s| {
                     Ok(values.read_views(n, v, buffers, s)?)
                 })?;
+            }
+            Sink::Kept(out, keep, at) => {
+                if !self.values.is_dictionary_page() {
+                    out.from_dictionary = false;
+                }
+                read_kept_run(
+                    out,
+                    &run,
+                    (keep, *at),
+                    &mut self.kept_present,
+                    &mut self.stats,
+                    &mut self.values,
+                )?;
+                *at += take;
             }
         }
         self.levels.pos = end;
@@ -972,6 +1046,123 @@ fn read_run<V>(
     Ok(())
 }
 
+/// Hand the records of `run` (of a column that is not repeated, a level
+/// each) whose bits in `keep` (the bitmap, and the bit of the run's first
+/// record) are set to `out`: their levels, validity and values. The
+/// values of the others are passed over by
+/// [`ChunkDecoder::read_kept`]. With nulls in the run, `kept_present`
+/// gets one bit per present value, set where its record is kept.
+fn read_kept_run<T: ChunkValue>(
+    out: &mut RecordBatchBuffers<T::Values>,
+    run: &LevelRun<'_>,
+    (keep, at): (&[u8], usize),
+    kept_present: &mut Vec<u8>,
+    stats: &mut ReadStats,
+    values: &mut ChunkDecoder<T>,
+) -> Result<()> {
+    let offset = out.num_levels;
+    if run.max_def == 0 || run.elided || !run.page_has_nulls {
+        // Every level holds a value: the records' bits are the values'.
+        let kept = count_bits(keep, at, run.take);
+        if run.copy_defs && run.max_def > 0 {
+            out.def_levels
+                .resize(out.def_levels.len() + kept, run.max_def);
+        }
+        if run.flat_optional {
+            set_all_valid(&mut out.validity, offset, kept);
+        }
+        values.read_kept(run.take, keep, at, &mut out.values)?;
+        stats.count_decode(false);
+        out.num_levels += kept;
+        return Ok(());
+    }
+    let defs = run
+        .defs
+        .get(..run.take)
+        .ok_or_else(|| corrupt("definition levels past the page"))?;
+    kept_present.clear();
+    kept_present.resize(run.take.div_ceil(8), 0);
+    let need = (offset + run.take).div_ceil(8);
+    if out.validity.len() < need {
+        out.validity.resize(need, 0);
+    }
+    let (mut present, mut kept, mut kept_nulls) = (0usize, 0usize, 0usize);
+    for (i, &d) in defs.iter().enumerate() {
+        let is_kept = bit_at(keep, at + i);
+        let is_present = d == run.max_def;
+        if is_present {
+            if is_kept {
+                set_bit(kept_present, present);
+            }
+            present += 1;
+        }
+        if is_kept {
+            if run.copy_defs {
+                out.def_levels.push(d);
+            }
+            if is_present {
+                set_bit(&mut out.validity, offset + kept);
+            } else {
+                kept_nulls += 1;
+            }
+            kept += 1;
+        }
+    }
+    out.null_count += kept_nulls;
+    let spaced = (kept_nulls > 0).then_some(Spaced {
+        validity: &out.validity,
+        offset,
+        slots: kept,
+        nulls: kept_nulls,
+    });
+    let mark = match spaced {
+        Some(s) => Some(out.values.mark_spaced(s.slots)?),
+        None => None,
+    };
+    values.read_kept(present, kept_present, 0, &mut out.values)?;
+    if let (Some(mark), Some(s)) = (mark, spaced) {
+        out.values.spread_tail(mark, s)?;
+    }
+    stats.count_decode(spaced.is_some());
+    out.num_levels += kept;
+    Ok(())
+}
+
+/// Bit `i` of an LSB-first bitmap (unset past its end).
+fn bit_at(bitmap: &[u8], i: usize) -> bool {
+    bitmap.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1)
+}
+
+/// The set bits among bits `offset..offset + len` of an LSB-first bitmap
+/// (bits past its end count as unset).
+fn count_bits(bitmap: &[u8], offset: usize, len: usize) -> usize {
+    if len == 0 {
+        return 0;
+    }
+    let end = offset + len;
+    let bytes = bitmap
+        .get(offset / 8..end.div_ceil(8).min(bitmap.len()))
+        .unwrap_or_default();
+    let mut n: usize = bytes.iter().map(|b| b.count_ones() as usize).sum();
+    if let Some(first) = bytes.first() {
+        n -= (first & ((1u8 << (offset % 8)) - 1)).count_ones() as usize;
+    }
+    if let Some(last) = bytes.last()
+        && !end.is_multiple_of(8)
+        && end.div_ceil(8) <= bitmap.len()
+    {
+        n -= (last >> (end % 8)).count_ones() as usize;
+    }
+    n
+}
+
+/// Set bit `i` of an LSB-first bitmap long enough to hold it.
+fn set_bit(bitmap: &mut [u8], i: usize) {
+    if let Some(b) = bitmap.get_mut(i / 8) {
+        *b |= 1 << (i % 8);
+    }
+}
+
 /// Append `take` definition levels: `defs`, or `max_def` repeated when
 /// the page's levels were elided.
 fn copy_def_levels(out: &mut Vec<i16>, defs: &[i16], elided: bool, max_def: i16, take: usize) {
@@ -1042,5 +1233,23 @@ fn set_bits(bitmap: &mut [u8], offset: usize, len: usize) {
             *b |= 1 << (bit % 8);
         }
         bit += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_bits_counts_what_bit_at_sees() {
+        let bitmap: Vec<u8> = (0u32..5).map(|i| (i * 0x9D + 0x35) as u8).collect();
+        for offset in 0..bitmap.len() * 8 + 3 {
+            for len in 0..bitmap.len() * 8 + 3 - offset {
+                let naive = (offset..offset + len)
+                    .filter(|&i| bit_at(&bitmap, i))
+                    .count();
+                assert_eq!(count_bits(&bitmap, offset, len), naive, "{offset}, {len}");
+            }
+        }
     }
 }

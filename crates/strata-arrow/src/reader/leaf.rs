@@ -130,6 +130,8 @@ pub(crate) struct LeafReader {
     target: DataType,
     /// Unit of stored INT64 timestamps / times (from the logical type).
     stored_unit: Option<ArrowTimeUnit>,
+    /// A field of the schema root (not inside a struct or list).
+    top_level: bool,
 }
 
 fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
@@ -175,12 +177,49 @@ impl LeafReader {
             column,
             target,
             stored_unit,
+            top_level,
         })
     }
 
-    /// Read the records `runs` read, skipping the others, as one batch;
-    /// returns the records read (fewer only where the chunk ends).
-    pub(crate) fn read_runs(&mut self, runs: &[RecordRun]) -> Result<(usize, LeafBatch)> {
+    /// Whether [`read_runs`](Self::read_runs) can keep
+    /// only a mask's rows: a field of the schema root (whose array is the
+    /// leaf's own), not repeated, read as values
+    /// (not as a dictionary of byte arrays, not as views).
+    fn keeps_masked_rows(&self) -> bool {
+        self.top_level
+            && match &self.column {
+                Column::Bool(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::I32(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::I64(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::I96(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::F32(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::F64(t) => t.reader.descriptor().max_rep_level == 0,
+                Column::Bytes(t) => {
+                    t.reader.descriptor().max_rep_level == 0
+                        && !matches!(
+                            self.target,
+                            DataType::Dictionary(..) | DataType::Utf8View | DataType::BinaryView
+                        )
+                }
+                Column::Fixed(t) => t.reader.descriptor().max_rep_level == 0,
+            }
+    }
+
+    /// Read the records `runs` read, skipping the others, as one batch,
+    /// and keep only the rows whose bit in `keep` (one per row read) is
+    /// set where this leaf can
+    /// ([`keeps_masked_rows`](Self::keeps_masked_rows)): the values of
+    /// the rows dropped are passed over, not built and filtered out.
+    /// Returns the rows read, the batch, and whether it holds the kept
+    /// rows only (`false`: every row read, for the caller to filter).
+    pub(crate) fn read_runs(
+        &mut self,
+        runs: &[RecordRun],
+        keep: Option<&BooleanBuffer>,
+    ) -> Result<(usize, LeafBatch, bool)> {
+        let keep = keep.filter(|_| self.keeps_masked_rows());
+        let kept = keep.is_some();
+        let keep = keep.map(|k| (k.values(), k.offset()));
         // Byte arrays read dictionaries from the chunk's own dictionary;
         // other values are read as their value type, then interned.
         let (target, intern_key) = match &self.target {
@@ -191,16 +230,16 @@ impl LeafReader {
         };
         let unit = self.stored_unit;
         let (records, def, rep, array) = match &mut self.column {
-            Column::Bool(t) => plain(t, runs, |v, nulls| {
+            Column::Bool(t) => plain(t, runs, keep, |v, nulls| {
                 Ok(Arc::new(BooleanArray::new(pack_bools(&v), nulls)) as ArrayRef)
             })?,
-            Column::I32(t) => plain(t, runs, |v, nulls| from_i32(v, nulls, &target))?,
-            Column::I64(t) => plain(t, runs, |v, nulls| from_i64(v, nulls, &target, unit))?,
-            Column::I96(t) => plain(t, runs, |v, nulls| from_int96(&v, nulls, &target))?,
-            Column::F32(t) => plain(t, runs, |v, nulls| {
+            Column::I32(t) => plain(t, runs, keep, |v, nulls| from_i32(v, nulls, &target))?,
+            Column::I64(t) => plain(t, runs, keep, |v, nulls| from_i64(v, nulls, &target, unit))?,
+            Column::I96(t) => plain(t, runs, keep, |v, nulls| from_int96(&v, nulls, &target))?,
+            Column::F32(t) => plain(t, runs, keep, |v, nulls| {
                 Ok(Arc::new(Float32Array::new(v.into(), nulls)) as ArrayRef)
             })?,
-            Column::F64(t) => plain(t, runs, |v, nulls| {
+            Column::F64(t) => plain(t, runs, keep, |v, nulls| {
                 Ok(Arc::new(Float64Array::new(v.into(), nulls)) as ArrayRef)
             })?,
             Column::Bytes(t) => match &target {
@@ -213,15 +252,15 @@ impl LeafReader {
                 }
                 DataType::Utf8View => read_views(t, runs, true)?,
                 DataType::BinaryView => read_views(t, runs, false)?,
-                _ => read_bytes(t, runs, &target)?,
+                _ => read_bytes(t, runs, keep, &target)?,
             },
-            Column::Fixed(t) => plain(t, runs, |v, nulls| from_fixed(v, nulls, &target))?,
+            Column::Fixed(t) => plain(t, runs, keep, |v, nulls| from_fixed(v, nulls, &target))?,
         };
         let array = match intern_key {
             Some(key) => fixed_width_dictionary(&array, &key)?,
             None => array,
         };
-        Ok((records, LeafBatch { def, rep, array }))
+        Ok((records, LeafBatch { def, rep, array }, kept))
     }
 }
 
@@ -282,9 +321,10 @@ fn pack_bools(v: &[bool]) -> BooleanBuffer {
 fn plain<T: ChunkValue>(
     t: &mut Typed<T>,
     runs: &[RecordRun],
+    keep: Option<(&[u8], usize)>,
     convert: impl FnOnce(T::Values, Option<NullBuffer>) -> Result<ArrayRef>,
 ) -> Result<Levels> {
-    let (records, values, nulls, def, rep) = read_values(t, runs)?;
+    let (records, values, nulls, def, rep) = read_values(t, runs, keep)?;
     Ok((records, def, rep, convert(values, nulls)?))
 }
 
@@ -295,8 +335,14 @@ type ValuesBatch<V> = (usize, V, Option<NullBuffer>, Vec<i16>, Vec<i16>);
 fn read_values<T: ChunkValue>(
     t: &mut Typed<T>,
     runs: &[RecordRun],
+    keep: Option<(&[u8], usize)>,
 ) -> Result<ValuesBatch<T::Values>> {
-    let records = t.reader.read_runs(runs, &mut t.buffers)?;
+    let records = match keep {
+        Some((bits, offset)) => t
+            .reader
+            .read_runs_kept(runs, bits, offset, &mut t.buffers)?,
+        None => t.reader.read_runs(runs, &mut t.buffers)?,
+    };
     let nulls = spread_batch(&mut t.buffers, t.spread)?;
     let b = &mut t.buffers;
     Ok((
@@ -376,8 +422,13 @@ fn spread_values<V: ValueBuffer>(
 /// type). A batch whose every value was gathered from a dictionary whose
 /// entries are all UTF-8 is turned into strings without validating it
 /// again (see [`string_array`]).
-fn read_bytes(t: &mut Typed<ByteArray>, runs: &[RecordRun], target: &DataType) -> Result<Levels> {
-    let (records, values, nulls, def, rep) = read_values(t, runs)?;
+fn read_bytes(
+    t: &mut Typed<ByteArray>,
+    runs: &[RecordRun],
+    keep: Option<(&[u8], usize)>,
+    target: &DataType,
+) -> Result<Levels> {
+    let (records, values, nulls, def, rep) = read_values(t, runs, keep)?;
     let gathered = t.buffers.from_dictionary;
     let strings = matches!(
         target,
@@ -593,7 +644,7 @@ fn read_dictionary(
         keyed_dictionary(indices, nulls, values, key)
     };
     let dense = |t: &mut Typed<ByteArray>, n| {
-        let (records, values, nulls, def, rep) = read_values(t, &[RecordRun::read(n)])?;
+        let (records, values, nulls, def, rep) = read_values(t, &[RecordRun::read(n)], None)?;
         let values = from_bytes(values, nulls, value)?;
         Ok((
             records,

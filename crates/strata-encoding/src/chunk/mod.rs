@@ -160,7 +160,7 @@ fn index_chunks(
     scratch: &mut Vec<u32>,
     n: usize,
     dict_len: usize,
-    mut each: impl FnMut(&[u32]) -> Result<()>,
+    mut each: impl FnMut(&mut [u32]) -> Result<()>,
 ) -> Result<()> {
     scratch.resize(INDEX_CHUNK.min(n), 0);
     let mut done = 0;
@@ -175,6 +175,20 @@ fn index_chunks(
         done += k;
     }
     Ok(())
+}
+
+/// Move the indices of `indices` whose bit in `keep` (from bit `offset`)
+/// is set to the front, in order, and return how many there are. Written
+/// without a branch per index: each index is stored, and the write
+/// position moves on only for a kept one.
+fn compact_kept(indices: &mut [u32], keep: &[u8], offset: usize) -> usize {
+    let mut kept = 0usize;
+    for i in 0..indices.len() {
+        let index = indices[i];
+        indices[kept] = index;
+        kept += usize::from(crate::validity::get_bit(keep, offset + i));
+    }
+    kept
 }
 
 /// Append to `out` the entries of `entries` that `indices` name (each
@@ -459,6 +473,68 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             }
         }
         Ok(())
+    }
+
+    /// Append those of the next `n` values whose bit in `keep` (LSB first,
+    /// bits `offset..offset + n`) is set, passing over the others: the rows
+    /// a filter keeps, read without building the values it drops. Values
+    /// are dense (no null slots); the caller counts the bits over the
+    /// present values of a run with nulls.
+    ///
+    /// Dictionary indices are decoded a chunk at a time as in
+    /// [`read`](Self::read), the kept ones moved to the front of the chunk
+    /// and only those gathered; PLAIN byte arrays are walked once, copying
+    /// the kept values ([`ChunkValue::read_plain_kept_from`]); other pages
+    /// read each run of kept values and skip each run of dropped ones.
+    pub fn read_kept(
+        &mut self,
+        n: usize,
+        keep: &[u8],
+        offset: usize,
+        out: &mut T::Values,
+    ) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        crate::validity::check_bitmap(keep, offset, n)?;
+        self.check(n)?;
+        match &mut self.source {
+            Source::Indices { .. } => {
+                let dict = Arc::clone(self.decoded()?);
+                let dict_len = T::dict_len(&dict)?;
+                let mut done = 0usize;
+                with_indices(&mut self.source, &mut self.indices, n, |rle, scratch| {
+                    index_chunks(rle, scratch, n, dict_len, |indices| {
+                        let kept = compact_kept(indices, keep, offset + done);
+                        done += indices.len();
+                        T::gather(&dict, indices.get(..kept).unwrap_or_default(), out)
+                    })
+                })
+            }
+            Source::PlainInPlace { data, at, left } => {
+                let bytes = data.get(*at..).unwrap_or_default();
+                *at += T::read_plain_kept_from(bytes, n, *left, keep, offset, out)?;
+                *left -= n;
+                Ok(())
+            }
+            Source::Empty => Err(corrupt("values without a data page")),
+            Source::Plain { .. } | Source::Store { .. } if out.retains_in_place() => {
+                // Values of one width: read all of them (a copy), then
+                // drop those not kept in one pass.
+                let mark = ValueBuffer::len(out);
+                self.read(n, out, None)?;
+                out.retain_tail(mark, keep, offset)
+            }
+            Source::Plain { .. } | Source::Store { .. } => {
+                let mut at = 0usize;
+                for (start, len) in crate::validity::SetRuns::new(keep, offset, n) {
+                    self.skip(start - at)?;
+                    self.read(len, out, None)?;
+                    at = start + len;
+                }
+                self.skip(n - at)
+            }
+        }
     }
 
     /// Append `present` dictionary indices (spread over `spaced` slots,

@@ -77,9 +77,48 @@ pub trait ValueBuffer: Default + Debug {
     /// `spaced`: move them to their slots, leaving empty values in the null
     /// slots, so that `spaced.slots` slots follow `mark`.
     fn spread_tail(&mut self, mark: usize, spaced: Spaced<'_>) -> Result<()>;
+    /// Whether [`retain_tail`](Self::retain_tail) can drop values in
+    /// place (values of one width, `Vec<T>`); byte arrays cannot, and are
+    /// read value by value instead.
+    fn retains_in_place(&self) -> bool {
+        false
+    }
+    /// Of the values after `mark`, keep those whose bit in `keep` (LSB
+    /// first, from bit `offset`, checked by the caller) is set, in order.
+    /// Only for buffers that [`retains_in_place`](Self::retains_in_place).
+    fn retain_tail(&mut self, mark: usize, keep: &[u8], offset: usize) -> Result<()> {
+        let _ = (mark, keep, offset);
+        Err(EncodingError::Unsupported(
+            "dropping values in place from this buffer".into(),
+        ))
+    }
 }
 
 impl<T: Debug + Copy + Default> ValueBuffer for Vec<T> {
+    fn retains_in_place(&self) -> bool {
+        true
+    }
+    fn retain_tail(&mut self, mark: usize, keep: &[u8], offset: usize) -> Result<()> {
+        let tail = self.get_mut(mark..).unwrap_or_default();
+        // Every value is written to the next kept position, which moves
+        // on only for a kept one: no branch per value.
+        let mut kept = 0usize;
+        for i in 0..tail.len() {
+            let (Some(&v), Some(bit)) = (
+                tail.get(i),
+                keep.get((offset + i) / 8)
+                    .map(|b| b >> ((offset + i) % 8) & 1),
+            ) else {
+                break;
+            };
+            if let Some(slot) = tail.get_mut(kept) {
+                *slot = v;
+            }
+            kept += usize::from(bit);
+        }
+        self.truncate(mark + kept);
+        Ok(())
+    }
     fn len(&self) -> usize {
         Vec::len(self)
     }
@@ -236,6 +275,23 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
         spaced: Option<Spaced<'_>>,
     ) -> Result<usize> {
         let _ = (bytes, present, left, out, spaced);
+        Err(not_in_place::<Self>())
+    }
+
+    /// Append those of the first `n` PLAIN values at the start of `bytes`
+    /// (the page's last `left` values) whose bit in `keep` (LSB first, bits
+    /// `offset..offset + n`, checked by the caller) is set, walking past
+    /// the others; returns the bytes the `n` values took. Only for types
+    /// with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
+    fn read_plain_kept_from(
+        bytes: &[u8],
+        n: usize,
+        left: usize,
+        keep: &[u8],
+        offset: usize,
+        out: &mut Self::Values,
+    ) -> Result<usize> {
+        let _ = (bytes, n, left, keep, offset, out);
         Err(not_in_place::<Self>())
     }
 
@@ -732,6 +788,17 @@ impl ChunkValue for ByteArray {
         dec.set_data(bytes, left.max(present))?;
         emit_append(&mut dec, out, present, spaced)?;
         Ok(dec.position())
+    }
+
+    fn read_plain_kept_from(
+        bytes: &[u8],
+        n: usize,
+        left: usize,
+        keep: &[u8],
+        offset: usize,
+        out: &mut Self::Values,
+    ) -> Result<usize> {
+        out.extend_plain_kept(bytes, n, left, keep, offset)
     }
 
     fn skip_plain_from(bytes: &[u8], n: usize) -> Result<usize> {
