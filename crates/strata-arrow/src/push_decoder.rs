@@ -48,8 +48,12 @@
 //! refine the row group's rows. Kept rows in runs (a range on sorted
 //! data) become the row group's selectors, so the output skips the rows
 //! and pages between; kept rows too scattered for that (runs averaging
-//! under 32 rows) stay a mask over the selected rows, applied to each
-//! batch after it is read. Offset and limit then cut the rows kept. The
+//! under 32 rows) stay a mask over the selected rows. A field of the
+//! schema root read as values drops the masked rows as it reads them:
+//! their dictionary entries are not gathered, their byte arrays not
+//! copied (`ColumnRecordReader::read_runs_kept`); other fields (nested,
+//! or read as dictionaries or views) are read whole and filtered. Offset
+//! and limit then cut the rows kept. The
 //! ranges a predicate fetched that the output reads too are kept until
 //! the row group opens, and an output field a predicate decoded whole
 //! is taken from the predicate's arrays, not decoded again (up to
