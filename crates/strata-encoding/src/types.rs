@@ -1036,7 +1036,7 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         if left > page.len() / 4 {
             return Err(EncodingError::Truncated("byte array value"));
         }
-        let kept = crate::validity::count_set(keep, offset, n);
+        let kept = count_set(keep, offset, n);
         self.values.reserve(plain_share(page.len(), left, kept));
         // Offsets go into slots sized once. Every value is appended and
         // cut off again unless kept, and its end written to the next slot,
@@ -1052,7 +1052,7 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
                 break;
             };
             pos += 4 + value.len();
-            let bit = usize::from(crate::validity::get_bit(keep, offset + i));
+            let bit = usize::from(get_bit(keep, offset + i));
             let before = self.values.len();
             self.values.extend_from_slice(value);
             self.values.truncate(before + value.len() * bit);

@@ -9,6 +9,7 @@ use strata_file::page::Page;
 use strata_file::page_reader::PageReader;
 use strata_format::ColumnDescriptor;
 use strata_format::metadata::{Encoding, PageType};
+use strata_sink::bitmap::{count_set, get_bit, set_bit};
 
 use crate::buffers::RecordBatchBuffers;
 use crate::error::{RecordError, Result};
@@ -1063,7 +1064,7 @@ fn read_kept_run<T: ChunkValue>(
     let offset = out.num_levels;
     if run.max_def == 0 || run.elided || !run.page_has_nulls {
         // Every level holds a value: the records' bits are the values'.
-        let kept = count_bits(keep, at, run.take);
+        let kept = count_set(keep, at, run.take);
         if run.copy_defs && run.max_def > 0 {
             out.def_levels
                 .resize(out.def_levels.len() + kept, run.max_def);
@@ -1088,7 +1089,7 @@ fn read_kept_run<T: ChunkValue>(
     }
     let (mut present, mut kept, mut kept_nulls) = (0usize, 0usize, 0usize);
     for (i, &d) in defs.iter().enumerate() {
-        let is_kept = bit_at(keep, at + i);
+        let is_kept = get_bit(keep, at + i);
         let is_present = d == run.max_def;
         if is_present {
             if is_kept {
@@ -1126,41 +1127,6 @@ fn read_kept_run<T: ChunkValue>(
     stats.count_decode(spaced.is_some());
     out.num_levels += kept;
     Ok(())
-}
-
-/// Bit `i` of an LSB-first bitmap (unset past its end).
-fn bit_at(bitmap: &[u8], i: usize) -> bool {
-    bitmap.get(i / 8).is_some_and(|b| b >> (i % 8) & 1 == 1)
-}
-
-/// The set bits among bits `offset..offset + len` of an LSB-first bitmap
-/// (bits past its end count as unset).
-fn count_bits(bitmap: &[u8], offset: usize, len: usize) -> usize {
-    if len == 0 {
-        return 0;
-    }
-    let end = offset + len;
-    let bytes = bitmap
-        .get(offset / 8..end.div_ceil(8).min(bitmap.len()))
-        .unwrap_or_default();
-    let mut n: usize = bytes.iter().map(|b| b.count_ones() as usize).sum();
-    if let Some(first) = bytes.first() {
-        n -= (first & ((1u8 << (offset % 8)) - 1)).count_ones() as usize;
-    }
-    if let Some(last) = bytes.last()
-        && !end.is_multiple_of(8)
-        && end.div_ceil(8) <= bitmap.len()
-    {
-        n -= (last >> (end % 8)).count_ones() as usize;
-    }
-    n
-}
-
-/// Set bit `i` of an LSB-first bitmap long enough to hold it.
-fn set_bit(bitmap: &mut [u8], i: usize) {
-    if let Some(b) = bitmap.get_mut(i / 8) {
-        *b |= 1 << (i % 8);
-    }
 }
 
 /// Append `take` definition levels: `defs`, or `max_def` repeated when
@@ -1233,23 +1199,5 @@ fn set_bits(bitmap: &mut [u8], offset: usize, len: usize) {
             *b |= 1 << (bit % 8);
         }
         bit += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn count_bits_counts_what_bit_at_sees() {
-        let bitmap: Vec<u8> = (0u32..5).map(|i| (i * 0x9D + 0x35) as u8).collect();
-        for offset in 0..bitmap.len() * 8 + 3 {
-            for len in 0..bitmap.len() * 8 + 3 - offset {
-                let naive = (offset..offset + len)
-                    .filter(|&i| bit_at(&bitmap, i))
-                    .count();
-                assert_eq!(count_bits(&bitmap, offset, len), naive, "{offset}, {len}");
-            }
-        }
     }
 }

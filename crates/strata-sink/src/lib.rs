@@ -8,6 +8,8 @@
 //!   values.
 //! - [`BitWriter`] / [`BitReader`]: LSB-first bit streams with aligned reads
 //!   and writes and ULEB128/zigzag varints.
+//! - [`bitmap`]: LSB-first bitmaps (validity, filter masks): bits read,
+//!   counted and walked as runs a word at a time.
 //! - [`bitpack`]: pack and unpack kernels for blocks of 32 and 64 values at
 //!   every bit width, one specialised function per width.
 //! - [`rle`]: the RLE/bit-packed hybrid encoding of Parquet levels and
@@ -44,6 +46,7 @@
 pub mod append;
 pub mod bit_reader;
 pub mod bit_writer;
+pub mod bitmap;
 pub mod bitpack;
 mod byte_sink;
 pub mod cache;

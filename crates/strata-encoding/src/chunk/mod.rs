@@ -62,6 +62,7 @@ use strata_sink::rle::{RleDecoder, RlePosition};
 
 use crate::dictionary::check_indices;
 use crate::plain_views;
+use crate::validity::{SetRuns, check_bitmap, get_bit};
 
 mod plain_dict;
 mod value;
@@ -186,7 +187,7 @@ fn compact_kept(indices: &mut [u32], keep: &[u8], offset: usize) -> usize {
     for i in 0..indices.len() {
         let index = indices[i];
         indices[kept] = index;
-        kept += usize::from(crate::validity::get_bit(keep, offset + i));
+        kept += usize::from(get_bit(keep, offset + i));
     }
     kept
 }
@@ -496,7 +497,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         if n == 0 {
             return Ok(());
         }
-        crate::validity::check_bitmap(keep, offset, n)?;
+        check_bitmap(keep, offset, n)?;
         self.check(n)?;
         match &mut self.source {
             Source::Indices { .. } => {
@@ -527,7 +528,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
             }
             Source::Plain { .. } | Source::Store { .. } => {
                 let mut at = 0usize;
-                for (start, len) in crate::validity::SetRuns::new(keep, offset, n) {
+                for (start, len) in SetRuns::new(keep, offset, n) {
                     self.skip(start - at)?;
                     self.read(len, out, None)?;
                     at = start + len;
