@@ -853,6 +853,46 @@ fn plain_value(page: &[u8], pos: usize) -> Option<&[u8]> {
     page.get(start..start.checked_add(u32::from_le_bytes(*len) as usize)?)
 }
 
+/// Walk the first `n` PLAIN values of `page`, appending to `values` those
+/// whose bit in `keep` (from bit `offset`) is set and writing each kept
+/// value's end offset to the next of `slots` (one per kept value); returns
+/// the bytes the `n` values took. `SPARSE` (few kept) passes over a
+/// dropped value before any copy; otherwise every value is appended and
+/// cut off again unless kept, so that the loop does not branch on the
+/// bit. On an error the caller truncates what was appended.
+fn keep_plain_values<const SPARSE: bool, O: OffsetSize>(
+    values: &mut Vec<u8>,
+    slots: &mut [O],
+    page: &[u8],
+    n: usize,
+    keep: &[u8],
+    offset: usize,
+) -> Result<usize> {
+    let mut pos = 0usize;
+    let mut k = 0usize;
+    for i in 0..n {
+        let value = plain_value(page, pos).ok_or(EncodingError::Truncated("byte array value"))?;
+        pos += 4 + value.len();
+        let bit = usize::from(get_bit(keep, offset + i));
+        if SPARSE {
+            if bit == 0 {
+                continue;
+            }
+            values.extend_from_slice(value);
+        } else {
+            let before = values.len();
+            values.extend_from_slice(value);
+            values.truncate(before + value.len() * bit);
+        }
+        let end = O::from_usize(values.len()).ok_or(EncodingError::OffsetOverflow(values.len()))?;
+        if let Some(slot) = slots.get_mut(k) {
+            *slot = end;
+        }
+        k += bit;
+    }
+    Ok(pos)
+}
+
 impl<O: OffsetSize> ByteArrayBuffer<O> {
     /// An empty buffer; no heap memory until the first value.
     pub const fn new() -> Self {
@@ -1038,39 +1078,20 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         }
         let kept = count_set(keep, offset, n);
         self.values.reserve(plain_share(page.len(), left, kept));
-        // Offsets go into slots sized once. Every value is appended and
-        // cut off again unless kept, and its end written to the next slot,
-        // which moves on only for a kept one: no branch on the bit.
         self.offsets.resize(first_offset + kept, O::ZERO);
         let slots = &mut self.offsets[first_offset..];
-        let mut pos = 0usize;
-        let mut k = 0usize;
-        let mut failure = None;
-        for i in 0..n {
-            let Some(value) = plain_value(page, pos) else {
-                failure = Some(EncodingError::Truncated("byte array value"));
-                break;
-            };
-            pos += 4 + value.len();
-            let bit = usize::from(get_bit(keep, offset + i));
-            let before = self.values.len();
-            self.values.extend_from_slice(value);
-            self.values.truncate(before + value.len() * bit);
-            let Some(end) = O::from_usize(self.values.len()) else {
-                failure = Some(EncodingError::OffsetOverflow(self.values.len()));
-                break;
-            };
-            if let Some(slot) = slots.get_mut(k) {
-                *slot = end;
-            }
-            k += bit;
-        }
-        if let Some(e) = failure {
+        // One loop each (a constant parameter), so neither tests which it
+        // is per value.
+        let walked = if kept <= n / 4 {
+            keep_plain_values::<true, O>(&mut self.values, slots, page, n, keep, offset)
+        } else {
+            keep_plain_values::<false, O>(&mut self.values, slots, page, n, keep, offset)
+        };
+        if walked.is_err() {
             self.offsets.truncate(first_offset);
             self.values.truncate(base);
-            return Err(e);
         }
-        Ok(pos)
+        walked
     }
 
     /// Append the first `n` PLAIN-encoded values of `page` (each a 4-byte

@@ -422,7 +422,8 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
     /// `keep` is set: one bit per record read, LSB first, from bit
     /// `offset`. The records a filter drops are passed over as a skip
     /// passes over them (dictionary indices decoded but not gathered,
-    /// byte arrays walked but not copied). Returns the records read, kept
+    /// byte arrays walked, and copied only where many are kept). Returns
+    /// the records read, kept
     /// or not; `out.num_records` is the records kept.
     ///
     /// Only for columns that are not repeated (a record is one level);

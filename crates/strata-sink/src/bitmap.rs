@@ -25,27 +25,46 @@ pub fn get_bit(bitmap: &[u8], i: usize) -> bool {
 fn word_at(bitmap: &[u8], bit: usize) -> u64 {
     let byte = bit >> 3;
     let shift = bit & 7;
-    let mut buf = [0u8; 16];
-    let avail = bitmap.len().saturating_sub(byte).min(9);
-    if avail > 0 {
-        buf[..avail].copy_from_slice(&bitmap[byte..byte + avail]);
+    // Eight whole bytes from `byte` on (the common case): one load, and
+    // the bits of the byte after them that the shift brings in.
+    if let Some(chunk) = bitmap.get(byte..).and_then(|b| b.first_chunk::<8>()) {
+        let low = u64::from_le_bytes(*chunk) >> shift;
+        let high = match shift {
+            0 => 0,
+            _ => u64::from(bitmap.get(byte + 8).copied().unwrap_or(0)) << (64 - shift),
+        };
+        return low | high;
     }
-    (u128::from_le_bytes(buf) >> shift) as u64
+    let mut buf = [0u8; 8];
+    let tail = bitmap.get(byte..).unwrap_or_default();
+    let avail = tail.len().min(8);
+    if let (Some(dst), Some(src)) = (buf.get_mut(..avail), tail.get(..avail)) {
+        dst.copy_from_slice(src);
+    }
+    u64::from_le_bytes(buf) >> shift
 }
 
 /// Number of set bits in `offset .. offset + len`; bits past the end of the
-/// bitmap count as unset.
+/// bitmap count as unset. The bytes of the range are counted whole (a
+/// loop the compiler vectorises), less the bits of its first and last
+/// byte outside it.
+#[inline]
 pub fn count_set(bitmap: &[u8], offset: usize, len: usize) -> usize {
-    let mut count = 0usize;
-    let mut i = 0;
-    while i < len {
-        let take = (len - i).min(64);
-        let mut w = word_at(bitmap, offset + i);
-        if take < 64 {
-            w &= (1u64 << take) - 1;
-        }
-        count += w.count_ones() as usize;
-        i += take;
+    let len = len.min(bits_from(bitmap, offset));
+    if len == 0 {
+        return 0;
+    }
+    // Within the bitmap after the cut above, so no overflow.
+    let end = offset + len;
+    let bytes = bitmap.get(offset / 8..end.div_ceil(8)).unwrap_or_default();
+    let mut count: usize = bytes.iter().map(|b| b.count_ones() as usize).sum();
+    if let Some(first) = bytes.first() {
+        count -= (first & ((1u8 << (offset % 8)) - 1)).count_ones() as usize;
+    }
+    if let Some(last) = bytes.last()
+        && !end.is_multiple_of(8)
+    {
+        count -= (last >> (end % 8)).count_ones() as usize;
     }
     count
 }
@@ -88,9 +107,16 @@ impl<'a> SetRuns<'a> {
             bitmap,
             offset,
             pos: 0,
-            len,
+            len: len.min(bits_from(bitmap, offset)),
         }
     }
+}
+
+/// The bits of `bitmap` from bit `offset` to its end: a range is cut to
+/// them (the bits past the end are unset), so that a walk stops there and
+/// `offset + i` cannot overflow.
+fn bits_from(bitmap: &[u8], offset: usize) -> usize {
+    bitmap.len().saturating_mul(8).saturating_sub(offset)
 }
 
 impl Iterator for SetRuns<'_> {
@@ -135,6 +161,39 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn every_range_counts_and_walks_what_get_bit_sees() {
+        let bitmap: Vec<u8> = (0u32..11).map(|i| (i * 0x9D + 0x35) as u8).collect();
+        for offset in 0..bitmap.len() * 8 + 3 {
+            for len in 0..bitmap.len() * 8 + 3 - offset {
+                let bits: Vec<bool> = (offset..offset + len)
+                    .map(|i| get_bit(&bitmap, i))
+                    .collect();
+                let what = format!("{offset}, {len}");
+                assert_eq!(
+                    count_set(&bitmap, offset, len),
+                    bits.iter().filter(|b| **b).count(),
+                    "{what}"
+                );
+                let runs: Vec<_> = SetRuns::new(&bitmap, offset, len).collect();
+                assert_eq!(runs, naive_runs(&bits), "{what}");
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_past_the_end_count_as_unset() {
+        let bitmap = [0xFFu8, 0x01];
+        assert_eq!(count_set(&bitmap, 4, usize::MAX), 5);
+        assert_eq!(count_set(&bitmap, usize::MAX, usize::MAX), 0);
+        assert_eq!(
+            SetRuns::new(&bitmap, 4, usize::MAX).collect::<Vec<_>>(),
+            [(0, 5)]
+        );
+        assert_eq!(SetRuns::new(&bitmap, usize::MAX - 1, 9).count(), 0);
+        assert!(!get_bit(&bitmap, usize::MAX));
     }
 
     #[test]

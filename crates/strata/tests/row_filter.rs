@@ -12,8 +12,8 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type};
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, ListArray, RecordBatch,
-    StringArray, StructArray,
+    Array, ArrayRef, BooleanArray, FixedSizeBinaryArray, Float64Array, Int32Array, Int64Array,
+    ListArray, RecordBatch, StringArray, StructArray,
 };
 use arrow_schema::{ArrowError, DataType, Field, Fields};
 use bytes::Bytes;
@@ -30,7 +30,8 @@ use strata::file::properties::WriterProperties;
 const ROWS: i64 = 20_000;
 
 /// The table: `id` 0..ROWS, `n` nullable, `s` strings (dictionary
-/// encoded, some null), `v` doubles, `st` a struct {a, b}, `l` a list.
+/// encoded, some null), `v` doubles, `st` a struct {a, b}, `l` a list,
+/// `flag` nullable booleans, `fx` nullable 4-byte fixed-size binaries.
 fn table() -> RecordBatch {
     let id = Int64Array::from_iter_values(0..ROWS);
     let n = Int32Array::from_iter((0..ROWS).map(|i| (i % 7 != 0).then_some((i % 100) as i32)));
@@ -54,6 +55,12 @@ fn table() -> RecordBatch {
                 .collect::<Vec<_>>()
         })
     }));
+    let flag = BooleanArray::from_iter((0..ROWS).map(|i| (i % 6 != 2).then_some(i % 3 == 0)));
+    let fx = FixedSizeBinaryArray::try_from_sparse_iter_with_size(
+        (0..ROWS).map(|i| (i % 8 != 5).then(|| ((i % 300) as u32).to_le_bytes())),
+        4,
+    )
+    .unwrap();
     RecordBatch::try_from_iter([
         ("id", Arc::new(id) as ArrayRef),
         ("n", Arc::new(n) as ArrayRef),
@@ -61,6 +68,8 @@ fn table() -> RecordBatch {
         ("v", Arc::new(v) as ArrayRef),
         ("st", Arc::new(st) as ArrayRef),
         ("l", Arc::new(l) as ArrayRef),
+        ("flag", Arc::new(flag) as ArrayRef),
+        ("fx", Arc::new(fx) as ArrayRef),
     ])
     .unwrap()
 }

@@ -217,6 +217,15 @@ impl LeafReader {
         runs: &[RecordRun],
         keep: Option<&BooleanBuffer>,
     ) -> Result<(usize, LeafBatch, bool)> {
+        if let Some(k) = keep
+            && k.len() != RecordRun::records_read(runs)
+        {
+            return Err(general(format!(
+                "a mask of {} rows for {} rows read",
+                k.len(),
+                RecordRun::records_read(runs)
+            )));
+        }
         let keep = keep.filter(|_| self.keeps_masked_rows());
         let kept = keep.is_some();
         let keep = keep.map(|k| (k.values(), k.offset()));

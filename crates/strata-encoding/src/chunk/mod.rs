@@ -62,7 +62,7 @@ use strata_sink::rle::{RleDecoder, RlePosition};
 
 use crate::dictionary::check_indices;
 use crate::plain_views;
-use crate::validity::{SetRuns, check_bitmap, get_bit};
+use crate::validity::{SetRuns, check_bitmap, count_set, get_bit};
 
 mod plain_dict;
 mod value;
@@ -484,7 +484,7 @@ impl<T: ChunkValue> ChunkDecoder<T> {
     ///
     /// Dictionary indices are decoded a chunk at a time as in
     /// [`read`](Self::read), the kept ones moved to the front of the chunk
-    /// and only those gathered; PLAIN byte arrays are walked once, copying
+    /// and only those gathered; PLAIN byte arrays are walked once, keeping
     /// the kept values ([`ChunkValue::read_plain_kept_from`]); other pages
     /// read each run of kept values and skip each run of dropped ones.
     pub fn read_kept(
@@ -499,6 +499,11 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         }
         check_bitmap(keep, offset, n)?;
         self.check(n)?;
+        match count_set(keep, offset, n) {
+            0 => return self.skip(n),
+            kept if kept == n => return self.read(n, out, None),
+            _ => {}
+        }
         match &mut self.source {
             Source::Indices { .. } => {
                 let dict = Arc::clone(self.decoded()?);
