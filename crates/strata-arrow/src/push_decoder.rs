@@ -129,12 +129,11 @@ pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::selection::kept_bits;
 use crate::arrow_reader::{
     ArrowPredicate, ArrowReaderBuilder, ArrowReaderMetadata, ArrowReaderOptions,
-    ParquetRecordBatchReader, ProjectionMask, RowFilter, RowSelection, RowSelector,
+    ParquetRecordBatchReader, ProjectionMask, RowFilter, RowSelection, RowSelectionPolicy,
+    RowSelector,
 };
 use crate::error::{ParquetError, Result, general};
-use crate::reader::window::{
-    Readable, SHORT_SKIP, Window, pages_rows, runs_to_read, selected_rows,
-};
+use crate::reader::window::{Readable, Window, pages_rows, runs_to_read, selected_rows};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
 use crate::schema::{FieldKind, ParquetField, build_arrow_schema};
 
@@ -939,6 +938,8 @@ pub(crate) struct ReadState {
     /// group.
     cache_from: Vec<Vec<(usize, usize)>>,
     max_cache_bytes: usize,
+    /// Whether a filter's kept rows stay a mask or become selectors.
+    selection_policy: RowSelectionPolicy,
     /// With a row filter, offset and limit apply to the rows it keeps, row
     /// group by row group: the rows still to drop and to keep.
     offset_left: usize,
@@ -1070,6 +1071,7 @@ impl ReadState {
             predicates,
             cache_from,
             max_cache_bytes: builder.max_predicate_cache_size,
+            selection_policy: builder.row_selection_policy,
             offset_left,
             limit_left,
             hold_ranges: true,
@@ -1103,6 +1105,7 @@ impl ReadState {
             predicates: Vec::new(),
             cache_from: Vec::new(),
             max_cache_bytes: 0,
+            selection_policy: self.selection_policy,
             offset_left: 0,
             limit_left: None,
             hold_ranges: self.hold_ranges,
@@ -1255,10 +1258,11 @@ impl ReadState {
             let cut = last && (self.offset_left > 0 || self.limit_left.is_some());
             // Kept rows in runs (a range predicate, page pruning): the
             // selectors take them, so the rows and pages between are
-            // skipped. Scattered (runs averaging under SHORT_SKIP rows):
-            // the selectors stay and the mask drops rows after reading.
+            // skipped. Scattered (by the policy; by default runs starting
+            // under 32 rows apart): the selectors stay and the mask drops
+            // rows as they are read.
             let runs = kept.set_slices().count();
-            if cut || runs.saturating_mul(SHORT_SKIP) <= kept.len() {
+            if cut || (runs > 0 && !self.selection_policy.use_mask(runs, kept.len())) {
                 let kept = RowSelection::from_filters(&[BooleanArray::new(kept, None)]);
                 let selection = RowSelection::from(Vec::from(std::mem::take(&mut entry.selectors)));
                 let mut selection = selection.and_then(&kept);

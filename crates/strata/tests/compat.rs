@@ -168,6 +168,7 @@ compat! {
     filter::row_filter_predicate;
     filter::row_filter_two_predicates_projected;
     filter::row_filter_offset_and_limit;
+    filter::row_filter_selection_policies;
     filter::row_filter_errors;
     filter::row_filter_push_decoder;
 

@@ -131,3 +131,78 @@ impl RowFilter {
         self.predicates
     }
 }
+
+/// How a row filter's kept rows are carried to the output columns (arrow-rs's
+/// `RowSelectionPolicy`, given with
+/// [`with_row_selection_policy`](super::ArrowReaderBuilder::with_row_selection_policy)).
+///
+/// Kept rows as [`Selectors`](Self::Selectors) are runs to read and runs to
+/// skip: the rows between runs are skipped without decoding where the
+/// encoding allows, and pages without a kept row are not fetched. Kept rows
+/// as a [`Mask`](Self::Mask) are one bit per row: every row is read, and
+/// the dropped ones are passed over as each column is read (a top-level
+/// column read as values) or filtered out after it (the others). A step per
+/// run costs more than a row read where runs are short, so scattered rows
+/// read faster as a mask.
+///
+/// The rule of [`Auto`](Self::Auto): a mask when the kept rows' runs start,
+/// on average, fewer than `threshold` rows apart (a run of kept rows and
+/// the run of dropped rows after it together shorter than `threshold`);
+/// selectors otherwise. The default is `Auto { threshold: 32 }`. An offset
+/// or a limit always uses selectors (they count kept rows). The policy
+/// governs a filter's kept rows; a [`RowSelection`](super::RowSelection)
+/// given to the builder is read as selectors, a dropped run shorter than 32
+/// rows between selected rows read through and masked.
+///
+/// ```
+/// use strata_arrow::arrow_reader::RowSelectionPolicy;
+/// assert_eq!(RowSelectionPolicy::default(), RowSelectionPolicy::Auto { threshold: 32 });
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum RowSelectionPolicy {
+    /// Runs of rows to read and to skip.
+    Selectors,
+    /// One bit per row.
+    Mask,
+    /// A mask when the kept rows' runs start fewer than `threshold` rows
+    /// apart on average, selectors otherwise.
+    Auto {
+        /// The average distance between starts of kept runs below which
+        /// a mask is used.
+        threshold: usize,
+    },
+}
+
+impl Default for RowSelectionPolicy {
+    fn default() -> Self {
+        Self::Auto { threshold: 32 }
+    }
+}
+
+impl RowSelectionPolicy {
+    /// Whether kept rows making `runs` runs over `rows` rows are carried as
+    /// a mask.
+    pub(crate) fn use_mask(self, runs: usize, rows: usize) -> bool {
+        match self {
+            Self::Selectors => false,
+            Self::Mask => true,
+            Self::Auto { threshold } => runs.saturating_mul(threshold) > rows,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RowSelectionPolicy;
+
+    #[test]
+    fn auto_uses_a_mask_when_kept_runs_start_closer_than_its_threshold() {
+        let auto = RowSelectionPolicy::Auto { threshold: 32 };
+        // 100 runs over 3,199 rows start under 32 rows apart on average.
+        assert!(auto.use_mask(100, 3_199));
+        assert!(!auto.use_mask(100, 3_200));
+        assert!(!RowSelectionPolicy::Auto { threshold: 0 }.use_mask(5, 10));
+        assert!(RowSelectionPolicy::Mask.use_mask(1, 1_000_000));
+        assert!(!RowSelectionPolicy::Selectors.use_mask(1_000, 1_000));
+    }
+}

@@ -50,7 +50,7 @@ use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written
 
 mod filter;
 pub(crate) mod selection;
-pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter};
+pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter, RowSelectionPolicy};
 pub mod statistics;
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
 pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
@@ -439,6 +439,7 @@ pub struct ArrowReaderBuilder<T> {
     /// Taken by the read built (its predicates are not `Clone`).
     pub(crate) filter: Option<RowFilter>,
     pub(crate) max_predicate_cache_size: usize,
+    pub(crate) row_selection_policy: RowSelectionPolicy,
 }
 
 impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
@@ -474,6 +475,7 @@ impl<T> ArrowReaderBuilder<T> {
             offset: None,
             filter: None,
             max_predicate_cache_size: DEFAULT_PREDICATE_CACHE_SIZE,
+            row_selection_policy: RowSelectionPolicy::default(),
         }
     }
 
@@ -545,6 +547,14 @@ impl<T> ArrowReaderBuilder<T> {
     /// arrow-rs's does).
     pub fn with_max_predicate_cache_size(mut self, max_predicate_cache_size: usize) -> Self {
         self.max_predicate_cache_size = max_predicate_cache_size;
+        self
+    }
+
+    /// How a row filter's kept rows are carried to the output columns:
+    /// runs of rows to read and skip, or a mask (see
+    /// [`RowSelectionPolicy`] for the rule of the default, `Auto`).
+    pub fn with_row_selection_policy(mut self, policy: RowSelectionPolicy) -> Self {
+        self.row_selection_policy = policy;
         self
     }
 

@@ -16,6 +16,7 @@ use bytes::Bytes;
 use pq::arrow::ProjectionMask;
 use pq::arrow::arrow_reader::{
     ArrowPredicate, ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter,
+    RowSelectionPolicy,
 };
 use pq::file::properties::WriterProperties;
 
@@ -85,6 +86,34 @@ pub fn row_filter_two_predicates_projected(_dir: &Path) -> String {
         .build()
         .unwrap();
     fmt_batches(&reader.collect::<Result<Vec<_>, _>>().unwrap())
+}
+
+/// The same scattered filter under each selection policy: the rows are
+/// the same whichever way they are carried.
+pub fn row_filter_selection_policies(_dir: &Path) -> String {
+    let file = paged(150, 60);
+    let mut out = String::new();
+    for policy in [
+        RowSelectionPolicy::Selectors,
+        RowSelectionPolicy::Mask,
+        RowSelectionPolicy::Auto { threshold: 4 },
+        RowSelectionPolicy::default(),
+    ] {
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file.clone()).unwrap();
+        let schema = builder.parquet_schema();
+        let keep = id_is(ProjectionMask::roots(schema, [0]), |id| id % 3 != 1 && id % 7 != 2);
+        let output = ProjectionMask::roots(schema, [1, 2, 3]);
+        let reader = builder
+            .with_projection(output)
+            .with_batch_size(16)
+            .with_row_selection_policy(policy)
+            .with_row_filter(RowFilter::new(vec![keep]))
+            .build()
+            .unwrap();
+        out.push_str(&format!("{policy:?}\n"));
+        out.push_str(&fmt_batches(&reader.collect::<Result<Vec<_>, _>>().unwrap()));
+    }
+    out
 }
 
 /// Offset and limit count the rows the filter keeps.
