@@ -385,6 +385,19 @@ fn read_sync(file: &Bytes, case: &Case) -> RecordBatch {
     concat(&batches, schema)
 }
 
+/// Push the bytes of `ranges` of `file`, which `decoder` asked for.
+fn push_asked(
+    decoder: &mut strata::arrow::push_decoder::ParquetPushDecoder,
+    file: &Bytes,
+    ranges: Vec<std::ops::Range<u64>>,
+) -> Result<(), strata::errors::ParquetError> {
+    let data = ranges
+        .iter()
+        .map(|r| file.slice(r.start as usize..r.end as usize))
+        .collect();
+    decoder.push_ranges(ranges, data)
+}
+
 /// Run `decoder` to its end, pushing exactly the ranges it asks for: its
 /// batches and the bytes it asked for, or its first error.
 fn drive(
@@ -397,11 +410,7 @@ fn drive(
         match decoder.try_decode()? {
             DecodeResult::NeedsData(ranges) => {
                 requested += ranges.iter().map(|r| r.end - r.start).sum::<u64>();
-                let data = ranges
-                    .iter()
-                    .map(|r| file.slice(r.start as usize..r.end as usize))
-                    .collect();
-                decoder.push_ranges(ranges, data)?;
+                push_asked(decoder, file, ranges)?;
             }
             DecodeResult::Data(b) => batches.push(b),
             DecodeResult::Finished => return Ok((batches, requested)),
@@ -457,13 +466,7 @@ fn read_next_readers(file: &Bytes, case: &Case) -> RecordBatch {
     let mut batches = Vec::new();
     loop {
         match decoder.try_next_reader().unwrap() {
-            DecodeResult::NeedsData(ranges) => {
-                let data = ranges
-                    .iter()
-                    .map(|r| file.slice(r.start as usize..r.end as usize))
-                    .collect();
-                decoder.push_ranges(ranges, data).unwrap();
-            }
+            DecodeResult::NeedsData(ranges) => push_asked(&mut decoder, file, ranges).unwrap(),
             DecodeResult::Data(reader) => {
                 batches.extend(reader.map(|b| b.unwrap()));
             }

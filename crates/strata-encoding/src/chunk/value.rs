@@ -9,6 +9,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use crate::error::{EncodingError, Result};
+use crate::validity::get_bit;
 use crate::{
     ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
     DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
@@ -78,8 +79,8 @@ pub trait ValueBuffer: Default + Debug {
     /// slots, so that `spaced.slots` slots follow `mark`.
     fn spread_tail(&mut self, mark: usize, spaced: Spaced<'_>) -> Result<()>;
     /// Whether [`retain_tail`](Self::retain_tail) can drop values in
-    /// place (values of one width, `Vec<T>`); byte arrays cannot, and are
-    /// read value by value instead.
+    /// place (values of one width, `Vec<T>`); byte arrays cannot (their
+    /// kept values are walked to, or read a run at a time).
     fn retains_in_place(&self) -> bool {
         false
     }
@@ -104,17 +105,13 @@ impl<T: Debug + Copy + Default> ValueBuffer for Vec<T> {
         // on only for a kept one: no branch per value.
         let mut kept = 0usize;
         for i in 0..tail.len() {
-            let (Some(&v), Some(bit)) = (
-                tail.get(i),
-                keep.get((offset + i) / 8)
-                    .map(|b| b >> ((offset + i) % 8) & 1),
-            ) else {
+            let Some(&v) = tail.get(i) else {
                 break;
             };
             if let Some(slot) = tail.get_mut(kept) {
                 *slot = v;
             }
-            kept += usize::from(bit);
+            kept += usize::from(get_bit(keep, offset.saturating_add(i)));
         }
         self.truncate(mark + kept);
         Ok(())
