@@ -405,13 +405,33 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
         runs: &[RecordRun],
         out: &mut RecordBatchBuffers<T::Values>,
     ) -> Result<usize> {
+        self.read_batch(runs, None, out)
+    }
+
+    /// One batch of `runs` into `out` (cleared first): every record read,
+    /// or with `keep` (the bitmap and the bit of the first record read)
+    /// only those whose bit is set. Returns the records read.
+    fn read_batch(
+        &mut self,
+        runs: &[RecordRun],
+        keep: Option<(&[u8], usize)>,
+        out: &mut RecordBatchBuffers<T::Values>,
+    ) -> Result<usize> {
         out.clear();
         out.from_dictionary = true;
         self.values.reset_values(&mut out.values);
         self.size_batch(RecordRun::records_read(runs), out);
         let spaced_before = self.stats.spaced_decodes;
-        let records = self.consume_runs(runs, &mut Sink::Values(out))?;
-        out.num_records = records;
+        let records = match keep {
+            Some((bits, offset)) => self.consume_runs(runs, &mut Sink::Kept(out, bits, offset))?,
+            None => self.consume_runs(runs, &mut Sink::Values(out))?,
+        };
+        // Kept records are one level each (the column is not repeated).
+        out.num_records = if keep.is_some() {
+            out.num_levels
+        } else {
+            records
+        };
         self.last_room = BatchRoom::of(out);
         self.count_batch(spaced_before);
         Ok(records)
@@ -460,16 +480,7 @@ impl<T: ChunkValue> ColumnRecordReader<T> {
                 keep.len()
             )));
         }
-        out.clear();
-        out.from_dictionary = true;
-        self.values.reset_values(&mut out.values);
-        self.size_batch(wanted, out);
-        let spaced_before = self.stats.spaced_decodes;
-        let records = self.consume_runs(runs, &mut Sink::Kept(out, keep, offset))?;
-        out.num_records = out.num_levels;
-        self.last_room = BatchRoom::of(out);
-        self.count_batch(spaced_before);
-        Ok(records)
+        self.read_batch(runs, Some((keep, offset)), out)
     }
 
     /// Read up to `max_records` records as dictionary indices into `out`

@@ -132,6 +132,8 @@ pub(crate) struct LeafReader {
     stored_unit: Option<ArrowTimeUnit>,
     /// A field of the schema root (not inside a struct or list).
     top_level: bool,
+    /// The leaf's maximum repetition level is above 0.
+    repeated: bool,
 }
 
 fn unit_of(d: &ColumnDescriptor) -> Option<ArrowTimeUnit> {
@@ -163,6 +165,7 @@ impl LeafReader {
     ) -> Result<Self> {
         use strata_format::metadata::Type as P;
         let stored_unit = unit_of(&descr);
+        let repeated = descr.max_rep_level > 0;
         let column = match descr.physical_type {
             P::Boolean => Column::Bool(Typed::new(pages, descr, top_level, slot_def)?),
             P::Int32 => Column::I32(Typed::new(pages, descr, top_level, slot_def)?),
@@ -178,6 +181,7 @@ impl LeafReader {
             target,
             stored_unit,
             top_level,
+            repeated,
         })
     }
 
@@ -187,22 +191,12 @@ impl LeafReader {
     /// (not as a dictionary of byte arrays, not as views).
     fn keeps_masked_rows(&self) -> bool {
         self.top_level
-            && match &self.column {
-                Column::Bool(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::I32(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::I64(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::I96(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::F32(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::F64(t) => t.reader.descriptor().max_rep_level == 0,
-                Column::Bytes(t) => {
-                    t.reader.descriptor().max_rep_level == 0
-                        && !matches!(
-                            self.target,
-                            DataType::Dictionary(..) | DataType::Utf8View | DataType::BinaryView
-                        )
-                }
-                Column::Fixed(t) => t.reader.descriptor().max_rep_level == 0,
-            }
+            && !self.repeated
+            && !(matches!(self.column, Column::Bytes(_))
+                && matches!(
+                    self.target,
+                    DataType::Dictionary(..) | DataType::Utf8View | DataType::BinaryView
+                ))
     }
 
     /// Read the records `runs` read, skipping the others, as one batch,
@@ -217,14 +211,14 @@ impl LeafReader {
         runs: &[RecordRun],
         keep: Option<&BooleanBuffer>,
     ) -> Result<(usize, LeafBatch, bool)> {
-        if let Some(k) = keep
-            && k.len() != RecordRun::records_read(runs)
-        {
-            return Err(general(format!(
-                "a mask of {} rows for {} rows read",
-                k.len(),
-                RecordRun::records_read(runs)
-            )));
+        if let Some(k) = keep {
+            let read = RecordRun::records_read(runs);
+            if k.len() != read {
+                return Err(general(format!(
+                    "a mask of {} rows for {read} rows read",
+                    k.len()
+                )));
+            }
         }
         let keep = keep.filter(|_| self.keeps_masked_rows());
         let kept = keep.is_some();

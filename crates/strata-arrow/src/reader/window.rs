@@ -12,10 +12,10 @@
 //! reading a row costs its decoding. So a window skips a run of at least
 //! [`SHORT_SKIP`] rows, and reads a shorter run between selected rows
 //! with them, to be dropped by a filter mask (as a top-level column
-//! reads them, or once the batch is assembled): a selection of long runs (a range predicate on sorted data,
-//! page pruning) is read by skipping, a scattered one (every other row,
-//! or a predicate true for half the rows at random) by reading through
-//! and filtering.
+//! reads them, or once the batch is assembled): a selection of long runs
+//! (a range predicate on sorted data, page pruning) is read by skipping,
+//! a scattered one (every other row, or a predicate true for half the
+//! rows at random) by reading through and filtering.
 //!
 //! Only pages holding selected rows are fetched when an offset index says
 //! where pages are ([`selected_rows`], `page_ranges_for_rows`), so a short
