@@ -130,27 +130,39 @@ impl Digest {
 macro_rules! filtered {
     ($name:ident, $krate:ident) => {
         fn $name(file: &Bytes, bound: i64) -> Digest {
-            use $krate::arrow::ProjectionMask;
-            use $krate::arrow::arrow_reader::{
-                ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter,
-            };
-            let b = ParquetRecordBatchReaderBuilder::try_new(file.clone()).unwrap();
-            let schema = b.parquet_schema();
-            let predicate =
-                ArrowPredicateFn::new(ProjectionMask::roots(schema, [0]), move |batch| {
-                    Ok(keep(batch.column(0).as_primitive::<Int64Type>(), bound))
-                });
-            let output = ProjectionMask::roots(schema, [1, 2, 3, 4, 5]);
-            let reader = b
-                .with_projection(output)
-                .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
-                .build()
-                .unwrap();
-            let mut d = Digest::default();
-            for batch in reader {
-                d.add(&batch.unwrap());
+            use $krate::arrow::arrow_reader::RowSelectionPolicy;
+            $name::with_policy(file, bound, RowSelectionPolicy::default())
+        }
+        mod $name {
+            use super::*;
+            pub fn with_policy(
+                file: &Bytes,
+                bound: i64,
+                policy: $krate::arrow::arrow_reader::RowSelectionPolicy,
+            ) -> Digest {
+                use $krate::arrow::ProjectionMask;
+                use $krate::arrow::arrow_reader::{
+                    ArrowPredicateFn, ParquetRecordBatchReaderBuilder, RowFilter,
+                };
+                let b = ParquetRecordBatchReaderBuilder::try_new(file.clone()).unwrap();
+                let schema = b.parquet_schema();
+                let predicate =
+                    ArrowPredicateFn::new(ProjectionMask::roots(schema, [0]), move |batch| {
+                        Ok(keep(batch.column(0).as_primitive::<Int64Type>(), bound))
+                    });
+                let output = ProjectionMask::roots(schema, [1, 2, 3, 4, 5]);
+                let reader = b
+                    .with_projection(output)
+                    .with_row_filter(RowFilter::new(vec![Box::new(predicate)]))
+                    .with_row_selection_policy(policy)
+                    .build()
+                    .unwrap();
+                let mut d = Digest::default();
+                for batch in reader {
+                    d.add(&batch.unwrap());
+                }
+                d
             }
-            d
         }
     };
 }
@@ -232,12 +244,29 @@ fn one_side(args: &[String]) {
     let (_, bound) = CASES.into_iter().find(|(c, _)| c == case).expect("a case");
     let read = match side.as_str() {
         "strata" => strata_filtered,
+        "strata-mask" => |f: &Bytes, b| {
+            use strata::arrow::arrow_reader::RowSelectionPolicy;
+            strata_filtered::with_policy(f, b, RowSelectionPolicy::Mask)
+        },
+        "strata-selectors" => |f: &Bytes, b| {
+            use strata::arrow::arrow_reader::RowSelectionPolicy;
+            strata_filtered::with_policy(f, b, RowSelectionPolicy::Selectors)
+        },
         "arrow-rs" => arrow_rs_filtered,
+        "arrow-rs-mask" => |f: &Bytes, b| {
+            use parquet::arrow::arrow_reader::RowSelectionPolicy;
+            arrow_rs_filtered::with_policy(f, b, RowSelectionPolicy::Mask)
+        },
         "read-then-filter" => strata_read_then_filter,
         other => panic!("no side {other}"),
     };
     for _ in 0..reps.parse::<usize>().expect("a count") {
-        eprintln!("rows: {}", read(&file, bound).rows);
+        let start = std::time::Instant::now();
+        let rows = read(&file, bound).rows;
+        eprintln!(
+            "rows: {rows} in {:.1} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        );
     }
 }
 

@@ -133,7 +133,9 @@ use crate::arrow_reader::{
     RowSelector,
 };
 use crate::error::{ParquetError, Result, general};
-use crate::reader::window::{Readable, Window, pages_rows, runs_to_read, selected_rows};
+use crate::reader::window::{
+    Readable, Window, pages_rows, runs_to_read, selected_rows, short_skip,
+};
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
 use crate::schema::{FieldKind, ParquetField, build_arrow_schema};
 
@@ -510,6 +512,18 @@ fn subset_mask(
     Ok(BooleanArray::new(kept.values().clone(), None))
 }
 
+/// The selectors `kept` (not empty, with `runs` runs of set bits) makes:
+/// its runs of set bits and the runs of unset bits between, before and
+/// after them.
+fn selector_count(kept: &BooleanBuffer, runs: usize) -> usize {
+    let mut bits = kept.iter();
+    let Some(first) = bits.next() else {
+        return 0;
+    };
+    let last = bits.next_back().unwrap_or(first);
+    (2 * runs).saturating_sub(1) + usize::from(!first) + usize::from(!last)
+}
+
 /// `result` (one bit per set bit of `mask`) spread over `mask`'s bits:
 /// set where `mask` is set and `result` keeps the row.
 fn scatter(mask: &BooleanBuffer, result: &BooleanBuffer) -> BooleanBuffer {
@@ -761,9 +775,12 @@ impl Predicate {
         let mut result = BooleanBufferBuilder::new(0);
         let mut kept: Vec<KeptArrays> = pass.keep.iter().map(|&(_, j)| (j, Vec::new())).collect();
         let (mut at, mut mask_at) = (0, 0);
-        while let Some(window) =
-            Window::next(&mut selectors, pass.batch_size, &mut at, &mut pass.readable)
-        {
+        while let Some(window) = Window::next(
+            &mut selectors,
+            (pass.batch_size, short_skip(&leaves)),
+            &mut at,
+            &mut pass.readable,
+        ) {
             let post = mask.map(|m| m.slice(mask_at, window.selected));
             mask_at += window.selected;
             let batch = self
@@ -1258,11 +1275,16 @@ impl ReadState {
             let cut = last && (self.offset_left > 0 || self.limit_left.is_some());
             // Kept rows in runs (a range predicate, page pruning): the
             // selectors take them, so the rows and pages between are
-            // skipped. Scattered (by the policy; by default runs starting
-            // under 32 rows apart): the selectors stay and the mask drops
-            // rows as they are read.
+            // skipped. Scattered (by the policy; by default runs, kept and
+            // dropped, under 32 rows long on average): the selectors stay
+            // and the mask drops rows as they are read.
             let runs = kept.set_slices().count();
-            if cut || (runs > 0 && !self.selection_policy.use_mask(runs, kept.len())) {
+            if cut
+                || (runs > 0
+                    && !self
+                        .selection_policy
+                        .use_mask(selector_count(&kept, runs), kept.len()))
+            {
                 let kept = RowSelection::from_filters(&[BooleanArray::new(kept, None)]);
                 let selection = RowSelection::from(Vec::from(std::mem::take(&mut entry.selectors)));
                 let mut selection = selection.and_then(&kept);
@@ -1493,7 +1515,7 @@ impl ReadState {
         };
         let Some(window) = Window::next(
             &mut current.selectors,
-            take,
+            (take, short_skip(&current.leaves)),
             &mut current.at,
             &mut current.readable,
         ) else {
@@ -1545,6 +1567,23 @@ mod tests {
     use arrow_array::types::Int64Type;
     use arrow_array::{Int64Array, StringArray};
     use strata_file::metadata::ParquetMetaDataReader;
+
+    #[test]
+    fn selectors_counted_from_a_mask_are_its_runs_of_either_value() {
+        for bits in [
+            vec![true],
+            vec![false, true],
+            vec![true, false],
+            vec![false, true, true, false, true, false, false],
+            vec![true, false, true, true],
+        ] {
+            let kept = BooleanBuffer::from(bits.as_slice());
+            let changes = bits.windows(2).filter(|w| w[0] != w[1]).count();
+            let runs = kept.set_slices().count();
+            assert_eq!(selector_count(&kept, runs), changes + 1, "{bits:?}");
+        }
+        assert_eq!(selector_count(&BooleanBuffer::new_set(0), 0), 0);
+    }
 
     fn file() -> Bytes {
         let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..1000));

@@ -19,7 +19,8 @@ use std::marker::PhantomData;
 use strata_sink::append::{OVERCOPY, ShortAppender};
 
 use crate::error::{EncodingError, Result};
-use crate::validity::{check_bitmap, count_set, get_bit};
+use crate::plain::skip_plain_byte_arrays;
+use crate::validity::{SetRuns, check_bitmap, count_set, get_bit};
 
 pub(crate) mod sealed {
     /// Keeps the value-type traits closed: the encoders rely on the exact
@@ -853,14 +854,24 @@ fn plain_value(page: &[u8], pos: usize) -> Option<&[u8]> {
     page.get(start..start.checked_add(u32::from_le_bytes(*len) as usize)?)
 }
 
+/// Write the end of `values` (after the value just appended) to `slots[k]`.
+#[inline(always)]
+fn note_end<O: OffsetSize>(values: &[u8], slots: &mut [O], k: usize) -> Result<()> {
+    let end = O::from_usize(values.len()).ok_or(EncodingError::OffsetOverflow(values.len()))?;
+    if let Some(slot) = slots.get_mut(k) {
+        *slot = end;
+    }
+    Ok(())
+}
+
 /// Walk the first `n` PLAIN values of `page`, appending to `values` those
 /// whose bit in `keep` (from bit `offset`) is set and writing each kept
 /// value's end offset to the next of `slots` (one per kept value); returns
-/// the bytes the `n` values took. `SPARSE` (few kept) passes over a
-/// dropped value before any copy; otherwise every value is appended and
-/// cut off again unless kept, so that the loop does not branch on the
-/// bit. On an error the caller truncates what was appended.
-fn keep_plain_values<const SPARSE: bool, O: OffsetSize>(
+/// the bytes the `n` values took. Every value is appended and cut off
+/// again unless kept, so that the loop does not branch on the bit: for
+/// masks that keep many. On an error the caller truncates what was
+/// appended.
+fn keep_plain_values<O: OffsetSize>(
     values: &mut Vec<u8>,
     slots: &mut [O],
     page: &[u8],
@@ -874,23 +885,41 @@ fn keep_plain_values<const SPARSE: bool, O: OffsetSize>(
         let value = plain_value(page, pos).ok_or(EncodingError::Truncated("byte array value"))?;
         pos += 4 + value.len();
         let bit = usize::from(get_bit(keep, offset + i));
-        if SPARSE {
-            if bit == 0 {
-                continue;
-            }
-            values.extend_from_slice(value);
-        } else {
-            let before = values.len();
-            values.extend_from_slice(value);
-            values.truncate(before + value.len() * bit);
-        }
-        let end = O::from_usize(values.len()).ok_or(EncodingError::OffsetOverflow(values.len()))?;
-        if let Some(slot) = slots.get_mut(k) {
-            *slot = end;
-        }
+        let before = values.len();
+        values.extend_from_slice(value);
+        values.truncate(before + value.len() * bit);
+        note_end(values, slots, k)?;
         k += bit;
     }
     Ok(pos)
+}
+
+/// [`keep_plain_values`] for masks that keep few: the dropped values
+/// between runs of kept ones are passed over by the walk over their
+/// lengths alone ([`skip_plain_byte_arrays`]), and only kept values are
+/// copied.
+fn keep_few_plain_values<O: OffsetSize>(
+    values: &mut Vec<u8>,
+    slots: &mut [O],
+    page: &[u8],
+    n: usize,
+    keep: &[u8],
+    offset: usize,
+) -> Result<usize> {
+    let (mut pos, mut at, mut k) = (0usize, 0usize, 0usize);
+    for (start, len) in SetRuns::new(keep, offset, n) {
+        pos = skip_plain_byte_arrays(page, pos, start - at)?;
+        for _ in 0..len {
+            let value =
+                plain_value(page, pos).ok_or(EncodingError::Truncated("byte array value"))?;
+            pos += 4 + value.len();
+            values.extend_from_slice(value);
+            note_end(values, slots, k)?;
+            k += 1;
+        }
+        at = start + len;
+    }
+    skip_plain_byte_arrays(page, pos, n.saturating_sub(at))
 }
 
 impl<O: OffsetSize> ByteArrayBuffer<O> {
@@ -1080,12 +1109,10 @@ impl<O: OffsetSize> ByteArrayBuffer<O> {
         self.values.reserve(plain_share(page.len(), left, kept));
         self.offsets.resize(first_offset + kept, O::ZERO);
         let slots = &mut self.offsets[first_offset..];
-        // One loop each (a constant parameter), so neither tests which it
-        // is per value.
         let walked = if kept <= n / 4 {
-            keep_plain_values::<true, O>(&mut self.values, slots, page, n, keep, offset)
+            keep_few_plain_values(&mut self.values, slots, page, n, keep, offset)
         } else {
-            keep_plain_values::<false, O>(&mut self.values, slots, page, n, keep, offset)
+            keep_plain_values(&mut self.values, slots, page, n, keep, offset)
         };
         if walked.is_err() {
             self.offsets.truncate(first_offset);

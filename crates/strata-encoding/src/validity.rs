@@ -21,7 +21,7 @@ pub(crate) fn check_bitmap(bitmap: &[u8], offset: usize, len: usize) -> Result<(
     Ok(())
 }
 
-pub(crate) use strata_sink::bitmap::{SetRuns, count_set, get_bit};
+pub(crate) use strata_sink::bitmap::{SetRuns, count_set, for_each_set_bit, get_bit};
 
 #[cfg(test)]
 mod tests {

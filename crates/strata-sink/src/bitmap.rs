@@ -4,13 +4,16 @@
 //! the end of a bitmap read as unset.
 //!
 //! ```
-//! use strata_sink::bitmap::{SetRuns, count_set, get_bit};
+//! use strata_sink::bitmap::{SetRuns, count_set, for_each_set_bit, get_bit};
 //!
 //! let bitmap = [0b1110_0110u8, 0b0000_0001];
 //! assert!(get_bit(&bitmap, 1));
 //! assert_eq!(count_set(&bitmap, 0, 9), 6);
 //! let runs: Vec<(usize, usize)> = SetRuns::new(&bitmap, 0, 9).collect();
 //! assert_eq!(runs, [(1, 2), (5, 4)]);
+//! let mut set = Vec::new();
+//! for_each_set_bit(&bitmap, 0, 9, |i| set.push(i));
+//! assert_eq!(set, [1, 2, 5, 6, 7, 8]);
 //! ```
 
 /// Bit `i` of an LSB-first bitmap; `false` past its end.
@@ -134,6 +137,35 @@ impl Iterator for SetRuns<'_> {
     }
 }
 
+/// Call `f` with the position, relative to `offset`, of each set bit in
+/// `offset .. offset + len`, in order; bits past the end of the bitmap
+/// read as unset. The bits are read a 64-bit word at a time, so the walk
+/// costs a step per word and one per set bit: cheap for a sparse mask.
+///
+/// ```
+/// use strata_sink::bitmap::for_each_set_bit;
+/// let mut seen = Vec::new();
+/// for_each_set_bit(&[0b1000_0110, 0b0000_0001], 1, 10, |i| seen.push(i));
+/// assert_eq!(seen, [0, 1, 6, 7]);
+/// ```
+#[inline]
+pub fn for_each_set_bit(bitmap: &[u8], offset: usize, len: usize, mut f: impl FnMut(usize)) {
+    let len = len.min(bits_from(bitmap, offset));
+    let mut i = 0;
+    while i < len {
+        let take = (len - i).min(64);
+        let mut w = word_at(bitmap, offset + i);
+        if take < 64 {
+            w &= (1u64 << take) - 1;
+        }
+        while w != 0 {
+            f(i + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+        i += take;
+    }
+}
+
 /// Set bit `i` of an LSB-first bitmap; nothing past its end.
 #[inline]
 pub fn set_bit(bitmap: &mut [u8], i: usize) {
@@ -179,6 +211,10 @@ mod tests {
                 );
                 let runs: Vec<_> = SetRuns::new(&bitmap, offset, len).collect();
                 assert_eq!(runs, naive_runs(&bits), "{what}");
+                let mut set = Vec::new();
+                for_each_set_bit(&bitmap, offset, len, |i| set.push(i));
+                let want: Vec<usize> = (0..len).filter(|&i| bits[i]).collect();
+                assert_eq!(set, want, "{what}");
             }
         }
     }
@@ -193,6 +229,10 @@ mod tests {
             [(0, 5)]
         );
         assert_eq!(SetRuns::new(&bitmap, usize::MAX - 1, 9).count(), 0);
+        let mut set = Vec::new();
+        for_each_set_bit(&bitmap, 4, usize::MAX, |i| set.push(i));
+        assert_eq!(set, [0, 1, 2, 3, 4]);
+        for_each_set_bit(&bitmap, usize::MAX - 1, 9, |_| panic!("past the end"));
         assert!(!get_bit(&bitmap, usize::MAX));
     }
 

@@ -17,6 +17,7 @@
 //! outside the dictionary give a short count or a [`SinkError`].
 
 use crate::bit_reader::BitReader;
+use crate::bitmap::{count_set, for_each_set_bit};
 use crate::bitpack::Unpacked;
 use crate::byte_sink::ByteSink;
 use crate::error::{Result, SinkError};
@@ -727,6 +728,79 @@ impl<'a> RleDecoder<'a> {
         }
     }
 
+    /// Pass over the next `n` values (fewer only at the end of the input),
+    /// appending to `out` those whose bit in `keep` (LSB first, from bit
+    /// `offset`; bits past its end are unset) is set; returns how many
+    /// values were passed, kept or not.
+    ///
+    /// A value of a bit-packed run that is not kept is not unpacked: each
+    /// kept one is read at its own bit position, and the run is then
+    /// skipped. A sparse mask costs a step per 64 values and one per kept
+    /// value, where [`get_batch`](Self::get_batch) unpacks them all.
+    ///
+    /// ```
+    /// use strata_sink::rle::RleDecoder;
+    ///
+    /// // A bit-packed group of 0..8 at bit width 3, then an RLE run of four 5s.
+    /// let data = [0b0000_0011, 0b1000_1000, 0b1100_0110, 0b1111_1010, 0b0000_1000, 5];
+    /// let mut dec = RleDecoder::new(&data, 3).unwrap();
+    /// let mut kept = Vec::<u32>::new();
+    /// // Keep values 1, 6 and 9.
+    /// let keep = [0b0100_0010u8, 0b0000_0010];
+    /// assert_eq!(dec.get_kept(12, &keep, 0, &mut kept).unwrap(), 12);
+    /// assert_eq!(kept, [1, 6, 5]);
+    /// ```
+    pub fn get_kept<T: Unpacked>(
+        &mut self,
+        n: usize,
+        keep: &[u8],
+        offset: usize,
+        out: &mut Vec<T>,
+    ) -> Result<usize> {
+        if self.bit_width > T::BITS {
+            return Err(SinkError::BitWidth {
+                width: self.bit_width,
+                max: T::BITS,
+            });
+        }
+        let width = self.bit_width;
+        let mut done = 0;
+        while done < n {
+            let at = offset.saturating_add(done);
+            match &mut self.run {
+                Run::Repeat { value, left } if *left > 0 => {
+                    let k = (*left).min(n - done);
+                    let kept = count_set(keep, at, k);
+                    out.extend(std::iter::repeat_n(T::from_u64(*value), kept));
+                    *left -= k;
+                    done += k;
+                }
+                Run::Packed { reader, left } if *left > 0 => {
+                    let k = (*left).min(n - done);
+                    let (data, start) = (reader.data(), reader.bit_position());
+                    if reader.skip(k, width) < k {
+                        return Err(SinkError::MalformedRun("bit-packed run ended early"));
+                    }
+                    // Every value of the `k` is within the input (the skip
+                    // above checked), so each read below finds its bits.
+                    for_each_set_bit(keep, at, k, |i| {
+                        let bit = start + i * width as usize;
+                        let v = BitReader::at_bit(data, bit).get_value(width).unwrap_or(0);
+                        out.push(T::from_u64(v));
+                    });
+                    *left -= k;
+                    done += k;
+                }
+                _ => {
+                    if !self.next_run()? {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(done)
+    }
+
     /// Skip up to `n` values; returns how many were skipped.
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         let mut skipped = 0;
@@ -895,6 +969,22 @@ mod tests {
             dec.get_batch_with_dict(&dict, &mut out),
             Err(SinkError::IndexOutOfRange { index: 3, len: 3 })
         ));
+    }
+
+    #[test]
+    fn kept_values_stop_where_a_cut_packed_run_ends() {
+        // A bit-packed header of 2 groups (16 values at width 3) and the
+        // bytes of only one: the values that are there are passed, as
+        // get_batch decodes them, and no more.
+        let data = [0b0000_0101u8, 0b1000_1000, 0b1100_0110, 0b1111_1010];
+        let mut kept = Vec::<u32>::new();
+        let mut dec = RleDecoder::new(&data, 3).unwrap();
+        assert_eq!(dec.get_kept(16, &[0xFF, 0xFF], 0, &mut kept).unwrap(), 8);
+        assert_eq!(kept, [0, 1, 2, 3, 4, 5, 6, 7]);
+        // A bit width wider than the output type is an error.
+        let mut narrow = Vec::<u8>::new();
+        let mut wide = RleDecoder::new(&data, 9).unwrap();
+        assert!(wide.get_kept(1, &[1], 0, &mut narrow).is_err());
     }
 
     #[test]
@@ -1067,6 +1157,28 @@ mod tests {
             prop_assert!(reference.len() >= values.len());
             prop_assert_eq!(&reference[..values.len()], &values[..]);
             prop_assert_eq!(decode_all(&bytes, width, values.len()), values);
+        }
+
+        #[test]
+        fn kept_values_are_those_a_full_decode_gives_at_the_set_bits(
+            (width, values) in values_strategy(),
+            mask in proptest::collection::vec(any::<u8>(), 0..220),
+            offset in 0usize..9,
+            split in 0usize..400,
+        ) {
+            let bytes = one_put_each(width, &values);
+            let n = values.len();
+            let want: Vec<u64> = (0..n)
+                .filter(|&i| crate::bitmap::get_bit(&mask, offset + i))
+                .map(|i| values[i])
+                .collect();
+            // In two calls, split anywhere, from the bit after the first's.
+            let first = split.min(n);
+            let mut dec = RleDecoder::new(&bytes, width).unwrap();
+            let mut kept = Vec::<u64>::new();
+            prop_assert_eq!(dec.get_kept(first, &mask, offset, &mut kept).unwrap(), first);
+            prop_assert_eq!(dec.get_kept(n - first, &mask, offset + first, &mut kept).unwrap(), n - first);
+            prop_assert_eq!(kept, want);
         }
 
         #[test]

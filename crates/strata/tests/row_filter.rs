@@ -109,6 +109,14 @@ const SCATTERED: Pred = Pred {
     leaves: &[],
     test: |b| BooleanArray::from_iter(ids(b).iter().map(|x| x.map(|x| x % 5 == 1))),
 };
+/// id % 97 == 3: about 1% of rows, 96 dropped between kept ones (dropped
+/// runs a reader may read through where every output column drops the
+/// masked rows as it reads them, and skips otherwise).
+const SPARSE: Pred = Pred {
+    roots: &[0],
+    leaves: &[],
+    test: |b| BooleanArray::from_iter(ids(b).iter().map(|x| x.map(|x| x % 97 == 3))),
+};
 /// 4,100 <= id < 4,350 or 12,000 <= id < 12,010: contiguous, cutting pages.
 const RANGE: Pred = Pred {
     roots: &[0],
@@ -202,6 +210,11 @@ fn cases() -> Vec<Case> {
         case("no predicate", vec![]),
         case("scattered", vec![SCATTERED]),
         case("range", vec![RANGE]),
+        case("sparse", vec![SPARSE]),
+        Case {
+            output: Some(&[1, 2, 3, 6, 7]),
+            ..case("sparse, flat output", vec![SPARSE])
+        },
         case("nullable", vec![NULLABLE]),
         case("strings", vec![STRINGS]),
         case("struct leaf", vec![STRUCT_LEAF]),

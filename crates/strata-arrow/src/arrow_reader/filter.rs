@@ -145,10 +145,12 @@ impl RowFilter {
 /// run costs more than a row read where runs are short, so scattered rows
 /// read faster as a mask.
 ///
-/// The rule of [`Auto`](Self::Auto): a mask when the kept rows' runs start,
-/// on average, fewer than `threshold` rows apart (a run of kept rows and
-/// the run of dropped rows after it together shorter than `threshold`);
-/// selectors otherwise. The default is `Auto { threshold: 32 }`. An offset
+/// The rule of [`Auto`](Self::Auto), arrow-rs's: a mask when the
+/// selectors (the runs of kept rows and the runs of dropped rows) are, on
+/// average, shorter than `threshold` rows, that is when there are more of
+/// them than the row group's rows divided by `threshold`; selectors
+/// otherwise, and always for a `threshold` of 0 or 1. The default is
+/// `Auto { threshold: 32 }`. An offset
 /// or a limit always uses selectors (they count kept rows). The policy
 /// governs a filter's kept rows; a [`RowSelection`](super::RowSelection)
 /// given to the builder is read as selectors, a dropped run shorter than 32
@@ -164,11 +166,10 @@ pub enum RowSelectionPolicy {
     Selectors,
     /// One bit per row.
     Mask,
-    /// A mask when the kept rows' runs start fewer than `threshold` rows
-    /// apart on average, selectors otherwise.
+    /// A mask when the selectors are shorter than `threshold` rows on
+    /// average, selectors otherwise.
     Auto {
-        /// The average distance between starts of kept runs below which
-        /// a mask is used.
+        /// The average selector length below which a mask is used.
         threshold: usize,
     },
 }
@@ -180,13 +181,16 @@ impl Default for RowSelectionPolicy {
 }
 
 impl RowSelectionPolicy {
-    /// Whether kept rows making `runs` runs over `rows` rows are carried as
-    /// a mask.
-    pub(crate) fn use_mask(self, runs: usize, rows: usize) -> bool {
+    /// Whether kept rows over `rows` rows that make `selectors` runs, kept
+    /// and dropped, are carried as a mask.
+    pub(crate) fn use_mask(self, selectors: usize, rows: usize) -> bool {
         match self {
             Self::Selectors => false,
             Self::Mask => true,
-            Self::Auto { threshold } => runs.saturating_mul(threshold) > rows,
+            Self::Auto { threshold } => rows
+                .checked_div(threshold)
+                .and_then(|most| most.checked_add(1))
+                .is_some_and(|least| least <= rows && selectors >= least),
         }
     }
 }
@@ -196,12 +200,18 @@ mod tests {
     use super::RowSelectionPolicy;
 
     #[test]
-    fn auto_uses_a_mask_when_kept_runs_start_closer_than_its_threshold() {
+    fn auto_uses_a_mask_when_selectors_average_under_its_threshold() {
         let auto = RowSelectionPolicy::Auto { threshold: 32 };
-        // 100 runs over 3,199 rows start under 32 rows apart on average.
+        // 100 selectors over 3,199 rows average under 32 rows; over 3,200
+        // rows, 32 exactly.
         assert!(auto.use_mask(100, 3_199));
         assert!(!auto.use_mask(100, 3_200));
+        assert!(auto.use_mask(101, 3_200));
+        // arrow-rs's edges: thresholds of 0 and 1, and no rows.
         assert!(!RowSelectionPolicy::Auto { threshold: 0 }.use_mask(5, 10));
+        assert!(!RowSelectionPolicy::Auto { threshold: 1 }.use_mask(10, 10));
+        assert!(!RowSelectionPolicy::Auto { threshold: 2 }.use_mask(0, 0));
+        assert!(RowSelectionPolicy::Auto { threshold: 2 }.use_mask(6, 10));
         assert!(RowSelectionPolicy::Mask.use_mask(1, 1_000_000));
         assert!(!RowSelectionPolicy::Selectors.use_mask(1_000, 1_000));
     }

@@ -189,7 +189,7 @@ impl LeafReader {
     /// only a mask's rows: a field of the schema root (whose array is the
     /// leaf's own), not repeated, read as values
     /// (not as a dictionary of byte arrays, not as views).
-    fn keeps_masked_rows(&self) -> bool {
+    pub(crate) fn keeps_masked_rows(&self) -> bool {
         self.top_level
             && !self.repeated
             && !(matches!(self.column, Column::Bytes(_))

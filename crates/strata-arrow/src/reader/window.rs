@@ -10,8 +10,9 @@
 //! skip (`ColumnRecordReader::read_runs`), into one batch. Skipping a run
 //! costs a step per run and leaf, and saves decoding the rows skipped;
 //! reading a row costs its decoding. So a window skips a run of at least
-//! [`SHORT_SKIP`] rows, and reads a shorter run between selected rows
-//! with them, to be dropped by a filter mask (as a top-level column
+//! [`SHORT_SKIP`] rows ([`SHORT_SKIP_IN_PLACE`] where every leaf drops
+//! masked rows as it reads them, for which a row read through costs
+//! little), and reads a shorter run between selected rows with them, to be dropped by a filter mask (as a top-level column
 //! reads them, or once the batch is assembled): a selection of long runs
 //! (a range predicate on sorted data, page pruning) is read by skipping,
 //! a scattered one (every other row, or a predicate true for half the
@@ -28,10 +29,33 @@ use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder};
 use strata_record::RecordRun;
 
 use crate::arrow_reader::RowSelector;
+use crate::reader::leaf::LeafReader;
 
 /// Skipped runs shorter than this, between selected rows, are read and
-/// then dropped by a mask rather than skipped.
+/// then dropped by a mask rather than skipped, where some leaf reads every
+/// row and filters afterwards: reading a row through costs that leaf its
+/// decoding.
 pub(crate) const SHORT_SKIP: usize = 32;
+
+/// [`SHORT_SKIP`] where every leaf drops the masked rows as it reads them
+/// (`LeafReader::keeps_masked_rows`): a dropped row of fixed width costs
+/// a bit of the mask, a dictionary index one not unpacked, a PLAIN byte
+/// array the step over its length that a skip takes too, while each skip
+/// costs every leaf a step (measured by the row-filter benchmark: at 1%
+/// of rows kept at random, skips of up to 512 rows read through take a
+/// quarter less time than skipping those of 32 rows or more).
+pub(crate) const SHORT_SKIP_IN_PLACE: usize = 512;
+
+/// The shortest skip that windows read by `leaves` skip rather than read
+/// through: [`SHORT_SKIP_IN_PLACE`] where every leaf drops masked rows as
+/// it reads them, [`SHORT_SKIP`] otherwise.
+pub(crate) fn short_skip(leaves: &[LeafReader]) -> usize {
+    if leaves.iter().all(LeafReader::keeps_masked_rows) {
+        SHORT_SKIP_IN_PLACE
+    } else {
+        SHORT_SKIP
+    }
+}
 
 /// The rows of one batch: the runs its leaves read, and, when a short
 /// skip was read through, which rows read are kept.
@@ -51,12 +75,13 @@ pub(crate) struct Window {
 
 impl Window {
     /// Take the next window of at most `max` (> 0) selected rows off the
-    /// front of `selectors`, whose first row is row `at` of the row group
+    /// front of `selectors`, reading through skips shorter than
+    /// `short_skip` ([`SHORT_SKIP`] or [`SHORT_SKIP_IN_PLACE`]), whose first row is row `at` of the row group
     /// (moved past the rows taken); `None` when no selected row is left. A
     /// skip that ends `selectors` ends the read there, unread.
     pub(crate) fn next(
         selectors: &mut VecDeque<RowSelector>,
-        max: usize,
+        (max, short_skip): (usize, usize),
         at: &mut u64,
         readable: &mut Readable,
     ) -> Option<Window> {
@@ -89,7 +114,7 @@ impl Window {
                 break;
             }
             *at += s.row_count as u64;
-            if w.selected > 0 && s.row_count < SHORT_SKIP && readable.covers(start..*at) {
+            if w.selected > 0 && s.row_count < short_skip && readable.covers(start..*at) {
                 let m = mask.get_or_insert_with(|| {
                     let mut m = BooleanBufferBuilder::new(w.rows_read + max);
                     m.append_n(w.rows_read, true);
@@ -270,7 +295,7 @@ mod tests {
         let mut got = Vec::new();
         let mut row = 0usize;
         let mut pos = 0u64;
-        while let Some(w) = Window::next(&mut s, max, &mut pos, &mut readable) {
+        while let Some(w) = Window::next(&mut s, (max, SHORT_SKIP), &mut pos, &mut readable) {
             assert!(w.selected > 0 && w.selected <= max);
             let mut read = Vec::new();
             for run in &w.runs {
@@ -340,7 +365,7 @@ mod tests {
         let pages = pages_rows(&[0, 4, 8], 12, &selected_rows(&s));
         assert_eq!(pages, vec![0..4, 8..12]);
         let mut readable = Readable::intersection(&[pages]);
-        let w = Window::next(&mut s, 100, &mut 0, &mut readable).unwrap();
+        let w = Window::next(&mut s, (100, SHORT_SKIP), &mut 0, &mut readable).unwrap();
         assert_eq!(
             w.runs,
             vec![RecordRun::read(2), RecordRun::skip(7), RecordRun::read(2)]
@@ -359,18 +384,18 @@ mod tests {
     fn short_skips_are_read_and_masked() {
         let mut s = selectors(&[(false, 2), (true, 3), (false, 2)]);
         let (mut at, mut all) = (0, Readable::all());
-        let w = Window::next(&mut s, 100, &mut at, &mut all).unwrap();
+        let w = Window::next(&mut s, (100, SHORT_SKIP), &mut at, &mut all).unwrap();
         assert_eq!(w.runs, vec![RecordRun::read(7)]);
         let mask: Vec<bool> = w.mask.unwrap().iter().collect();
         assert_eq!(mask, [true, true, false, false, false, true, true]);
-        assert!(Window::next(&mut s, 100, &mut at, &mut all).is_none());
+        assert!(Window::next(&mut s, (100, SHORT_SKIP), &mut at, &mut all).is_none());
     }
 
     #[test]
     fn long_skips_are_skipped() {
         let mut s = selectors(&[(true, 50), (false, 2), (true, 40), (false, 2)]);
         let (mut at, mut all) = (0, Readable::all());
-        let w = Window::next(&mut s, 100, &mut at, &mut all).unwrap();
+        let w = Window::next(&mut s, (100, SHORT_SKIP), &mut at, &mut all).unwrap();
         assert_eq!(
             w.runs,
             vec![
@@ -381,6 +406,6 @@ mod tests {
             ]
         );
         assert!(w.mask.is_none());
-        assert!(Window::next(&mut s, 100, &mut at, &mut all).is_none());
+        assert!(Window::next(&mut s, (100, SHORT_SKIP), &mut at, &mut all).is_none());
     }
 }

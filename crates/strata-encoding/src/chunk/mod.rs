@@ -484,8 +484,11 @@ impl<T: ChunkValue> ChunkDecoder<T> {
     ///
     /// Dictionary indices are decoded a chunk at a time as in
     /// [`read`](Self::read), the kept ones moved to the front of the chunk
-    /// and only those gathered; PLAIN byte arrays are walked once, keeping
-    /// the kept values ([`ChunkValue::read_plain_kept_from`]); other pages
+    /// and only those gathered (where under one in eight is kept, only the
+    /// kept indices are unpacked: [`RleDecoder::get_kept`]); PLAIN byte arrays are walked once, keeping
+    /// the kept values ([`ChunkValue::read_plain_kept_from`]); values of
+    /// one width are gathered by the set bits, from the page or the
+    /// decoded store ([`ChunkValue::gather_plain_kept`]); other pages
     /// read each run of kept values and skip each run of dropped ones.
     pub fn read_kept(
         &mut self,
@@ -499,12 +502,48 @@ impl<T: ChunkValue> ChunkDecoder<T> {
         }
         check_bitmap(keep, offset, n)?;
         self.check(n)?;
-        match count_set(keep, offset, n) {
+        let kept = match count_set(keep, offset, n) {
             0 => return self.skip(n),
-            kept if kept == n => return self.read(n, out, None),
-            _ => {}
-        }
+            // A few values of one width are gathered rather than copied:
+            // a call to copy them costs more than the copy.
+            all if all == n && (n >= 64 || !T::GATHERS_KEPT) => return self.read(n, out, None),
+            some => some,
+        };
         match &mut self.source {
+            Source::Plain { data, pos } if T::GATHERS_KEPT => {
+                let w = T::plain_width(self.ctx).unwrap_or(1);
+                let bytes = data
+                    .get(*pos * w..(*pos + n) * w)
+                    .ok_or_else(|| corrupt("PLAIN values past the page"))?;
+                T::gather_plain_kept(bytes, n, (keep, offset, kept), out)?;
+                *pos += n;
+                Ok(())
+            }
+            Source::Store { pos } if T::GATHERS_KEPT => {
+                T::gather_store_kept(&self.store, *pos, n, (keep, offset, kept), out)?;
+                *pos += n;
+                Ok(())
+            }
+            Source::Indices { .. } if kept.saturating_mul(8) < n => {
+                // Few kept: only the kept indices are unpacked, a chunk of
+                // at most INDEX_CHUNK values passed at a time.
+                let dict = Arc::clone(self.decoded()?);
+                let dict_len = T::dict_len(&dict)?;
+                with_indices(&mut self.source, &mut self.indices, n, |rle, scratch| {
+                    let mut done = 0usize;
+                    while done < n {
+                        let k = (n - done).min(INDEX_CHUNK);
+                        scratch.clear();
+                        if rle.get_kept(k, keep, offset + done, scratch)? < k {
+                            return Err(EncodingError::Truncated("dictionary indices"));
+                        }
+                        check_indices(scratch, dict_len)?;
+                        T::gather(&dict, scratch, out)?;
+                        done += k;
+                    }
+                    Ok(())
+                })
+            }
             Source::Indices { .. } => {
                 let dict = Arc::clone(self.decoded()?);
                 let dict_len = T::dict_len(&dict)?;

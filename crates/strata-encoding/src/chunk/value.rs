@@ -9,7 +9,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use crate::error::{EncodingError, Result};
-use crate::validity::get_bit;
+use crate::validity::{for_each_set_bit, get_bit};
 use crate::{
     ByteArray, ByteArrayBuffer, ByteStreamSplitDecoder, ByteStreamSplitFixedLenDecoder,
     DecodeTarget, Decoder, DeltaBinaryPackedDecoder, DeltaByteArrayDecoder,
@@ -292,6 +292,41 @@ pub trait ChunkValue: ValueType + Sized + sealed::Sealed {
         Err(not_in_place::<Self>())
     }
 
+    /// Whether values of one width are gathered by the bits of a mask
+    /// straight from a PLAIN page or the decoded store
+    /// ([`gather_plain_kept`](Self::gather_plain_kept),
+    /// [`gather_store_kept`](Self::gather_store_kept)): a step per 64
+    /// rows and one per kept value, nothing for a dropped one.
+    const GATHERS_KEPT: bool = false;
+
+    /// Append those of the `n` PLAIN values of `bytes` (exactly `n`
+    /// values) whose bit in `keep` (LSB first, bits `offset..offset + n`,
+    /// checked by the caller; `kept` of them set) is set. Only for types
+    /// with [`GATHERS_KEPT`](Self::GATHERS_KEPT).
+    fn gather_plain_kept(
+        bytes: &[u8],
+        n: usize,
+        (keep, offset, kept): (&[u8], usize, usize),
+        out: &mut Self::Values,
+    ) -> Result<()> {
+        let _ = (bytes, n, keep, offset, kept, out);
+        Err(not_gathered::<Self>())
+    }
+
+    /// Append those of values `start..start + n` of `store` whose bit in
+    /// `keep` is set, as [`gather_plain_kept`](Self::gather_plain_kept)
+    /// does. Only for types with [`GATHERS_KEPT`](Self::GATHERS_KEPT).
+    fn gather_store_kept(
+        store: &Self::Values,
+        start: usize,
+        n: usize,
+        (keep, offset, kept): (&[u8], usize, usize),
+        out: &mut Self::Values,
+    ) -> Result<()> {
+        let _ = (store, start, n, keep, offset, kept, out);
+        Err(not_gathered::<Self>())
+    }
+
     /// The bytes the first `n` PLAIN values at the start of `bytes` take.
     /// Only for types with [`PLAIN_IN_PLACE`](Self::PLAIN_IN_PLACE).
     fn skip_plain_from(bytes: &[u8], n: usize) -> Result<usize> {
@@ -405,6 +440,10 @@ fn corrupt_entry() -> EncodingError {
 /// The error of [`ChunkValue::read_plain_from`] and
 /// [`ChunkValue::skip_plain_from`] for a type without
 /// [`ChunkValue::PLAIN_IN_PLACE`].
+fn not_gathered<T: ValueType>() -> EncodingError {
+    EncodingError::Unsupported(format!("{} values gathered by a mask", T::NAME))
+}
+
 fn not_in_place<T: ValueType>() -> EncodingError {
     EncodingError::Unsupported(format!("PLAIN {} values read in place", T::NAME))
 }
@@ -594,6 +633,46 @@ macro_rules! fixed_common {
 
         fn plain_width(_ctx: ()) -> Option<usize> {
             Some($w)
+        }
+
+        const GATHERS_KEPT: bool = true;
+
+        fn gather_plain_kept(
+            bytes: &[u8],
+            n: usize,
+            (keep, offset, kept): (&[u8], usize, usize),
+            out: &mut Self::Values,
+        ) -> Result<()> {
+            let (values, _) = bytes.as_chunks::<$w>();
+            let values = values
+                .get(..n)
+                .ok_or_else(|| EncodingError::Corrupt("PLAIN values past the page".into()))?;
+            out.reserve(kept);
+            for_each_set_bit(keep, offset, n, |i| {
+                if let Some(c) = values.get(i) {
+                    let mut v = <$t>::default();
+                    <$t as crate::FixedWidthValue>::decode_plain(c, std::slice::from_mut(&mut v));
+                    out.push(v);
+                }
+            });
+            Ok(())
+        }
+
+        fn gather_store_kept(
+            store: &Self::Values,
+            start: usize,
+            n: usize,
+            (keep, offset, kept): (&[u8], usize, usize),
+            out: &mut Self::Values,
+        ) -> Result<()> {
+            let values = store_range(store, start, n)?;
+            out.reserve(kept);
+            for_each_set_bit(keep, offset, n, |i| {
+                if let Some(&v) = values.get(i) {
+                    out.push(v);
+                }
+            });
+            Ok(())
         }
 
         fn read_plain(

@@ -11,6 +11,32 @@ use crate::traits::{Decoder, Encoder};
 use crate::types::{ByteArray, ByteArrayBatch, ByteArrayBuffer, OffsetSize, Repr};
 use strata_format::metadata::Encoding;
 
+/// The position after the `n` PLAIN byte arrays that start at byte `pos`
+/// of `page`; fails if the page ends inside them.
+///
+/// Each value's position follows from the length before it, so the walk
+/// is a chain of loads: the loop reads lengths only and keeps the chain to
+/// a load and an add (the bounds checks branch off it). A value's bytes
+/// are checked by the next length read, or once at the end. The position
+/// is kept as a `u64`, which a 4-byte length added to a position inside
+/// the page cannot overflow on any target.
+#[inline]
+pub(crate) fn skip_plain_byte_arrays(page: &[u8], pos: usize, n: usize) -> Result<usize> {
+    let mut at = pos as u64;
+    for _ in 0..n {
+        let len = usize::try_from(at)
+            .ok()
+            .and_then(|i| page.get(i..))
+            .and_then(|rest| rest.first_chunk::<4>())
+            .ok_or(EncodingError::Truncated("byte array length"))?;
+        at += 4 + u64::from(u32::from_le_bytes(*len));
+    }
+    usize::try_from(at)
+        .ok()
+        .filter(|&end| end <= page.len())
+        .ok_or(EncodingError::Truncated("byte array value"))
+}
+
 /// PLAIN encoder for byte arrays.
 ///
 /// A batch is written with one size pass, one reservation of the sink
@@ -231,22 +257,7 @@ impl<'a, O: OffsetSize> Decoder<'a, ByteArray<O>> for PlainByteArrayDecoder<'a, 
         // Each value's position follows from the length before it: the
         // loop reads lengths only, and checks the values' bytes once, at
         // the end (a length past the page ends the next read or the check).
-        let data = self.data;
-        let mut pos = self.pos;
-        for _ in 0..n {
-            let len_bytes = pos
-                .checked_add(4)
-                .and_then(|end| data.get(pos..end))
-                .and_then(|b| b.first_chunk::<4>())
-                .ok_or(EncodingError::Truncated("byte array length"))?;
-            pos = pos
-                .saturating_add(4)
-                .saturating_add(u32::from_le_bytes(*len_bytes) as usize);
-        }
-        if pos > data.len() {
-            return Err(EncodingError::Truncated("byte array value"));
-        }
-        self.pos = pos;
+        self.pos = skip_plain_byte_arrays(self.data, self.pos, n)?;
         self.left -= n;
         Ok(n)
     }

@@ -18,6 +18,7 @@ mod fixed;
 pub(crate) mod fixed_len;
 
 pub use boolean::{PlainBooleanDecoder, PlainBooleanEncoder};
+pub(crate) use byte_array::skip_plain_byte_arrays;
 pub use byte_array::{PlainByteArrayDecoder, PlainByteArrayEncoder};
 pub use fixed::{PlainDecoder, PlainEncoder};
 pub use fixed_len::{PlainFixedLenByteArrayDecoder, PlainFixedLenByteArrayEncoder};
