@@ -64,6 +64,7 @@ pub mod arrow_writer;
 pub mod async_reader;
 #[cfg(feature = "async")]
 pub mod async_writer;
+pub mod encryption;
 mod error;
 pub mod push_decoder;
 mod reader;

@@ -52,9 +52,16 @@ pub enum FileError {
     /// false-positive probability not in (0, 1)).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
-    /// A column chunk is encrypted; strata does not decrypt.
-    #[error("column {0} is encrypted; decryption is not supported")]
+    /// A column chunk is encrypted and cannot be read: no decryption
+    /// properties were given (or the `encryption` feature is off), or none
+    /// with its key.
+    #[error("column {0} is encrypted and cannot be decrypted")]
     EncryptedColumn(String),
+    /// An encrypted module could not be decrypted: it did not
+    /// authenticate (a wrong key or AAD, or changed bytes), a key was
+    /// refused, or its framing was wrong.
+    #[error("decryption: {0}")]
+    Decryption(String),
     /// A feature the file uses that strata does not support yet.
     #[error("unsupported: {0}")]
     Unsupported(String),

@@ -62,6 +62,8 @@ pub mod bloom;
 pub mod chunk_reader;
 pub mod codec;
 pub mod data_type;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 mod error;
 pub mod metadata;
 pub mod page;

@@ -112,6 +112,9 @@ impl std::ops::Deref for FileMetaData {
 pub struct ParquetMetaData {
     file: FileMetaData,
     page_index: Option<Arc<dyn PageIndexProvider>>,
+    /// What decrypts the pages of an encrypted file read with keys.
+    #[cfg(feature = "encryption")]
+    decryptor: Option<Arc<crate::encryption::FileDecryptor>>,
 }
 
 impl ParquetMetaData {
@@ -120,7 +123,23 @@ impl ParquetMetaData {
         Self {
             file: FileMetaData { footer, schema },
             page_index: None,
+            #[cfg(feature = "encryption")]
+            decryptor: None,
         }
+    }
+
+    /// What decrypts the column chunks of an encrypted file, when it was
+    /// read with keys
+    /// ([`ParquetMetaDataReader::with_decryption_keys`]).
+    #[cfg(feature = "encryption")]
+    pub fn file_decryptor(&self) -> Option<&Arc<crate::encryption::FileDecryptor>> {
+        self.decryptor.as_ref()
+    }
+
+    /// Attach (or drop) the decryptor of an encrypted file.
+    #[cfg(feature = "encryption")]
+    pub fn set_decryptor(&mut self, decryptor: Option<Arc<crate::encryption::FileDecryptor>>) {
+        self.decryptor = decryptor;
     }
 
     /// The page index, where it was loaded (see

@@ -216,6 +216,12 @@ pub struct PageReader {
     /// the one before it is the one that comes back.)
     previous_pages: [Option<Bytes>; 2],
     finished: bool,
+    /// Decrypts the headers and bodies of an encrypted chunk's pages.
+    #[cfg(feature = "encryption")]
+    decryptor: Option<crate::encryption::ChunkDecryptor>,
+    /// Data pages read or skipped so far, for the page ordinal of an
+    /// encrypted page (with an offset index, the index's own count).
+    data_pages_passed: usize,
 }
 
 impl std::fmt::Debug for PageReader {
@@ -272,7 +278,31 @@ impl PageReader {
             scratch: Vec::new(),
             previous_pages: [None, None],
             finished: false,
+            #[cfg(feature = "encryption")]
+            decryptor: None,
+            data_pages_passed: 0,
         })
+    }
+
+    /// Decrypt this chunk's pages with `decryptor` (an encrypted chunk's,
+    /// from [`FileDecryptor::chunk`](crate::encryption::FileDecryptor::chunk)).
+    /// Call before reading any page.
+    #[cfg(feature = "encryption")]
+    pub fn set_decryptor(&mut self, decryptor: crate::encryption::ChunkDecryptor) {
+        self.decryptor = Some(decryptor);
+    }
+
+    /// Whether the page at the current position is a dictionary page, and
+    /// the ordinal the next data page has among the chunk's data pages:
+    /// what an encrypted page's AAD names.
+    #[cfg(feature = "encryption")]
+    fn page_position(&self, decryptor: &crate::encryption::ChunkDecryptor) -> (bool, usize) {
+        let dictionary = decryptor.is_dictionary_at(self.position);
+        let ordinal = match &self.indexed {
+            Some(indexed) => indexed.next,
+            None => self.data_pages_passed,
+        };
+        (dictionary, ordinal)
     }
 
     /// A reader over some pieces of a column chunk of `chunk_len` bytes:
@@ -437,8 +467,25 @@ impl PageReader {
                 return Ok(None);
             }
             let rest = self.chunk.rest(self.position)?;
-            let (header, header_len) = thrift::decode_prefix::<PageHeader>(rest)?;
-            let info = self.check_header(header, header_len)?;
+            #[cfg(feature = "encryption")]
+            let (header, header_len, overhead) = match &self.decryptor {
+                Some(d) => {
+                    let (dictionary, ordinal) = self.page_position(d);
+                    let (plaintext, taken) = d.header(rest, dictionary, ordinal)?;
+                    let (header, _) = thrift::decode_prefix::<PageHeader>(&plaintext)?;
+                    (header, taken, d.body_overhead())
+                }
+                None => {
+                    let (header, len) = thrift::decode_prefix::<PageHeader>(rest)?;
+                    (header, len, 0)
+                }
+            };
+            #[cfg(not(feature = "encryption"))]
+            let (header, header_len, overhead) = {
+                let (header, len) = thrift::decode_prefix::<PageHeader>(rest)?;
+                (header, len, 0)
+            };
+            let info = self.check_header(header, header_len, overhead)?;
             match info.header.page_type {
                 PageType::DataPage | PageType::DataPageV2 | PageType::DictionaryPage => {
                     return Ok(Some(info));
@@ -450,17 +497,29 @@ impl PageReader {
         }
     }
 
-    /// Check a header's sizes against the chunk and its codec.
-    fn check_header(&self, header: PageHeader, header_len: usize) -> Result<PageInfo> {
+    /// Check a header's sizes against the chunk and its codec; an
+    /// encrypted page's body holds `overhead` bytes of framing around its
+    /// (compressed) plaintext.
+    fn check_header(
+        &self,
+        header: PageHeader,
+        header_len: usize,
+        overhead: usize,
+    ) -> Result<PageInfo> {
         let header_offset = self.position;
         let body_offset = header_offset + header_len;
-        let body_len = non_negative(header.compressed_page_size, "compressed_page_size")?;
+        let stored_len = non_negative(header.compressed_page_size, "compressed_page_size")?;
         let remaining = self.chunk.len().saturating_sub(body_offset);
-        if body_len > remaining {
+        if stored_len > remaining {
             return Err(corrupt(format!(
-                "page at chunk offset {header_offset} declares {body_len} compressed bytes, only {remaining} remain in the column chunk"
+                "page at chunk offset {header_offset} declares {stored_len} compressed bytes, only {remaining} remain in the column chunk"
             )));
         }
+        let body_len = stored_len.checked_sub(overhead).ok_or_else(|| {
+            corrupt(format!(
+                "encrypted page at chunk offset {header_offset} of {stored_len} bytes is shorter than its {overhead} bytes of framing"
+            ))
+        })?;
         let uncompressed_len =
             non_negative(header.uncompressed_page_size, "uncompressed_page_size")?;
         let max_page_size = self.options.max_page_size;
@@ -473,7 +532,7 @@ impl PageReader {
             header,
             header_offset,
             body_offset,
-            body_len,
+            body_len: stored_len,
             uncompressed_len,
         };
         match info.header.page_type {
@@ -573,6 +632,7 @@ impl PageReader {
     fn consume(&mut self, info: &PageInfo) {
         self.position = info.body_offset + info.body_len;
         if let Some(n) = info.data_page_num_values() {
+            self.data_pages_passed += 1;
             self.values_read = self
                 .values_read
                 .saturating_add(u64::try_from(n).unwrap_or(0));
@@ -708,12 +768,21 @@ impl PageReader {
         if self.options.verify_crc
             && let Some(expected) = info.header.crc
         {
+            // Of the bytes stored: an encrypted page's are its ciphertext.
             let actual = crc32fast::hash(&body);
             let expected = expected as u32;
             if actual != expected {
                 return Err(FileError::CrcMismatch { expected, actual });
             }
         }
+        #[cfg(feature = "encryption")]
+        let body = match &self.decryptor {
+            Some(d) => {
+                let (dictionary, ordinal) = self.page_position(d);
+                Bytes::from(d.body(&body, dictionary, ordinal)?)
+            }
+            None => body,
+        };
         self.consume(&info);
         let header = info.header;
         let page = match header.page_type {

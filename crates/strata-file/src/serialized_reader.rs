@@ -241,7 +241,9 @@ impl<R: ChunkReader> SerializedFileReader<R> {
     /// groups kept are loaded into it (`metadata().page_index()`).
     pub fn new_with_options(chunk_reader: R, options: ReadOptions) -> Result<Self> {
         let file_len = chunk_reader.len();
-        let (mut footer, _) = crate::metadata::read_footer(&chunk_reader, file_len, None, None)?;
+        let (decoded, _) =
+            crate::metadata::read_footer(&chunk_reader, file_len, None, None, &Default::default())?;
+        let mut footer = decoded.footer;
         let schema = SchemaDescriptor::from_elements(&footer.schema)?;
         let ReadOptions {
             mut predicates,
@@ -524,11 +526,14 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         self.metadata.columns.get(j).ok_or_else(|| no_column(j))
     }
 
-    /// The column metadata of chunk `j`. Fails for encrypted columns and
-    /// chunks stored in another file.
+    /// The column metadata of chunk `j`. Fails for chunks stored in
+    /// another file, and for encrypted columns unless the file was read
+    /// with their key (the `encryption` feature).
     pub fn column_metadata(&self, j: usize) -> Result<&'a ColumnMetaData> {
         let chunk = self.column_chunk(j)?;
-        if chunk.crypto_metadata().is_some() || chunk.encrypted_column_metadata().is_some() {
+        if (chunk.crypto_metadata().is_some() || chunk.encrypted_column_metadata().is_some())
+            && !self.decryptable(chunk)
+        {
             return Err(FileError::EncryptedColumn(self.column_name(j)));
         }
         if let Some(path) = chunk.file_path() {
@@ -595,16 +600,45 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         self.file.reader.get_bytes(start, len)
     }
 
+    /// Whether encrypted chunk `chunk` can be read: the file was read with
+    /// its key.
+    fn decryptable(&self, chunk: &ColumnChunk) -> bool {
+        #[cfg(feature = "encryption")]
+        if let Some(decryptor) = self.file.metadata.file_decryptor() {
+            return decryptor.has_key(chunk.crypto_metadata());
+        }
+        let _ = chunk;
+        false
+    }
+
+    /// Make `pages` (over chunk `j`, whose metadata is `meta`) decrypt its
+    /// pages when the chunk is encrypted.
+    #[allow(unused_variables)]
+    fn decrypt_pages(&self, j: usize, meta: &ColumnMetaData, pages: &mut PageReader) -> Result<()> {
+        #[cfg(feature = "encryption")]
+        if let Some(decryptor) = self.file.metadata.file_decryptor() {
+            let (start, _) = self.column_chunk_range(j)?;
+            let chunk = self.column_chunk(j)?;
+            let ordinal = (self.index, self.metadata.ordinal());
+            if let Some(d) = decryptor.chunk(ordinal, j, chunk.crypto_metadata(), meta, start)? {
+                pages.set_decryptor(d);
+            }
+        }
+        Ok(())
+    }
+
     /// A page reader over column chunk `j`, with the file's options.
     pub fn page_reader(&self, j: usize) -> Result<PageReader> {
         let meta = self.column_metadata(j)?;
         let chunk = self.column_chunk_bytes(j)?;
-        PageReader::with_options(
+        let mut pages = PageReader::with_options(
             chunk,
             meta.codec,
             meta.num_values,
             self.file.props.page_options(),
-        )
+        )?;
+        self.decrypt_pages(j, meta, &mut pages)?;
+        Ok(pages)
     }
 
     /// A page reader over column chunk `j` that knows its page locations
@@ -717,6 +751,7 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
             meta.num_values,
             self.file.props.page_options(),
         )?;
+        self.decrypt_pages(j, meta, &mut pages)?;
         pages.set_page_locations(&index.page_locations, start)?;
         Ok(pages)
     }

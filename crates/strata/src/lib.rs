@@ -66,6 +66,10 @@
 #![forbid(unsafe_code)]
 
 pub use strata_arrow as arrow;
+/// Parquet modular encryption, at arrow-rs's path: `encryption::decrypt`
+/// (`FileDecryptionProperties`, `KeyRetriever`) with the `encryption`
+/// feature.
+pub use strata_arrow::encryption;
 pub use strata_encoding as encoding;
 pub use strata_file::DecodeResult;
 pub use strata_format as format;

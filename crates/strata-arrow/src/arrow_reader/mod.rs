@@ -211,12 +211,33 @@ pub struct ArrowReaderOptions {
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
     metadata_options: ParquetMetaDataOptions,
+    #[cfg(feature = "encryption")]
+    decryption: Option<Arc<crate::encryption::decrypt::FileDecryptionProperties>>,
 }
 
 impl ArrowReaderOptions {
     /// The default options.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Decrypt an encrypted file with `file_decryption_properties` (the
+    /// `encryption` feature): its footer, column metadata and pages.
+    #[cfg(feature = "encryption")]
+    pub fn with_file_decryption_properties(
+        mut self,
+        file_decryption_properties: Arc<crate::encryption::decrypt::FileDecryptionProperties>,
+    ) -> Self {
+        self.decryption = Some(file_decryption_properties);
+        self
+    }
+
+    /// The decryption properties given, if any.
+    #[cfg(feature = "encryption")]
+    pub fn file_decryption_properties(
+        &self,
+    ) -> Option<&Arc<crate::encryption::decrypt::FileDecryptionProperties>> {
+        self.decryption.as_ref()
     }
 
     /// Ignore the `ARROW:schema` the file carries and read the Parquet
@@ -368,8 +389,15 @@ impl ArrowReaderMetadata {
         let metadata = ParquetMetaDataReader::new()
             .with_column_index_policy(options.column_index)
             .with_offset_index_policy(options.offset_index)
-            .with_metadata_options(Some(options.metadata_options.clone()))
-            .parse_and_finish(reader)?;
+            .with_metadata_options(Some(options.metadata_options.clone()));
+        #[cfg(feature = "encryption")]
+        let metadata = metadata.with_decryption_keys(
+            options
+                .decryption
+                .clone()
+                .map(|p| -> Arc<dyn strata_file::encryption::DecryptionKeys> { p }),
+        );
+        let metadata = metadata.parse_and_finish(reader)?;
         Self::try_new(Arc::new(metadata), options)
     }
 

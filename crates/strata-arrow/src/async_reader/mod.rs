@@ -161,6 +161,12 @@ pub(crate) fn metadata_decoder(
     options: Option<&ArrowReaderOptions>,
 ) -> Result<ParquetMetaDataPushDecoder> {
     let decoder = ParquetMetaDataPushDecoder::try_new(file_len)?;
+    #[cfg(feature = "encryption")]
+    let decoder = decoder.with_decryption_keys(
+        options
+            .and_then(ArrowReaderOptions::file_decryption_properties)
+            .map(|p| -> Arc<dyn strata_file::encryption::DecryptionKeys> { Arc::clone(p) as _ }),
+    );
     Ok(match options {
         Some(o) => decoder
             .with_column_index_policy(o.column_index_policy())

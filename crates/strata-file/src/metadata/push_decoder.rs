@@ -19,11 +19,12 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use strata_format::SchemaDescriptor;
 use strata_format::footer::FOOTER_TAIL_LEN;
 use strata_format::metadata::ParquetMetaDataOptions;
 
-use super::reader::{decode_page_index, metadata_range, page_index_plans};
-use super::{FooterTail, PageIndexPolicy, ParquetMetaData, ParquetMetaDataReader};
+use super::reader::{decode_page_index, decode_section, metadata_range, page_index_plans};
+use super::{FooterTail, PageIndexPolicy, ParquetMetaData};
 use crate::DecodeResult;
 use crate::chunk_reader::ChunkReader;
 use crate::error::{FileError, Result};
@@ -82,6 +83,7 @@ pub struct ParquetMetaDataPushDecoder {
     offset_index: PageIndexPolicy,
     options: Option<Arc<ParquetMetaDataOptions>>,
     stage: Stage,
+    keys: super::reader::FooterKeys,
 }
 
 impl ParquetMetaDataPushDecoder {
@@ -100,7 +102,21 @@ impl ParquetMetaDataPushDecoder {
             offset_index: PageIndexPolicy::Optional,
             options: None,
             stage: Stage::Footer,
+            keys: Default::default(),
         })
+    }
+
+    /// Decrypt the footer and column metadata of an encrypted file with
+    /// `keys` (the `encryption` feature), as
+    /// [`ParquetMetaDataReader::with_decryption_keys`](super::ParquetMetaDataReader::with_decryption_keys)
+    /// does.
+    #[cfg(feature = "encryption")]
+    pub fn with_decryption_keys(
+        mut self,
+        keys: Option<Arc<dyn crate::encryption::DecryptionKeys>>,
+    ) -> Self {
+        self.keys = super::reader::FooterKeys::new(keys);
+        self
     }
 
     /// A decoder that starts from metadata already decoded, to load its
@@ -199,7 +215,8 @@ impl ParquetMetaDataPushDecoder {
             return Ok(Err(std::iter::once(tail_range).collect()));
         }
         let tail = self.buffers.get_bytes(tail_range.start, FOOTER_TAIL_LEN)?;
-        let range = metadata_range(file_len, FooterTail::try_from(&tail[..])?)?;
+        let tail = FooterTail::try_from(&tail[..])?;
+        let range = metadata_range(file_len, tail, cfg!(feature = "encryption"))?;
         if !self.buffers.has_range(&range) {
             return Ok(Err(std::iter::once(range).collect()));
         }
@@ -207,15 +224,19 @@ impl ParquetMetaDataPushDecoder {
             .buffers
             .get_bytes(range.start, (range.end - range.start) as usize)?;
         let options = self.options.as_deref();
-        Ok(Ok(ParquetMetaDataReader::decode_metadata_with_options(
-            &bytes, options,
-        )?))
+        let decoded = decode_section(&bytes, tail.is_encrypted_footer(), options, &self.keys)?;
+        let schema = match options.and_then(|o| o.schema()) {
+            Some(schema) => Arc::clone(schema),
+            None => Arc::new(SchemaDescriptor::from_elements(&decoded.footer.schema)?),
+        };
+        Ok(Ok(decoded.into_metadata(schema)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metadata::ParquetMetaDataReader;
     use strata_format::metadata::Type;
 
     /// Two row groups of `rows` INT32 values each.

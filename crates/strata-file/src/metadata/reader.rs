@@ -15,6 +15,9 @@ use strata_format::footer::{ENCRYPTED_MAGIC, FOOTER_TAIL_LEN, PARQUET_MAGIC};
 use strata_format::metadata::{ColumnChunk, FileMetaData as Footer, ParquetMetaDataOptions};
 use strata_format::thrift::{self, ReadThrift};
 
+#[cfg(feature = "encryption")]
+use crate::encryption::{self, DecryptionKeys, FileDecryptor};
+
 use super::page_index::{ColumnIndexMetaData, OffsetIndexMetaData, PageIndex};
 use super::{PageIndexPolicy, ParquetMetaData};
 use crate::chunk_reader::{ChunkReader, check_range};
@@ -124,6 +127,41 @@ pub struct ParquetMetaDataReader {
     prefetch_hint: Option<usize>,
     options: Option<ParquetMetaDataOptions>,
     metadata_size: Option<usize>,
+    keys: FooterKeys,
+}
+
+/// The keys a footer is decrypted with (the `encryption` feature; without
+/// it, nothing, and an encrypted footer is an error).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FooterKeys {
+    #[cfg(feature = "encryption")]
+    keys: Option<Arc<dyn DecryptionKeys>>,
+}
+
+impl FooterKeys {
+    #[cfg(feature = "encryption")]
+    pub(crate) fn new(keys: Option<Arc<dyn DecryptionKeys>>) -> Self {
+        Self { keys }
+    }
+}
+
+/// A decoded footer, and, for an encrypted file read with keys, what
+/// decrypts its column chunks.
+pub(crate) struct DecodedFooter {
+    pub(crate) footer: Footer,
+    #[cfg(feature = "encryption")]
+    pub(crate) decryptor: Option<FileDecryptor>,
+}
+
+impl DecodedFooter {
+    /// The metadata of this footer, with `schema` and the decryptor.
+    pub(crate) fn into_metadata(self, schema: Arc<SchemaDescriptor>) -> ParquetMetaData {
+        #[allow(unused_mut)]
+        let mut metadata = ParquetMetaData::from_footer(Arc::new(self.footer), schema);
+        #[cfg(feature = "encryption")]
+        metadata.set_decryptor(self.decryptor.map(Arc::new));
+        metadata
+    }
 }
 
 impl ParquetMetaDataReader {
@@ -163,6 +201,28 @@ impl ParquetMetaDataReader {
     pub fn with_metadata_options(mut self, options: Option<ParquetMetaDataOptions>) -> Self {
         self.options = options;
         self
+    }
+
+    /// Decrypt the footer and column metadata of an encrypted file with
+    /// `keys` (the `encryption` feature): the metadata read then carries
+    /// what decrypts its chunks' pages ([`ParquetMetaData::file_decryptor`]).
+    /// Without keys, a file with an encrypted footer is an error, and one
+    /// with a plaintext footer reads its columns that are not encrypted.
+    #[cfg(feature = "encryption")]
+    pub fn with_decryption_keys(mut self, keys: Option<Arc<dyn DecryptionKeys>>) -> Self {
+        self.keys = FooterKeys::new(keys);
+        self
+    }
+
+    /// [`with_decryption_keys`](Self::with_decryption_keys) under
+    /// arrow-rs's name, for its `FileDecryptionProperties` (the Arrow
+    /// layer's, which implements [`DecryptionKeys`]).
+    #[cfg(feature = "encryption")]
+    pub fn with_decryption_properties<K: DecryptionKeys + 'static>(
+        self,
+        properties: Option<Arc<K>>,
+    ) -> Self {
+        self.with_decryption_keys(properties.map(|p| -> Arc<dyn DecryptionKeys> { p }))
     }
 
     /// Read this many bytes from the end of the file in the first read,
@@ -205,14 +265,19 @@ impl ParquetMetaDataReader {
                 reader.len()
             )));
         }
-        let (footer, size) =
-            read_footer(reader, file_size, self.options.as_ref(), self.prefetch_hint)?;
+        let (decoded, size) = read_footer(
+            reader,
+            file_size,
+            self.options.as_ref(),
+            self.prefetch_hint,
+            &self.keys,
+        )?;
         self.metadata_size = Some(size);
         let schema = match self.options.as_ref().and_then(|o| o.schema()) {
             Some(schema) => Arc::clone(schema),
-            None => Arc::new(SchemaDescriptor::from_elements(&footer.schema)?),
+            None => Arc::new(SchemaDescriptor::from_elements(&decoded.footer.schema)?),
         };
-        self.metadata = Some(ParquetMetaData::from_footer(Arc::new(footer), schema));
+        self.metadata = Some(decoded.into_metadata(schema));
         self.read_page_indexes_sized(reader, file_size)
     }
 
@@ -283,11 +348,63 @@ fn decode_footer(buf: &[u8], options: Option<&ParquetMetaDataOptions>) -> Result
     })
 }
 
+/// Decode the footer section `section` (the bytes in front of the tail),
+/// decrypting it with `keys` when the footer is encrypted, and, for an
+/// encrypted file read with keys, the column metadata of the chunks whose
+/// keys are given.
+pub(crate) fn decode_section(
+    section: &[u8],
+    encrypted_footer: bool,
+    options: Option<&ParquetMetaDataOptions>,
+    keys: &FooterKeys,
+) -> Result<DecodedFooter> {
+    #[cfg(feature = "encryption")]
+    {
+        if encrypted_footer {
+            let keys = keys
+                .keys
+                .as_ref()
+                .ok_or(strata_format::FormatError::Encrypted)?;
+            let (plaintext, mut decryptor) = encryption::decrypt_footer(section, keys)?;
+            let mut footer = decode_footer(&plaintext, options)?;
+            decryptor.decrypt_columns(&mut footer)?;
+            return Ok(DecodedFooter {
+                footer,
+                decryptor: Some(decryptor),
+            });
+        }
+        let mut footer = decode_footer(section, options)?;
+        let decryptor = match &keys.keys {
+            Some(keys) if footer.encryption_algorithm.is_some() => {
+                let mut decryptor = encryption::signed_footer(section, &footer, keys)?;
+                decryptor.decrypt_columns(&mut footer)?;
+                Some(decryptor)
+            }
+            _ => None,
+        };
+        Ok(DecodedFooter { footer, decryptor })
+    }
+    #[cfg(not(feature = "encryption"))]
+    {
+        let _ = keys;
+        if encrypted_footer {
+            return Err(strata_format::FormatError::Encrypted.into());
+        }
+        Ok(DecodedFooter {
+            footer: decode_footer(section, options)?,
+        })
+    }
+}
+
 /// Where the metadata a footer tail announces lies in a file of
 /// `file_len` bytes (checked to fit between the leading magic and the
-/// tail). An encrypted footer is an error.
-pub(crate) fn metadata_range(file_len: u64, tail: FooterTail) -> Result<Range<u64>> {
-    if tail.is_encrypted_footer() {
+/// tail). An encrypted footer is an error unless `encrypted_ok`.
+pub(crate) fn metadata_range(
+    file_len: u64,
+    tail: FooterTail,
+    encrypted_ok: bool,
+) -> Result<Range<u64>> {
+    if tail.is_encrypted_footer() && !encrypted_ok {
         return Err(strata_format::FormatError::Encrypted.into());
     }
     let tail_len = FOOTER_TAIL_LEN as u64;
@@ -312,7 +429,8 @@ pub(crate) fn read_footer<R: ChunkReader>(
     file_len: u64,
     options: Option<&ParquetMetaDataOptions>,
     prefetch: Option<usize>,
-) -> Result<(Footer, usize)> {
+    keys: &FooterKeys,
+) -> Result<(DecodedFooter, usize)> {
     let tail_len = FOOTER_TAIL_LEN as u64;
     let min_len = tail_len + PARQUET_MAGIC.len() as u64;
     if file_len < min_len {
@@ -332,10 +450,17 @@ pub(crate) fn read_footer<R: ChunkReader>(
         .get(suffix.len().saturating_sub(FOOTER_TAIL_LEN)..)
         .and_then(|t| t.try_into().ok())
         .ok_or_else(|| FileError::Corrupt("footer tail is not 8 bytes".into()))?;
-    let metadata_range = metadata_range(file_len, FooterTail::try_new(tail)?)?;
+    let tail = FooterTail::try_new(tail)?;
+    let encrypted = tail.is_encrypted_footer();
+    let metadata_range = metadata_range(file_len, tail, cfg!(feature = "encryption"))?;
     let metadata_len = metadata_range.end - metadata_range.start;
     let head = reader.get_bytes(0, PARQUET_MAGIC.len())?;
-    if head.as_ref() != PARQUET_MAGIC {
+    let magic = if encrypted {
+        ENCRYPTED_MAGIC
+    } else {
+        PARQUET_MAGIC
+    };
+    if head.as_ref() != magic {
         let mut found = [0u8; 4];
         found.copy_from_slice(head.get(..4).unwrap_or(&[0; 4]));
         return Err(FileError::Format(strata_format::FormatError::BadMagic {
@@ -346,17 +471,19 @@ pub(crate) fn read_footer<R: ChunkReader>(
     let footer = if footer_len <= first {
         // The prefetched suffix holds it.
         let start = (first - footer_len) as usize;
-        decode_footer(
+        decode_section(
             suffix
                 .get(start..start + metadata_len as usize)
                 .unwrap_or_default(),
+            encrypted,
             options,
+            keys,
         )?
     } else {
         let start = file_len - footer_len;
         // Bounded by the file length checked above.
         let metadata = reader.get_bytes(start, metadata_len as usize)?;
-        decode_footer(&metadata, options)?
+        decode_section(&metadata, encrypted, options, keys)?
     };
     Ok((footer, footer_len as usize))
 }

@@ -1,0 +1,280 @@
+//! The ciphers of Parquet modular encryption, over RustCrypto's `aes-gcm`
+//! and `ctr`: AES-GCM for every module, and AES-CTR for the bodies of
+//! pages under `AES_GCM_CTR_V1`. No cipher code is written here.
+//!
+//! A module on disk is its length (4 bytes, little-endian, counting what
+//! follows) and then:
+//!
+//! ```text
+//! GCM: nonce (12) | ciphertext | tag (16)      plaintext = length - 28
+//! CTR: nonce (12) | ciphertext                 plaintext = length - 12
+//! ```
+//!
+//! A CTR module's counter block is its nonce and a 32-bit big-endian
+//! counter that starts at 1.
+
+use aes_gcm::aead::AeadInOut;
+use aes_gcm::aes::{Aes128, Aes192, Aes256};
+use aes_gcm::{AesGcm, KeyInit};
+use ctr::cipher::{KeyIvInit, StreamCipher};
+
+use crate::error::{FileError, Result};
+
+/// Bytes of a module's length prefix.
+pub(crate) const LENGTH_LEN: usize = 4;
+/// Bytes of a nonce.
+pub(crate) const NONCE_LEN: usize = 12;
+/// Bytes of a GCM tag.
+pub(crate) const TAG_LEN: usize = 16;
+
+type Gcm<A> = AesGcm<A, aes_gcm::aead::consts::U12>;
+
+/// AES-GCM under one key of 16, 24 or 32 bytes.
+enum GcmKey {
+    Aes128(Box<Gcm<Aes128>>),
+    Aes192(Box<Gcm<Aes192>>),
+    Aes256(Box<Gcm<Aes256>>),
+}
+
+/// One key's ciphers: GCM (built once) and the key for CTR.
+pub(crate) struct ModuleCipher {
+    gcm: GcmKey,
+    key: Vec<u8>,
+}
+
+impl std::fmt::Debug for ModuleCipher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the key.
+        write!(f, "ModuleCipher {{ {} bits }}", self.key.len() * 8)
+    }
+}
+
+fn decryption(what: &str) -> FileError {
+    FileError::Decryption(format!(
+        "{what} did not authenticate: the key or AAD is wrong, or the bytes were changed"
+    ))
+}
+
+impl ModuleCipher {
+    /// The ciphers of `key` (16, 24 or 32 bytes).
+    pub(crate) fn new(key: &[u8]) -> Result<Self> {
+        let bad = || {
+            FileError::Decryption(format!(
+                "a key of {} bytes: AES keys are 16, 24 or 32 bytes",
+                key.len()
+            ))
+        };
+        let gcm = match key.len() {
+            16 => GcmKey::Aes128(Box::new(
+                Gcm::<Aes128>::new_from_slice(key).map_err(|_| bad())?,
+            )),
+            24 => GcmKey::Aes192(Box::new(
+                Gcm::<Aes192>::new_from_slice(key).map_err(|_| bad())?,
+            )),
+            32 => GcmKey::Aes256(Box::new(
+                Gcm::<Aes256>::new_from_slice(key).map_err(|_| bad())?,
+            )),
+            _ => return Err(bad()),
+        };
+        Ok(Self {
+            gcm,
+            key: key.to_vec(),
+        })
+    }
+
+    /// The plaintext of the GCM module `module` (after its length prefix:
+    /// nonce, ciphertext, tag) under `aad`; `what` names it in errors.
+    pub(crate) fn decrypt_gcm(&self, module: &[u8], aad: &[u8], what: &str) -> Result<Vec<u8>> {
+        let short = || {
+            FileError::Decryption(format!(
+                "{what}: a GCM module of {} bytes is shorter than its nonce and tag",
+                module.len()
+            ))
+        };
+        let (nonce, rest) = module.split_first_chunk::<NONCE_LEN>().ok_or_else(short)?;
+        let (ciphertext, tag) = rest.split_last_chunk::<TAG_LEN>().ok_or_else(short)?;
+        // Sized by the bytes present, never by a declared length.
+        let mut buf = ciphertext.to_vec();
+        let nonce = (*nonce).into();
+        let tag = (*tag).into();
+        let ok = match &self.gcm {
+            GcmKey::Aes128(c) => {
+                c.decrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into(), &tag)
+            }
+            GcmKey::Aes192(c) => {
+                c.decrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into(), &tag)
+            }
+            GcmKey::Aes256(c) => {
+                c.decrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into(), &tag)
+            }
+        };
+        // A module that fails leaves nothing of its plaintext behind.
+        ok.map_err(|_| decryption(what))?;
+        Ok(buf)
+    }
+
+    /// The GCM tag of `plaintext` under `nonce` and `aad`: how a plaintext
+    /// footer's signature is checked (the footer is encrypted again with
+    /// the nonce stored beside it, and the tags compared).
+    pub(crate) fn gcm_tag(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<[u8; TAG_LEN]> {
+        let mut buf = plaintext.to_vec();
+        let nonce = (*nonce).into();
+        let tag = match &self.gcm {
+            GcmKey::Aes128(c) => c.encrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into()),
+            GcmKey::Aes192(c) => c.encrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into()),
+            GcmKey::Aes256(c) => c.encrypt_inout_detached(&nonce, aad, buf.as_mut_slice().into()),
+        }
+        .map_err(|_| FileError::Decryption("a footer too long to sign".into()))?;
+        Ok(tag.into())
+    }
+
+    /// The plaintext of the CTR module `module` (after its length prefix:
+    /// nonce, ciphertext). CTR has no tag: a changed byte is not detected
+    /// here, only by what fails to decode after it.
+    pub(crate) fn decrypt_ctr(&self, module: &[u8], what: &str) -> Result<Vec<u8>> {
+        let (nonce, ciphertext) = module.split_first_chunk::<NONCE_LEN>().ok_or_else(|| {
+            FileError::Decryption(format!(
+                "{what}: a CTR module of {} bytes is shorter than its nonce",
+                module.len()
+            ))
+        })?;
+        let mut iv = [0u8; 16];
+        iv[..NONCE_LEN].copy_from_slice(nonce);
+        iv[15] = 1;
+        let mut buf = ciphertext.to_vec();
+        let bad = |_| FileError::Decryption(format!("{what}: the CTR key or IV"));
+        match self.key.len() {
+            16 => ctr::Ctr32BE::<Aes128>::new_from_slices(&self.key, &iv)
+                .map_err(bad)?
+                .apply_keystream(&mut buf),
+            24 => ctr::Ctr32BE::<Aes192>::new_from_slices(&self.key, &iv)
+                .map_err(bad)?
+                .apply_keystream(&mut buf),
+            _ => ctr::Ctr32BE::<Aes256>::new_from_slices(&self.key, &iv)
+                .map_err(bad)?
+                .apply_keystream(&mut buf),
+        }
+        Ok(buf)
+    }
+}
+
+/// The module at the start of `bytes`: what follows its 4-byte length, and
+/// the bytes it takes with the length. Fails if the length runs past
+/// `bytes` (nothing is sized by it).
+pub(crate) fn split_module<'a>(bytes: &'a [u8], what: &str) -> Result<(&'a [u8], usize)> {
+    let (len, rest) = bytes.split_first_chunk::<LENGTH_LEN>().ok_or_else(|| {
+        FileError::Decryption(format!(
+            "{what}: {} bytes cannot hold a module length",
+            bytes.len()
+        ))
+    })?;
+    let len = u32::from_le_bytes(*len) as usize;
+    let module = rest.get(..len).ok_or_else(|| {
+        FileError::Decryption(format!(
+            "{what}: a module of {len} bytes where {} are left",
+            rest.len()
+        ))
+    })?;
+    Ok((module, LENGTH_LEN + len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CTR module's keystream is AES of its nonce followed by a 32-bit
+    /// big-endian counter from 1, then 2, ...: checked block by block
+    /// against the block cipher itself.
+    #[test]
+    fn ctr_keystream_is_the_nonce_and_a_counter_from_one() {
+        use aes_gcm::aes::cipher::{BlockCipherEncrypt, KeyInit as _};
+        let key: Vec<u8> = (1..=16).collect();
+        let cipher = ModuleCipher::new(&key).unwrap();
+        let nonce = [7u8; NONCE_LEN];
+        let mut module = nonce.to_vec();
+        module.extend_from_slice(&[0u8; 40]);
+        let keystream = cipher.decrypt_ctr(&module, "test").unwrap();
+        assert_eq!(keystream.len(), 40);
+        let aes = Aes128::new_from_slice(&key).unwrap();
+        for (i, got) in keystream.chunks(16).enumerate() {
+            let mut block = [0u8; 16];
+            block[..NONCE_LEN].copy_from_slice(&nonce);
+            block[12..].copy_from_slice(&(i as u32 + 1).to_be_bytes());
+            let mut b = block.into();
+            aes.encrypt_block(&mut b);
+            let want: [u8; 16] = b.into();
+            assert_eq!(got, &want[..got.len()], "block {i}");
+        }
+        // Decrypting twice gives back what went in.
+        let text: Vec<u8> = (0..40).collect();
+        let mut once = nonce.to_vec();
+        once.extend_from_slice(&text);
+        let mut twice = nonce.to_vec();
+        twice.extend_from_slice(&cipher.decrypt_ctr(&once, "test").unwrap());
+        assert_eq!(cipher.decrypt_ctr(&twice, "test").unwrap(), text);
+        assert!(cipher.decrypt_ctr(&[0; 11], "test").is_err());
+    }
+
+    #[test]
+    fn gcm_round_trips_and_rejects_a_changed_byte_or_aad() {
+        for key_len in [16, 24, 32] {
+            let key: Vec<u8> = (0..key_len as u8).collect();
+            let cipher = ModuleCipher::new(&key).unwrap();
+            let nonce = [3u8; NONCE_LEN];
+            let plaintext = b"a footer of some bytes".to_vec();
+            let mut ciphertext = plaintext.clone();
+            let tag = match &cipher.gcm {
+                GcmKey::Aes128(c) => c.encrypt_inout_detached(
+                    &nonce.into(),
+                    b"aad",
+                    ciphertext.as_mut_slice().into(),
+                ),
+                GcmKey::Aes192(c) => c.encrypt_inout_detached(
+                    &nonce.into(),
+                    b"aad",
+                    ciphertext.as_mut_slice().into(),
+                ),
+                GcmKey::Aes256(c) => c.encrypt_inout_detached(
+                    &nonce.into(),
+                    b"aad",
+                    ciphertext.as_mut_slice().into(),
+                ),
+            }
+            .unwrap();
+            assert_eq!(
+                cipher.gcm_tag(&nonce, b"aad", &plaintext).unwrap(),
+                <[u8; TAG_LEN]>::from(tag)
+            );
+            let mut module = nonce.to_vec();
+            module.extend_from_slice(&ciphertext);
+            module.extend_from_slice(&tag);
+            assert_eq!(cipher.decrypt_gcm(&module, b"aad", "m").unwrap(), plaintext);
+            assert!(cipher.decrypt_gcm(&module, b"aaD", "m").is_err());
+            for i in 0..module.len() {
+                let mut changed = module.clone();
+                changed[i] ^= 0x20;
+                assert!(
+                    cipher.decrypt_gcm(&changed, b"aad", "m").is_err(),
+                    "byte {i}"
+                );
+            }
+            assert!(cipher.decrypt_gcm(&module[..27], b"aad", "m").is_err());
+        }
+        assert!(ModuleCipher::new(&[0; 15]).is_err());
+        assert!(ModuleCipher::new(&[]).is_err());
+    }
+
+    #[test]
+    fn module_lengths_past_the_bytes_are_errors() {
+        assert!(split_module(&[1, 0, 0], "m").is_err());
+        assert!(split_module(&[5, 0, 0, 0, 1, 2], "m").is_err());
+        assert!(split_module(&[0xFF, 0xFF, 0xFF, 0xFF], "m").is_err());
+        let (module, taken) = split_module(&[2, 0, 0, 0, 9, 8, 7], "m").unwrap();
+        assert_eq!((module, taken), (&[9u8, 8][..], 6));
+    }
+}
