@@ -9,6 +9,13 @@
 //! in the file layer, because a key retriever returns this layer's
 //! [`ParquetError`](crate::ParquetError), as arrow-rs's does.
 
+/// Encryption properties for writers (the file layer's, at arrow-rs's
+/// path), given with `WriterPropertiesBuilder::with_file_encryption_properties`.
+#[cfg(feature = "encryption")]
+pub mod encrypt {
+    pub use strata_file::encryption::{EncryptionPropertiesBuilder, FileEncryptionProperties};
+}
+
 /// Decryption properties and key retrieval.
 #[cfg(feature = "encryption")]
 pub mod decrypt {

@@ -227,6 +227,8 @@ pub struct WriterProperties {
     /// any Bloom filter option.
     bloom_default: Option<BloomFilterProperties>,
     bloom_columns: HashMap<ColumnPath, Option<BloomFilterProperties>>,
+    #[cfg(feature = "encryption")]
+    file_encryption_properties: Option<std::sync::Arc<crate::encryption::FileEncryptionProperties>>,
 }
 
 impl Default for WriterProperties {
@@ -264,6 +266,8 @@ impl WriterProperties {
             write_page_crc: self.write_page_crc,
             write_distinct_count: self.write_distinct_count,
             coerce_types: self.coerce_types,
+            #[cfg(feature = "encryption")]
+            file_encryption_properties: self.file_encryption_properties,
         }
     }
 
@@ -366,6 +370,14 @@ impl WriterProperties {
         self.sorting_columns.as_ref()
     }
 
+    /// How the file is encrypted, if it is (the `encryption` feature).
+    #[cfg(feature = "encryption")]
+    pub fn file_encryption_properties(
+        &self,
+    ) -> Option<&std::sync::Arc<crate::encryption::FileEncryptionProperties>> {
+        self.file_encryption_properties.as_ref()
+    }
+
     /// Whether offset indexes are left out. As in arrow-rs, page-level
     /// statistics keep them on: a column index needs its offset index.
     pub fn offset_index_disabled(&self) -> bool {
@@ -458,6 +470,8 @@ pub struct WriterPropertiesBuilder {
     write_page_crc: bool,
     write_distinct_count: bool,
     coerce_types: bool,
+    #[cfg(feature = "encryption")]
+    file_encryption_properties: Option<std::sync::Arc<crate::encryption::FileEncryptionProperties>>,
 }
 
 impl Default for WriterPropertiesBuilder {
@@ -478,6 +492,8 @@ impl Default for WriterPropertiesBuilder {
             write_page_crc: false,
             write_distinct_count: false,
             coerce_types: DEFAULT_COERCE_TYPES,
+            #[cfg(feature = "encryption")]
+            file_encryption_properties: None,
         }
     }
 }
@@ -534,7 +550,20 @@ impl WriterPropertiesBuilder {
             coerce_types: self.coerce_types,
             bloom_default,
             bloom_columns,
+            #[cfg(feature = "encryption")]
+            file_encryption_properties: self.file_encryption_properties,
         }
+    }
+
+    /// Encrypt the file as `file_encryption_properties` say (the
+    /// `encryption` feature).
+    #[cfg(feature = "encryption")]
+    pub fn with_file_encryption_properties(
+        mut self,
+        file_encryption_properties: std::sync::Arc<crate::encryption::FileEncryptionProperties>,
+    ) -> Self {
+        self.file_encryption_properties = Some(file_encryption_properties);
+        self
     }
 
     /// The format version (default `PARQUET_1_0`).

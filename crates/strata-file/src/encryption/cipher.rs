@@ -113,6 +113,37 @@ impl ModuleCipher {
         Ok(buf)
     }
 
+    /// The GCM module of `plaintext` under `nonce` and `aad`: its length,
+    /// the nonce, the ciphertext and the tag.
+    pub(crate) fn encrypt_gcm(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        plaintext: &[u8],
+    ) -> Result<Vec<u8>> {
+        let len = u32::try_from(NONCE_LEN + plaintext.len() + TAG_LEN).map_err(|_| {
+            FileError::InvalidArgument(format!(
+                "a module of {} bytes: encrypted modules are under 4 GiB",
+                plaintext.len()
+            ))
+        })?;
+        let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
+        module.extend_from_slice(&len.to_le_bytes());
+        module.extend_from_slice(nonce);
+        let start = module.len();
+        module.extend_from_slice(plaintext);
+        let nonce_array = (*nonce).into();
+        let buf = &mut module[start..];
+        let tag = match &self.gcm {
+            GcmKey::Aes128(c) => c.encrypt_inout_detached(&nonce_array, aad, buf.into()),
+            GcmKey::Aes192(c) => c.encrypt_inout_detached(&nonce_array, aad, buf.into()),
+            GcmKey::Aes256(c) => c.encrypt_inout_detached(&nonce_array, aad, buf.into()),
+        }
+        .map_err(|_| FileError::InvalidArgument("a module too long to encrypt".into()))?;
+        module.extend_from_slice(&tag);
+        Ok(module)
+    }
+
     /// The GCM tag of `plaintext` under `nonce` and `aad`: how a plaintext
     /// footer's signature is checked (the footer is encrypted again with
     /// the nonce stored beside it, and the tags compared).

@@ -33,6 +33,13 @@
 //! Keys come through [`DecryptionKeys`]: the Arrow layer's
 //! `FileDecryptionProperties` (arrow-rs's API) implements it.
 //!
+//! Writing ([`FileEncryptionProperties`], given to the writer's
+//! properties) frames the same modules: a closed column chunk's pages are
+//! encrypted as the row group writer places it (each header re-encoded
+//! with its body module's size, and the CRC of the encrypted body), and
+//! the page indexes, Bloom filters, column metadata and footer as the file
+//! is finished. Every module is AES-GCM.
+//!
 //! ## Invariants
 //!
 //! - Nothing is allocated by a length a module declares: each module is
@@ -45,6 +52,11 @@
 
 mod aad;
 mod cipher;
+mod encrypt;
+
+pub(crate) use aad::ModuleType;
+pub(crate) use encrypt::{ChunkEncryptor, FileEncryptor};
+pub use encrypt::{EncryptionPropertiesBuilder, FileEncryptionProperties};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,7 +68,7 @@ use strata_format::metadata::{
 use strata_format::thrift::{self, ReadThrift};
 
 use crate::error::{FileError, Result};
-use aad::{ModuleType, footer_aad, module_aad};
+use aad::{footer_aad, module_aad};
 use cipher::{LENGTH_LEN, ModuleCipher, NONCE_LEN, TAG_LEN, split_module};
 
 /// Where a reader's keys come from. The Arrow layer's

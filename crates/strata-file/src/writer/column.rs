@@ -1383,6 +1383,20 @@ impl Pages {
         self.pages.iter().map(Vec::as_slice)
     }
 
+    /// Replace each page `i` by `reframe(i, page)` (its encrypted form).
+    #[cfg(feature = "encryption")]
+    pub(crate) fn reframe(
+        &mut self,
+        mut reframe: impl FnMut(usize, &[u8]) -> crate::error::Result<Vec<u8>>,
+    ) -> crate::error::Result<()> {
+        self.len = 0;
+        for (i, page) in self.pages.iter_mut().enumerate() {
+            *page = reframe(i, page)?;
+            self.len += page.len();
+        }
+        Ok(())
+    }
+
     /// Bytes of heap memory held.
     fn capacity(&self) -> usize {
         self.pages.iter().map(Vec::capacity).sum::<usize>()

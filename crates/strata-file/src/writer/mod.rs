@@ -73,7 +73,12 @@ pub use value::{BoxDict, BoxEncoder, ColumnValue, DictSink};
 use std::io::{IoSlice, Write};
 use std::sync::Arc;
 
-use strata_format::footer::{PARQUET_MAGIC, write_footer};
+#[cfg(feature = "encryption")]
+mod encrypted;
+
+#[cfg(not(feature = "encryption"))]
+use strata_format::footer::PARQUET_MAGIC;
+use strata_format::footer::write_footer;
 use strata_format::metadata::{
     ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
 };
@@ -149,6 +154,43 @@ pub struct FileWriter<W: Write + Send> {
     extra_kv: Vec<KeyValue>,
     row_group_open: bool,
     finished: Option<FileMetaData>,
+    /// What encrypts the file, when its properties say to.
+    encryptor: Encryptor,
+}
+
+/// The encryption of a file being written (the `encryption` feature).
+#[cfg(feature = "encryption")]
+type Encryptor = Option<crate::encryption::FileEncryptor>;
+/// Without the `encryption` feature, nothing.
+#[cfg(not(feature = "encryption"))]
+type Encryptor = ();
+
+/// A page index's bytes (a column index if `column_index`) of the chunk at
+/// `(row group, column)`, sealed as a module when its column is
+/// encrypted; `None` when it is not.
+#[cfg(feature = "encryption")]
+fn seal_index(
+    encryptor: &mut Encryptor,
+    columns: &[Arc<ColumnDescriptor>],
+    at: (usize, usize),
+    column_index: bool,
+    bytes: &[u8],
+) -> Result<Option<Vec<u8>>> {
+    match (encryptor.as_mut(), columns.get(at.1)) {
+        (Some(e), Some(descr)) => encrypted::seal_index(e, descr, at, column_index, bytes),
+        _ => Ok(None),
+    }
+}
+
+#[cfg(not(feature = "encryption"))]
+fn seal_index(
+    _: &mut Encryptor,
+    _: &[Arc<ColumnDescriptor>],
+    _: (usize, usize),
+    _: bool,
+    _: &[u8],
+) -> Result<Option<Vec<u8>>> {
+    Ok(None)
 }
 
 impl<W: Write + Send> FileWriter<W> {
@@ -163,6 +205,16 @@ impl<W: Write + Send> FileWriter<W> {
             inner: writer,
             written: 0,
         };
+        #[cfg(feature = "encryption")]
+        let encryptor: Encryptor = props
+            .file_encryption_properties()
+            .map(|p| crate::encryption::FileEncryptor::new(Arc::clone(p)))
+            .transpose()?;
+        #[cfg(feature = "encryption")]
+        out.write_all(&encrypted::magic(encryptor.as_ref()))?;
+        #[cfg(not(feature = "encryption"))]
+        let encryptor: Encryptor = ();
+        #[cfg(not(feature = "encryption"))]
         out.write_all(&PARQUET_MAGIC)?;
         Ok(Self {
             out,
@@ -174,6 +226,7 @@ impl<W: Write + Send> FileWriter<W> {
             extra_kv: Vec::new(),
             row_group_open: false,
             finished: None,
+            encryptor,
         })
     }
 
@@ -258,31 +311,49 @@ impl<W: Write + Send> FileWriter<W> {
         let mut sink = ByteSink::new();
         // Column indexes of every chunk, then offset indexes, as arrow-rs
         // and parquet-java lay them out.
-        for (rg, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
-            for (chunk, idx) in rg.columns.iter_mut().zip(indexes) {
+        // An encrypted column's index is written as its module.
+        for (g, (rg, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+            for (j, (chunk, idx)) in rg.columns.iter_mut().zip(indexes).enumerate() {
                 if let Some(ci) = &idx.column_index {
                     sink.clear();
                     thrift::encode(ci, &mut sink);
+                    let sealed = seal_index(
+                        &mut self.encryptor,
+                        &self.columns,
+                        (g, j),
+                        true,
+                        sink.as_slice(),
+                    )?;
+                    let bytes = sealed.as_deref().unwrap_or(sink.as_slice());
                     chunk.column_index_offset = Some(offset_i64(self.out.written)?);
-                    chunk.column_index_length = Some(len_i32(sink.len())?);
-                    self.out.write_all(sink.as_slice())?;
+                    chunk.column_index_length = Some(len_i32(bytes.len())?);
+                    self.out.write_all(bytes)?;
                 }
             }
         }
-        for (rg, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
-            for (chunk, idx) in rg.columns.iter_mut().zip(indexes) {
+        for (g, (rg, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+            for (j, (chunk, idx)) in rg.columns.iter_mut().zip(indexes).enumerate() {
                 if let Some(oi) = &idx.offset_index {
                     sink.clear();
                     thrift::encode(oi, &mut sink);
+                    let sealed = seal_index(
+                        &mut self.encryptor,
+                        &self.columns,
+                        (g, j),
+                        false,
+                        sink.as_slice(),
+                    )?;
+                    let bytes = sealed.as_deref().unwrap_or(sink.as_slice());
                     chunk.offset_index_offset = Some(offset_i64(self.out.written)?);
-                    chunk.offset_index_length = Some(len_i32(sink.len())?);
-                    self.out.write_all(sink.as_slice())?;
+                    chunk.offset_index_length = Some(len_i32(bytes.len())?);
+                    self.out.write_all(bytes)?;
                 }
             }
         }
         let mut kv: Vec<KeyValue> = self.props.key_value_metadata().cloned().unwrap_or_default();
         kv.append(&mut self.extra_kv);
-        let metadata = FileMetaData {
+        #[allow(unused_mut)]
+        let mut metadata = FileMetaData {
             version: self.props.writer_version().as_num(),
             schema: self.schema.to_elements(),
             num_rows: self.row_groups.iter().map(|rg| rg.num_rows).sum(),
@@ -297,6 +368,14 @@ impl<W: Write + Send> FileWriter<W> {
             footer_signing_key_metadata: None,
         };
         sink.clear();
+        #[cfg(feature = "encryption")]
+        if let Some(e) = self.encryptor.as_mut() {
+            encrypted::encrypt_column_metadata(e, &self.columns, &mut metadata.row_groups)?;
+            encrypted::write_encrypted_footer(e, &mut metadata, &mut sink)?;
+            self.out.write_all(sink.as_slice())?;
+            self.out.inner.flush()?;
+            return Ok(metadata);
+        }
         write_footer(&metadata, &mut sink)?;
         self.out.write_all(sink.as_slice())?;
         self.out.inner.flush()?;
@@ -394,8 +473,18 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     /// column order and hold the same number of rows. The chunk's pages go
     /// to the sink in one vectored write (a file takes them in as few
     /// system calls as it accepts).
-    pub fn append_column(&mut self, chunk: ClosedColumnChunk) -> Result<()> {
+    pub fn append_column(
+        &mut self,
+        #[allow(unused_mut)] mut chunk: ClosedColumnChunk,
+    ) -> Result<()> {
         self.admit(&chunk)?;
+        #[cfg(feature = "encryption")]
+        if let Some(encryptor) = self.file.encryptor.as_mut()
+            && let Some(descr) = self.file.columns.get(chunk.column)
+        {
+            let row_group = self.file.row_groups.len();
+            encrypted::encrypt_chunk(encryptor, descr, row_group, &mut chunk)?;
+        }
         let base = offset_i64(self.file.out.written)?;
         let mut parts: Vec<IoSlice<'_>> = std::iter::once(IoSlice::new(&chunk.dict_page))
             .chain(chunk.data.iter().map(IoSlice::new))
