@@ -472,7 +472,11 @@ impl PageReader {
                 Some(d) => {
                     let (dictionary, ordinal) = self.page_position(d);
                     let (plaintext, taken) = d.header(rest, dictionary, ordinal)?;
-                    let (header, _) = thrift::decode_prefix::<PageHeader>(&plaintext)?;
+                    let (mut header, _) = thrift::decode_prefix::<PageHeader>(&plaintext)?;
+                    // DuckDB's headers count the body without its framing.
+                    header.compressed_page_size = header
+                        .compressed_page_size
+                        .saturating_add(d.unframed_size_correction());
                     (header, taken, d.body_overhead())
                 }
                 None => {

@@ -15,6 +15,8 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/python.rs"]
+mod python;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -773,4 +775,256 @@ fn arrow_rs_encrypted_files_read_in_strata() {
         let got = arrow_select::concat::concat_batches(&batch.schema(), &got).unwrap();
         assert_eq!(got, batch, "plaintext footer: {plaintext_footer}");
     }
+}
+
+/// The table of [`table_and_props`] as lines `id|name|secret*4|note` (a
+/// null name as `-`), the form the peers print it in.
+fn table_lines(batch: &RecordBatch) -> Vec<String> {
+    let ids = batch.column(0).as_primitive::<Int64Type>();
+    let names = batch.column(1).as_string::<i32>();
+    let secrets = batch.column(2).as_primitive::<Float64Type>();
+    let notes = batch.column(3).as_string::<i32>();
+    (0..batch.num_rows())
+        .map(|i| {
+            let name = if names.is_null(i) {
+                "-"
+            } else {
+                names.value(i)
+            };
+            format!(
+                "{}|{name}|{}|{}",
+                ids.value(i),
+                (secrets.value(i) * 4.0) as i64,
+                notes.value(i)
+            )
+        })
+        .collect()
+}
+
+/// Run `script` (Python, with `args` as `sys.argv[1:]`) and return its
+/// standard output.
+fn run_python(py: &std::path::Path, script: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(py)
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A key-management client for pyarrow's `CryptoFactory` whose "wrapping"
+/// is base64, and which prints every key it wraps: the test's own KMS, so
+/// that keys pass between strata and pyarrow in pyarrow's key material.
+const PY_KMS: &str = r#"
+import base64, sys, pyarrow as pa, pyarrow.parquet as pq, pyarrow.parquet.encryption as pe
+class IdentityKms(pe.KmsClient):
+    def __init__(self, config):
+        pe.KmsClient.__init__(self)
+    def wrap_key(self, key_bytes, master_key_identifier):
+        print("key %s %s" % (master_key_identifier, bytes(key_bytes).hex()))
+        return base64.b64encode(key_bytes)
+    def unwrap_key(self, wrapped_key, master_key_identifier):
+        return base64.b64decode(wrapped_key)
+factory = pe.CryptoFactory(lambda config: IdentityKms(config))
+kms = pe.KmsConnectionConfig()
+def lines(t):
+    d = t.to_pydict()
+    for i, n, s, note in zip(d["id"], d["name"], d["secret"], d["note"]):
+        print("%d|%s|%d|%s" % (i, "-" if n is None else n, int(s * 4), note))
+"#;
+
+/// pyarrow's key material for `key` under master key `id`, in the form
+/// its `CryptoFactory` reads (PKMT1, stored in the file, not double
+/// wrapped), with the test's base64 "wrapping".
+fn pyarrow_key_material(id: &str, key: &[u8], footer: bool) -> Vec<u8> {
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut wrapped = String::new();
+    for chunk in key.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                wrapped.push(B64[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                wrapped.push('=');
+            }
+        }
+    }
+    let kms = if footer {
+        r#""kmsInstanceID":"DEFAULT","kmsInstanceURL":"DEFAULT","#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{"keyMaterialType":"PKMT1","internalStorage":true,"isFooterKey":{footer},{kms}"masterKeyID":"{id}","wrappedDEK":"{wrapped}","doubleWrapping":false}}"#
+    )
+    .into_bytes()
+}
+
+/// pyarrow (`pyarrow.parquet.encryption`, through its `CryptoFactory`)
+/// reads what strata encrypts, under an encrypted footer and a signed
+/// plaintext one, and strata reads what pyarrow encrypts, value by value.
+#[test]
+fn pyarrow_reads_what_strata_encrypts_and_the_reverse() {
+    use strata::encryption::encrypt::FileEncryptionProperties as P;
+    let Some(py) = python::pyarrow() else { return };
+    let dir = std::env::temp_dir().join(format!("strata-encryption-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for plaintext_footer in [false, true] {
+        let encryption = P::builder(FOOTER_128.to_vec())
+            .with_footer_key_metadata(pyarrow_key_material("kf", FOOTER_128, true))
+            .with_column_key_and_metadata(
+                "secret",
+                DOUBLE_128.to_vec(),
+                pyarrow_key_material("kc1", DOUBLE_128, false),
+            )
+            .with_plaintext_footer(plaintext_footer)
+            .build()
+            .unwrap();
+        let (batch, file) = written(encryption, false);
+        let path = dir.join(format!("strata-{plaintext_footer}.parquet"));
+        std::fs::write(&path, &file).unwrap();
+        let script = format!(
+            "{PY_KMS}\ndec = factory.file_decryption_properties(kms, pe.DecryptionConfiguration())\n\
+             lines(pq.read_table(sys.argv[1], decryption_properties=dec))\n"
+        );
+        let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got, table_lines(&batch), "pyarrow reading strata's file");
+    }
+    // pyarrow encrypts; the keys it wraps are printed, and strata reads
+    // with them.
+    let path = dir.join("pyarrow.parquet");
+    let script = format!(
+        "{PY_KMS}\n\
+         n = 2000\n\
+         t = pa.table({{'id': pa.array(range(n), pa.int64()),\n\
+           'name': pa.array([None if i % 7 == 3 else 'name-%d' % (i % 50) for i in range(n)]),\n\
+           'secret': pa.array([i * 0.25 for i in range(n)]),\n\
+           'note': pa.array(['note %x' % i for i in range(n)])}})\n\
+         enc = pe.EncryptionConfiguration(footer_key='kf', column_keys={{'kc1': ['secret'], 'kc2': ['note']}},\n\
+           double_wrapping=False, plaintext_footer=False)\n\
+         pq.write_table(t, sys.argv[1], encryption_properties=factory.file_encryption_properties(kms, enc),\n\
+           row_group_size=700, data_page_size=2000)\n"
+    );
+    let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+    let mut keys = std::collections::HashMap::new();
+    for line in out.lines() {
+        let [_, id, hex] = line.split(' ').collect::<Vec<_>>()[..] else {
+            continue;
+        };
+        let key: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        keys.insert(id.to_string(), key);
+    }
+    let file = Bytes::from(std::fs::read(&path).unwrap());
+    let properties = FileDecryptionProperties::builder(keys["kf"].clone())
+        .with_column_key("secret", keys["kc1"].clone())
+        .with_column_key("note", keys["kc2"].clone())
+        .build()
+        .unwrap();
+    let got = strata_read(&file, properties).unwrap();
+    let got = arrow_select::concat::concat_batches(&got[0].schema(), &got).unwrap();
+    let (want, _) = written(P::builder(FOOTER_128.to_vec()).build().unwrap(), false);
+    assert_eq!(
+        table_lines(&got),
+        table_lines(&want),
+        "strata reading pyarrow's file"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// DuckDB (`PRAGMA add_parquet_key`, `encryption_config`) reads what
+/// strata encrypts with a footer key, and strata reads what DuckDB
+/// encrypts, value by value. DuckDB writes with its bundled crypto
+/// (`force_mbedtls_unsafe`: its secure one comes with the `httpfs`
+/// extension, which needs a download); reading needs no extension.
+///
+/// DuckDB 2.0.1 fails to authenticate encrypted chunks of more than one
+/// data page, and files with encrypted Bloom filters, whoever wrote them
+/// (arrow-rs's files too; parquet-cpp and arrow-rs read strata's), so the
+/// file it reads here has one page per chunk and no Bloom filter.
+#[test]
+fn duckdb_reads_what_strata_encrypts_and_the_reverse() {
+    use strata::encryption::encrypt::FileEncryptionProperties as P;
+    let Some(py) = python::pyarrow() else { return };
+    let has_duckdb = std::process::Command::new(&py)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_duckdb {
+        assert!(
+            std::env::var_os("STRATA_PYTHON").is_none(),
+            "STRATA_PYTHON cannot import duckdb"
+        );
+        eprintln!("skipped: no duckdb in the Python found");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("strata-encryption-duckdb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    const DUCK: &str = r#"
+import sys, duckdb
+con = duckdb.connect()
+con.execute("SET force_mbedtls_unsafe = 'true'")
+con.execute("PRAGMA add_parquet_key('k', '0123456789012345')")
+if sys.argv[1] == "read":
+    rows = con.execute("SELECT id, coalesce(name, '-'), CAST(secret * 4 AS BIGINT), note FROM read_parquet(?, encryption_config = {footer_key: 'k'}) ORDER BY id", [sys.argv[2]]).fetchall()
+    for r in rows:
+        print("%d|%s|%d|%s" % r)
+else:
+    con.execute("CREATE TABLE t AS SELECT i::BIGINT AS id, CASE WHEN i % 7 = 3 THEN NULL ELSE 'name-' || (i % 50) END AS name, i * 0.25 AS secret, 'note ' || lower(printf('%x', i)) AS note FROM range(2000) r(i)")
+    con.execute("COPY t TO '" + sys.argv[2] + "' (ENCRYPTION_CONFIG {footer_key: 'k'})")
+"#;
+    let (batch, props) = table_and_props(P::builder(FOOTER_128.to_vec()).build().unwrap(), false);
+    let props = props
+        .into_builder()
+        .set_data_page_row_count_limit(usize::MAX)
+        .set_column_bloom_filter_enabled("id".into(), false)
+        .build();
+    let mut file = Vec::new();
+    let mut w =
+        strata::arrow::ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let path = dir.join("strata.parquet");
+    std::fs::write(&path, &file).unwrap();
+    let out = run_python(&py, DUCK, &["read", path.to_str().unwrap()]);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        table_lines(&batch),
+        "DuckDB reading strata's file"
+    );
+
+    let path = dir.join("duckdb.parquet");
+    run_python(&py, DUCK, &["write", path.to_str().unwrap()]);
+    let file = Bytes::from(std::fs::read(&path).unwrap());
+    let properties = FileDecryptionProperties::builder(FOOTER_128.to_vec())
+        .build()
+        .unwrap();
+    let got = strata_read(&file, properties).unwrap();
+    let got = arrow_select::concat::concat_batches(&got[0].schema(), &got).unwrap();
+    let got = arrow_cast::cast(got.column(2), &arrow_schema::DataType::Float64)
+        .map(|secret| {
+            let mut columns = got.columns().to_vec();
+            columns[2] = secret;
+            RecordBatch::try_new(batch.schema(), columns).unwrap()
+        })
+        .unwrap();
+    assert_eq!(
+        table_lines(&got),
+        table_lines(&batch),
+        "strata reading DuckDB's file"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -106,11 +106,21 @@ pub(crate) fn decrypt_footer(
     )?);
     let rest = section.get(taken..).unwrap_or_default();
     let (module, _) = split_module(rest, "the footer")?;
-    let plaintext = footer.decrypt_gcm(module, &footer_aad(&file_aad), "the footer")?;
-    Ok((
-        plaintext,
-        FileDecryptor::new(Arc::clone(keys), file_aad, ctr_pages, footer),
-    ))
+    let (plaintext, aad_free) =
+        match footer.decrypt_gcm(module, &footer_aad(&file_aad), "the footer") {
+            Ok(plaintext) => (plaintext, false),
+            // DuckDB writes no file AAD and authenticates every module with an
+            // empty AAD: a file without AAD bytes whose footer authenticates
+            // only so is read so throughout.
+            Err(e) if file_aad.is_empty() => match footer.decrypt_gcm(module, &[], "the footer") {
+                Ok(plaintext) => (plaintext, true),
+                Err(_) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
+    let mut decryptor = FileDecryptor::new(Arc::clone(keys), file_aad, ctr_pages, footer);
+    decryptor.aad_free = aad_free;
+    Ok((plaintext, decryptor))
 }
 
 /// The decryptor of a file with a plaintext footer whose
@@ -201,6 +211,8 @@ pub struct FileDecryptor {
     /// The cipher of each column path with a key of its own (`None`: the
     /// reader has no key for it).
     columns: HashMap<String, Option<Arc<ModuleCipher>>>,
+    /// Every module is authenticated with an empty AAD (DuckDB's files).
+    aad_free: bool,
 }
 
 impl std::fmt::Debug for FileDecryptor {
@@ -225,6 +237,7 @@ impl FileDecryptor {
             ctr_pages,
             footer,
             columns: HashMap::new(),
+            aad_free: false,
         }
     }
 
@@ -272,7 +285,11 @@ impl FileDecryptor {
                 };
                 let what = format!("the metadata of column {j} of row group {g}");
                 let (module, _) = split_module(encrypted, &what)?;
-                let aad = module_aad(&self.file_aad, ModuleType::ColumnMetaData, ordinal, j, 0)?;
+                let aad = if self.aad_free {
+                    Vec::new()
+                } else {
+                    module_aad(&self.file_aad, ModuleType::ColumnMetaData, ordinal, j, 0)?
+                };
                 let plaintext = cipher.decrypt_gcm(module, &aad, &what)?;
                 let mut r = thrift::CompactReader::new(&plaintext);
                 chunk.meta_data = Some(ColumnMetaData::read_thrift(&mut r)?);
@@ -307,7 +324,10 @@ impl FileDecryptor {
         meta: &ColumnMetaData,
         chunk_start: u64,
     ) -> Result<Option<ChunkDecryptor>> {
-        let Some(crypto) = crypto else {
+        // DuckDB's files mark no chunk, and encrypt every one with the
+        // footer key.
+        let footer_key = ColumnCryptoMetaData::EncryptionWithFooterKey;
+        let Some(crypto) = crypto.or(self.aad_free.then_some(&footer_key)) else {
             return Ok(None);
         };
         let cipher = match crypto {
@@ -342,6 +362,7 @@ impl FileDecryptor {
             } else {
                 None
             },
+            aad_free: self.aad_free,
         }))
     }
 }
@@ -370,6 +391,8 @@ pub struct ChunkDecryptor {
     /// Where the first data page starts in the chunk, when a dictionary
     /// page comes before it.
     dictionary_before: Option<usize>,
+    /// Every module is authenticated with an empty AAD.
+    aad_free: bool,
 }
 
 impl std::fmt::Debug for ChunkDecryptor {
@@ -386,6 +409,17 @@ impl ChunkDecryptor {
     /// Whether the page at chunk offset `position` is the dictionary page.
     pub(crate) fn is_dictionary_at(&self, position: usize) -> bool {
         self.dictionary_before.is_some_and(|first| position < first)
+    }
+
+    /// What to add to a page header's `compressed_page_size` for the size
+    /// of the body's module: nothing, except in DuckDB's files, whose
+    /// headers count the body without its framing.
+    pub(crate) fn unframed_size_correction(&self) -> i32 {
+        if self.aad_free {
+            i32::try_from(self.body_overhead()).unwrap_or(0)
+        } else {
+            0
+        }
     }
 
     /// The bytes a page body's module adds to its plaintext.
@@ -412,7 +446,7 @@ impl ChunkDecryptor {
             (ModuleType::DataPageHeader, "a data page header")
         };
         let (module, taken) = split_module(bytes, what)?;
-        let aad = module_aad(&self.file_aad, kind, self.row_group, self.column, page)?;
+        let aad = self.aad(kind, page)?;
         Ok((self.cipher.decrypt_gcm(module, &aad, what)?, taken))
     }
 
@@ -434,7 +468,15 @@ impl ChunkDecryptor {
         if self.ctr_pages {
             return self.cipher.decrypt_ctr(module, what);
         }
-        let aad = module_aad(&self.file_aad, kind, self.row_group, self.column, page)?;
+        let aad = self.aad(kind, page)?;
         self.cipher.decrypt_gcm(module, &aad, what)
+    }
+
+    /// The AAD of this chunk's module of type `kind` (data page `page`).
+    fn aad(&self, kind: ModuleType, page: usize) -> Result<Vec<u8>> {
+        if self.aad_free {
+            return Ok(Vec::new());
+        }
+        module_aad(&self.file_aad, kind, self.row_group, self.column, page)
     }
 }
