@@ -190,7 +190,18 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
-    if results.is_empty() && peaks.is_empty() && row_filter.is_empty() {
+    let wants_encryption = filter.is_empty()
+        || filter
+            .iter()
+            .any(|f| "encryption".contains(f.as_str()) || f.contains("encryption"));
+    let encryption = if wants_encryption {
+        let rows = encryption_turns(&root, profile, if full { 15 } else { 7 })?;
+        lap(&mut phases, "encryption taking turns");
+        rows
+    } else {
+        Vec::new()
+    };
+    if results.is_empty() && peaks.is_empty() && row_filter.is_empty() && encryption.is_empty() {
         return Err("no benchmark results found under target/criterion".into());
     }
     let mut report = render_report(&results);
@@ -198,6 +209,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_object_store(&object_store));
     report.push_str(&render_row_filter(&row_filter));
+    report.push_str(&render_encryption(&encryption));
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
     report.push_str(&render_phases(&phases));
@@ -689,6 +701,85 @@ fn render_row_filter(cases: &[RowFilterCase]) -> String {
             c.strata.0 / c.arrow_rs.0,
             fmt_time(c.read_then_filter.1),
             c.strata.1 / c.read_then_filter.1,
+        ));
+    }
+    out
+}
+
+/// One case of the `encryption` bench's side-by-side mode (write or read
+/// of the mixed table): the fastest and median time of strata and arrow-rs
+/// encrypted, and the median of each unencrypted, in nanoseconds.
+struct EncryptionCase {
+    case: String,
+    reps: usize,
+    strata: (f64, f64),
+    arrow_rs: (f64, f64),
+    strata_plain: f64,
+    arrow_rs_plain: f64,
+}
+
+/// Runs the `encryption` bench's side-by-side mode and parses its lines.
+fn encryption_turns(
+    root: &Path,
+    profile: &str,
+    reps: usize,
+) -> Result<Vec<EncryptionCase>, String> {
+    let reps = reps.to_string();
+    let text = run_bench(
+        root,
+        profile,
+        "encryption",
+        &["--interleaved-sides", &reps],
+        "encryption",
+    )?;
+    parse_encryption(&text)
+}
+
+fn parse_encryption(text: &str) -> Result<Vec<EncryptionCase>, String> {
+    parse_lines(text, "encryption", |f| {
+        Ok(EncryptionCase {
+            case: f.text("case")?.to_string(),
+            reps: f.number("reps")? as usize,
+            strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
+            arrow_rs: (
+                f.number("arrow_rs_min_ns")?,
+                f.number("arrow_rs_median_ns")?,
+            ),
+            strata_plain: f.number("strata_plain_median_ns")?,
+            arrow_rs_plain: f.number("arrow_rs_plain_median_ns")?,
+        })
+    })
+}
+
+/// The encryption table: strata encrypted against arrow-rs encrypted, and
+/// each against itself unencrypted.
+fn render_encryption(cases: &[EncryptionCase]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Encryption, strata and arrow-rs taking turns\n\n\
+         The 1M-row mixed table written and read with AES_GCM_V1 (every column under \
+         the footer key, encrypted footer), and without encryption; both read the file \
+         arrow-rs wrote. {} turns of each. Target: strata encrypted at most 0.67x \
+         arrow-rs encrypted, read and write.\n\n\
+         | case | strata median | arrow-rs median | ratio of medians | ratio of mins | \
+         strata unencrypted | strata encrypted / unencrypted | arrow-rs encrypted / \
+         unencrypted |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    for c in cases {
+        out.push_str(&format!(
+            "| {} | {} | {} | {:.2} | {:.2} | {} | {:.2} | {:.2} |\n",
+            c.case,
+            fmt_time(c.strata.1),
+            fmt_time(c.arrow_rs.1),
+            c.strata.1 / c.arrow_rs.1,
+            c.strata.0 / c.arrow_rs.0,
+            fmt_time(c.strata_plain),
+            c.strata.1 / c.strata_plain,
+            c.arrow_rs.1 / c.arrow_rs_plain,
         ));
     }
     out
@@ -1287,6 +1378,20 @@ mod tests {
         assert!(table.contains("| 0.40 | 0.25 |"), "{table}");
         assert!(table.ends_with("| 0.20 |\n"), "{table}");
         assert!(parse_row_filter("row_filter case=x reps=1\n").is_err());
+    }
+
+    #[test]
+    fn encryption_lines_parse_and_render() {
+        let text = "noise\nencryption case=read reps=7 strata_min_ns=100 strata_median_ns=200 \
+                    arrow_rs_min_ns=400 arrow_rs_median_ns=500 strata_plain_median_ns=100 \
+                    arrow_rs_plain_median_ns=250 ratio_of_medians=0.400\n";
+        let cases = parse_encryption(text).unwrap();
+        assert_eq!(cases.len(), 1);
+        let table = render_encryption(&cases);
+        assert!(table.contains("| read |"), "{table}");
+        assert!(table.contains("| 0.40 | 0.25 |"), "{table}");
+        assert!(table.ends_with("| 2.00 | 2.00 |\n"), "{table}");
+        assert!(parse_encryption("encryption case=x reps=1\n").is_err());
     }
 
     #[test]

@@ -206,8 +206,10 @@ impl std::fmt::Debug for FileEncryptor {
 }
 
 fn random(buf: &mut [u8]) -> Result<()> {
-    getrandom::fill(buf)
-        .map_err(|e| FileError::Decryption(format!("no random bytes for encryption: {e}")))
+    use ring::rand::SecureRandom;
+    ring::rand::SystemRandom::new()
+        .fill(buf)
+        .map_err(|_| FileError::Decryption("no random bytes for encryption".into()))
 }
 
 impl FileEncryptor {
