@@ -798,7 +798,8 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
         let Some(offset) = offset else {
             return Ok(None);
         };
-        if self.column_chunk(j)?.crypto_metadata().is_some() {
+        let chunk = self.column_chunk(j)?;
+        if chunk.crypto_metadata().is_some() && !self.decryptable(chunk) {
             return Err(FileError::EncryptedColumn(self.column_name(j)));
         }
         let length = length.ok_or_else(|| {
@@ -808,6 +809,16 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
             ))
         })?;
         let bytes = self.file.read_range(offset, i64::from(length), what)?;
+        #[cfg(feature = "encryption")]
+        if let Some(decryptor) = self.file.metadata.file_decryptor() {
+            let at = (self.index, self.metadata.ordinal());
+            let column_index = what == "column index";
+            if let Some(plaintext) =
+                decryptor.unseal_index(at, j, chunk.crypto_metadata(), column_index, &bytes)?
+            {
+                return Ok(Some(thrift::decode(&plaintext)?));
+            }
+        }
         Ok(Some(thrift::decode(&bytes)?))
     }
 

@@ -298,6 +298,49 @@ impl FileDecryptor {
         Ok(())
     }
 
+    /// The plaintext of the page index `bytes` (a column index if
+    /// `column_index`, else an offset index) of chunk `column` of row
+    /// group `row_group` (its ordinal, if stored), whose crypto metadata is
+    /// `crypto`; `None` for a chunk that is not encrypted.
+    pub(crate) fn unseal_index(
+        &self,
+        (row_group, ordinal): (usize, Option<i16>),
+        column: usize,
+        crypto: Option<&ColumnCryptoMetaData>,
+        column_index: bool,
+        bytes: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let footer_key = ColumnCryptoMetaData::EncryptionWithFooterKey;
+        let Some(crypto) = crypto.or(self.aad_free.then_some(&footer_key)) else {
+            return Ok(None);
+        };
+        let cipher = match crypto {
+            ColumnCryptoMetaData::EncryptionWithFooterKey => Some(Arc::clone(&self.footer)),
+            ColumnCryptoMetaData::EncryptionWithColumnKey(k) => self
+                .columns
+                .get(&k.path_in_schema.join("."))
+                .cloned()
+                .flatten(),
+            ColumnCryptoMetaData::Unknown(id) => return Err(unknown_crypto(*id)),
+        };
+        let (kind, what) = if column_index {
+            (ModuleType::ColumnIndex, "a column index")
+        } else {
+            (ModuleType::OffsetIndex, "an offset index")
+        };
+        let cipher = cipher.ok_or_else(|| {
+            FileError::EncryptedColumn(format!("{what} of column {column} (no key for it)"))
+        })?;
+        let aad = if self.aad_free {
+            Vec::new()
+        } else {
+            let row_group = row_group_ordinal(ordinal, row_group)?;
+            module_aad(&self.file_aad, kind, row_group, column, 0)?
+        };
+        let (module, _) = split_module(bytes, what)?;
+        cipher.decrypt_gcm(module, &aad, what).map(Some)
+    }
+
     /// Whether a chunk whose crypto metadata is `crypto` can be read: it
     /// is not encrypted, or the reader has its key.
     pub fn has_key(&self, crypto: Option<&ColumnCryptoMetaData>) -> bool {

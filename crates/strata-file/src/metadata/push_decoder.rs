@@ -23,7 +23,9 @@ use strata_format::SchemaDescriptor;
 use strata_format::footer::FOOTER_TAIL_LEN;
 use strata_format::metadata::ParquetMetaDataOptions;
 
-use super::reader::{decode_page_index, decode_section, metadata_range, page_index_plans};
+use super::reader::{
+    decode_page_index, decode_section, index_unsealer, metadata_range, page_index_plans,
+};
 use super::{FooterTail, PageIndexPolicy, ParquetMetaData};
 use crate::DecodeResult;
 use crate::chunk_reader::ChunkReader;
@@ -183,8 +185,9 @@ impl ParquetMetaDataPushDecoder {
                         self.buffers.clear_all_ranges();
                         return Ok(DecodeResult::Data(*metadata));
                     }
+                    let decryptable = index_unsealer(&metadata, true).0;
                     let plans = page_index_plans(
-                        self.buffers.file_len(),
+                        (self.buffers.file_len(), decryptable),
                         &metadata.shared_footer().row_groups,
                         self.column_index,
                         self.offset_index,
@@ -197,7 +200,7 @@ impl ParquetMetaDataPushDecoder {
                         self.stage = Stage::PageIndex(metadata);
                         return Ok(DecodeResult::NeedsData(missing));
                     }
-                    let page_index = decode_page_index(plans, &self.buffers)?;
+                    let page_index = decode_page_index(plans, &self.buffers, &metadata)?;
                     metadata.set_page_index(Some(Arc::new(page_index)));
                     self.buffers.clear_all_ranges();
                     return Ok(DecodeResult::Data(*metadata));

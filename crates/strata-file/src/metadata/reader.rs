@@ -302,8 +302,14 @@ impl ParquetMetaDataReader {
             ));
         };
         let footer = Arc::clone(metadata.shared_footer());
-        let plans = page_index_plans(file_size, &footer.row_groups, column_policy, offset_policy)?;
-        let page_index = decode_page_index(plans, reader)?;
+        let decryptable = index_unsealer(metadata, true).0;
+        let plans = page_index_plans(
+            (file_size, decryptable),
+            &footer.row_groups,
+            column_policy,
+            offset_policy,
+        )?;
+        let page_index = decode_page_index(plans, reader, metadata)?;
         metadata.set_page_index(Some(Arc::new(page_index)));
         Ok(())
     }
@@ -507,7 +513,7 @@ impl IndexPlan {
     /// its length or lies outside the file has none; under
     /// [`PageIndexPolicy::Required`] that is an error.
     pub(crate) fn new(
-        file_len: u64,
+        (file_len, decryptable): (u64, bool),
         row_groups: &[strata_format::metadata::RowGroup],
         policy: PageIndexPolicy,
         locate: impl Fn(&ColumnChunk) -> (Option<i64>, Option<i32>),
@@ -519,7 +525,7 @@ impl IndexPlan {
             let Some(offset) = offset else {
                 return Ok(None);
             };
-            if c.crypto_metadata().is_some() {
+            if c.crypto_metadata().is_some() && !decryptable {
                 return if required {
                     Err(FileError::Corrupt(format!(
                         "the {what} of column {j} of row group {g} is encrypted"
@@ -586,6 +592,7 @@ impl IndexPlan {
     pub(crate) fn decode<T: ReadThrift, R: ChunkReader>(
         self,
         reader: &R,
+        unseal: &Unseal<'_>,
     ) -> Result<Vec<Vec<Option<T>>>> {
         let Self {
             ranges,
@@ -605,13 +612,20 @@ impl IndexPlan {
                     indexes.push(None);
                     continue;
                 };
-                let decoded = match &span {
+                let read;
+                let bytes = match &span {
                     Some(span) => {
                         let at = (start - lo) as usize;
-                        thrift::decode::<T>(span.get(at..at + len).unwrap_or_default())
+                        span.get(at..at + len).unwrap_or_default()
                     }
-                    None => thrift::decode::<T>(&reader.get_bytes(start, len)?),
+                    None => {
+                        read = reader.get_bytes(start, len)?;
+                        &read[..]
+                    }
                 };
+                let decoded = unseal(g, j, bytes).and_then(|plaintext| {
+                    thrift::decode::<T>(plaintext.as_deref().unwrap_or(bytes)).map_err(Into::into)
+                });
                 match decoded {
                     Ok(index) => indexes.push(Some(index)),
                     Err(e) if required => {
@@ -631,7 +645,7 @@ impl IndexPlan {
 /// Where the column and offset indexes of `row_groups` lie, as the
 /// policies say (`None` for a kind not loaded).
 pub(crate) fn page_index_plans(
-    file_len: u64,
+    file: (u64, bool),
     row_groups: &[strata_format::metadata::RowGroup],
     column_policy: PageIndexPolicy,
     offset_policy: PageIndexPolicy,
@@ -640,7 +654,7 @@ pub(crate) fn page_index_plans(
         .loads()
         .then(|| {
             IndexPlan::new(
-                file_len,
+                file,
                 row_groups,
                 column_policy,
                 |c| (c.column_index_offset, c.column_index_length),
@@ -652,7 +666,7 @@ pub(crate) fn page_index_plans(
         .loads()
         .then(|| {
             IndexPlan::new(
-                file_len,
+                file,
                 row_groups,
                 offset_policy,
                 |c| (c.offset_index_offset, c.offset_index_length),
@@ -663,18 +677,51 @@ pub(crate) fn page_index_plans(
     Ok((column, offset))
 }
 
-/// Decode the planned indexes from `reader` into a [`PageIndex`].
+/// The plaintext of the index bytes of chunk `(row group, column)` when
+/// they are an encrypted module; `None` when they are plaintext.
+pub(crate) type Unseal<'a> = dyn Fn(usize, usize, &[u8]) -> Result<Option<Vec<u8>>> + 'a;
+
+/// Whether `metadata`'s page indexes of encrypted chunks can be read (the
+/// file was read with keys), and what decrypts them: a column index if
+/// `column_index`, else an offset index.
+pub(crate) fn index_unsealer(
+    metadata: &ParquetMetaData,
+    column_index: bool,
+) -> (bool, Box<Unseal<'_>>) {
+    #[cfg(feature = "encryption")]
+    if let Some(decryptor) = metadata.file_decryptor() {
+        let footer = metadata.shared_footer();
+        return (
+            true,
+            Box::new(move |g, j, bytes| {
+                let Some(rg) = footer.row_groups.get(g) else {
+                    return Ok(None);
+                };
+                let crypto = rg.columns.get(j).and_then(|c| c.crypto_metadata());
+                decryptor.unseal_index((g, rg.ordinal()), j, crypto, column_index, bytes)
+            }),
+        );
+    }
+    let _ = (metadata, column_index);
+    (false, Box::new(|_, _, _| Ok(None)))
+}
+
+/// Decode the planned indexes from `reader` into a [`PageIndex`],
+/// decrypting those of encrypted chunks where `metadata` can.
 pub(crate) fn decode_page_index<R: ChunkReader>(
     plans: (Option<IndexPlan>, Option<IndexPlan>),
     reader: &R,
+    metadata: &ParquetMetaData,
 ) -> Result<PageIndex> {
+    let (_, unseal_column) = index_unsealer(metadata, true);
+    let (_, unseal_offset) = index_unsealer(metadata, false);
     let column_indexes = plans
         .0
-        .map(|p| p.decode::<ColumnIndexMetaData, _>(reader))
+        .map(|p| p.decode::<ColumnIndexMetaData, _>(reader, &*unseal_column))
         .transpose()?;
     let offset_indexes = plans
         .1
-        .map(|p| p.decode::<OffsetIndexMetaData, _>(reader))
+        .map(|p| p.decode::<OffsetIndexMetaData, _>(reader, &*unseal_offset))
         .transpose()?;
     Ok(PageIndex::new(column_indexes, offset_indexes))
 }
