@@ -2,7 +2,8 @@
 # Builds the seed corpora of the fuzz targets from the parquet-testing
 # corpus (default ../../shared/parquet-testing, beside the checkout) into
 # fuzz/corpus/<target>/. Nothing here is committed: run it before fuzzing.
-#   footer:     every footer's raw Thrift metadata, and the files' last 64 KiB
+#   footer:     every footer's raw Thrift metadata, the files' last 64 KiB,
+#               and the encrypted files whole
 #   arrow_read: the non-encrypted files up to 256 KiB
 # page_decode and roundtrip start from an empty corpus.
 set -euo pipefail
@@ -22,5 +23,10 @@ find "$src/data" "$src/bad_data" -name '*.parquet' -print0 | while IFS= read -r 
     if [ "$size" -le 262144 ]; then
         cp "$f" "corpus/arrow_read/$name"
     fi
+done
+# The encrypted files whole: the footer target reads them with the
+# corpus's keys (encrypted footers, signed plaintext ones).
+find "$src/data" -name '*.parquet.encrypted' -print0 | while IFS= read -r -d '' f; do
+    cp "$f" "corpus/footer/$(basename "$f")"
 done
 echo "footer: $(ls corpus/footer | wc -l) seeds, arrow_read: $(ls corpus/arrow_read | wc -l) seeds"
