@@ -429,6 +429,49 @@ pub enum BloomFilterStep {
     Fetch(Range<u64>),
 }
 
+/// The Bloom filter of chunk `column` of row group `row_group` of
+/// `metadata`, when that chunk is encrypted and the file was read with
+/// keys (the `encryption` feature): read whole (its metadata must give its
+/// length) with `get`, decrypted and decoded. `None` when the chunk is not
+/// encrypted (read it as any other); `Some(None)` when it has no filter.
+#[cfg(feature = "encryption")]
+pub fn read_encrypted_bloom_filter(
+    metadata: &crate::metadata::ParquetMetaData,
+    (row_group, column): (usize, usize),
+    get: impl FnOnce(Range<u64>) -> Result<bytes::Bytes>,
+) -> Result<Option<Option<Sbbf>>> {
+    let Some(decryptor) = metadata.file_decryptor() else {
+        return Ok(None);
+    };
+    let Some(rg) = metadata.shared_footer().row_groups.get(row_group) else {
+        return Ok(None);
+    };
+    let Some(chunk) = rg.columns.get(column) else {
+        return Ok(None);
+    };
+    let Some(meta) = chunk.meta_data.as_ref() else {
+        return Ok(None);
+    };
+    let Some(offset) = meta.bloom_filter_offset() else {
+        return Ok(Some(None));
+    };
+    let length = meta.bloom_filter_length().ok_or_else(|| {
+        FileError::Unsupported("an encrypted Bloom filter without its length".into())
+    })?;
+    let start = u64::try_from(offset)
+        .map_err(|_| FileError::Corrupt(format!("Bloom filter offset {offset}")))?;
+    let len = u64::try_from(length)
+        .ok()
+        .filter(|n| *n <= MAX_BLOOM_BYTES as u64 + MAX_HEADER_BYTES + 64)
+        .ok_or_else(|| FileError::Corrupt(format!("Bloom filter length {length}")))?;
+    let bytes = get(start..start + len)?;
+    let at = (row_group, rg.ordinal());
+    match decryptor.unseal_bloom_filter(at, column, chunk.crypto_metadata(), &bytes)? {
+        Some(plaintext) => Ok(Some(Some(Sbbf::read(&plaintext)?))),
+        None => Ok(None),
+    }
+}
+
 impl BloomFilterFetch {
     /// The reads of the filter of a column chunk with metadata `meta`, in a
     /// file of `file_len` bytes (`None` when the reader does not know it;

@@ -829,6 +829,14 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
     /// checking it against the file and [`MAX_BLOOM_BYTES`](crate::bloom::MAX_BLOOM_BYTES)).
     pub fn bloom_filter(&self, j: usize) -> Result<Option<Sbbf>> {
         let meta = self.column_metadata(j)?;
+        #[cfg(feature = "encryption")]
+        if let Some(filter) = crate::bloom::read_encrypted_bloom_filter(
+            &self.file.metadata,
+            (self.index, j),
+            |range| self.file.get_range(range),
+        )? {
+            return Ok(filter);
+        }
         let Some(fetch) = BloomFilterFetch::plan(meta, Some(self.file.file_len))? else {
             return Ok(None);
         };

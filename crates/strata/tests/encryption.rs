@@ -670,28 +670,9 @@ fn written(
 #[test]
 fn written_encrypted_files_read_back_in_strata_and_arrow_rs() {
     for (what, encryption, prefix) in write_cases() {
-        let uniform = what.contains("uniform") || what.contains("256");
-        let footer = if what.contains("256") {
-            FOOTER_256
-        } else {
-            FOOTER_128
-        };
         let (batch, with_crc) = written(Arc::clone(&encryption), true);
         let (_, file) = written(encryption, false);
-        let case = Case {
-            file: "",
-            footer,
-            columns: if uniform {
-                vec![]
-            } else {
-                vec![
-                    ("secret", DOUBLE_128.to_vec()),
-                    ("note", FLOAT_128.to_vec()),
-                ]
-            },
-            aad_prefix: prefix,
-            arrow_rs_reads: true,
-        };
+        let case = write_case(what, prefix);
         let concat =
             |b: &[RecordBatch]| arrow_select::concat::concat_batches(&batch.schema(), b).unwrap();
         for file in [&file, &with_crc] {
@@ -1047,26 +1028,10 @@ fn encrypted_page_indexes_load_and_select() {
         })
         .collect();
     for (what, encryption, prefix) in write_cases() {
-        let uniform = what.contains("uniform") || what.contains("256");
-        let case = Case {
-            file: "",
-            footer: if what.contains("256") {
-                FOOTER_256
-            } else {
-                FOOTER_128
-            },
-            columns: if uniform {
-                vec![]
-            } else {
-                vec![
-                    ("secret", DOUBLE_128.to_vec()),
-                    ("note", FLOAT_128.to_vec()),
-                ]
-            },
-            aad_prefix: prefix,
-            arrow_rs_reads: true,
-        };
-        files.push((written(encryption, true).1, strata_properties(&case)));
+        files.push((
+            written(encryption, true).1,
+            write_case_properties(what, prefix),
+        ));
     }
     let mut with_index = 0;
     for (file, properties) in files {
@@ -1098,4 +1063,249 @@ fn encrypted_page_indexes_load_and_select() {
     }
     eprintln!("{with_index} chunks of first row groups with offset indexes");
     assert!(with_index >= 60, "{with_index} chunks with offset indexes");
+}
+
+/// The value of string field `key` in the JSON object `json` (quotes inside
+/// a value escaped as `\"`, as in the key-material file).
+fn json_field(json: &str, key: &str) -> Option<String> {
+    let unescaped = json.replace("\\\"", "\"");
+    let start = unescaped.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let len = unescaped.get(start..)?.find('"')?;
+    Some(unescaped[start..start + len].to_string())
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::new();
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// parquet-java's key material kept outside the file
+/// (`_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json`),
+/// unwrapped as its `PropertiesDrivenCryptoFactory` does with double
+/// wrapping: the key-encryption key is AES-GCM-decrypted with the master
+/// key (AAD: the master key's id), the data key with that (AAD: the
+/// key-encryption key's id). The master keys are the README's.
+struct ExternalKeyMaterial {
+    material: String,
+}
+
+impl KeyRetriever for ExternalKeyMaterial {
+    fn retrieve_key(&self, key_metadata: &[u8]) -> strata::errors::Result<Vec<u8>> {
+        use ring::aead::{AES_128_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+        let fail = |what: &str| strata::errors::ParquetError::General(what.to_string());
+        let metadata = std::str::from_utf8(key_metadata).map_err(|_| fail("key metadata"))?;
+        let reference = json_field(metadata, "keyReference").ok_or_else(|| fail("no reference"))?;
+        // The material of `reference`: the JSON string after its name.
+        let at = self
+            .material
+            .find(&format!("\"{reference}\":\""))
+            .ok_or_else(|| fail("no material"))?;
+        let material = &self.material[at..];
+        let material = &material[..material.find("}\"").ok_or_else(|| fail("material"))? + 1];
+        let field = |key: &str| json_field(material, key).ok_or_else(|| fail(key));
+        let master_id = field("masterKeyID")?;
+        let master: &[u8] = match master_id.as_str() {
+            "kf" => FOOTER_128,
+            "kc1" => DOUBLE_128,
+            "kc2" => FLOAT_128,
+            _ => return Err(fail("unknown master key")),
+        };
+        let open = |key: &[u8], wrapped: &[u8], aad: &[u8]| -> strata::errors::Result<Vec<u8>> {
+            let key =
+                LessSafeKey::new(UnboundKey::new(&AES_128_GCM, key).map_err(|_| fail("key"))?);
+            let (nonce, sealed) = wrapped.split_at(12);
+            let mut buf = sealed.to_vec();
+            let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| fail("nonce"))?;
+            let plain = key
+                .open_in_place(nonce, Aad::from(aad), &mut buf)
+                .map_err(|_| fail("unwrap"))?;
+            Ok(plain.to_vec())
+        };
+        let kek = open(
+            master,
+            &base64_decode(&field("wrappedKEK")?),
+            master_id.as_bytes(),
+        )?;
+        let kek_id = base64_decode(&field("keyEncryptionKeyID")?);
+        open(&kek, &base64_decode(&field("wrappedDEK")?), &kek_id)
+    }
+}
+
+/// The corpus file whose keys are kept outside it, read through a
+/// `KeyRetriever` that unwraps them: 100 rows of `integers` and `strings`
+/// (the pattern parquet-java's example writes), every module
+/// authenticated (the column keys differ from the footer's).
+#[test]
+fn external_key_material_is_read_through_a_key_retriever() {
+    let Some(dir) = data_dir() else { return };
+    let material = std::fs::read_to_string(
+        dir.join("_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json"),
+    )
+    .unwrap();
+    let file = Bytes::from(
+        std::fs::read(dir.join("external_key_material_java.parquet.encrypted")).unwrap(),
+    );
+    let properties =
+        FileDecryptionProperties::with_key_retriever(Arc::new(ExternalKeyMaterial { material }))
+            .build()
+            .unwrap();
+    let batches = strata_read(&file, properties).unwrap();
+    let batch = arrow_select::concat::concat_batches(&batches[0].schema(), &batches).unwrap();
+    assert_eq!(batch.num_rows(), 100);
+    let names: Vec<&str> = batch
+        .schema_ref()
+        .fields()
+        .iter()
+        .map(|f| f.name().as_str())
+        .collect();
+    assert_eq!(names, ["integers", "strings"]);
+    // The generator's values: `i`, and a letter (a to j in turn) then `i`.
+    let integers = batch.column(0).as_primitive::<Int32Type>();
+    let strings = batch.column(1).as_string::<i32>();
+    for i in 0..100 {
+        assert_eq!(integers.value(i), i as i32, "row {i}");
+        let want = format!("{}{i}", (b'a' + (i % 10) as u8) as char);
+        assert_eq!(strings.value(i), want, "row {i}");
+    }
+    // A wrong master key gives an error, not other values.
+    let wrong = FileDecryptionProperties::with_key_retriever(Arc::new(ExternalKeyMaterial {
+        material: String::new(),
+    }))
+    .build()
+    .unwrap();
+    assert!(strata_read(&file, wrong).is_err());
+}
+
+/// How a file of [`write_cases`] named `what` is read.
+fn write_case(what: &str, prefix: Option<&'static [u8]>) -> Case {
+    let uniform = what.contains("uniform") || what.contains("256");
+    Case {
+        file: "",
+        footer: if what.contains("256") {
+            FOOTER_256
+        } else {
+            FOOTER_128
+        },
+        columns: if uniform {
+            vec![]
+        } else {
+            vec![
+                ("secret", DOUBLE_128.to_vec()),
+                ("note", FLOAT_128.to_vec()),
+            ]
+        },
+        aad_prefix: prefix,
+        arrow_rs_reads: true,
+    }
+}
+
+/// The decryption properties of a file of [`write_cases`] named `what`.
+fn write_case_properties(
+    what: &str,
+    prefix: Option<&'static [u8]>,
+) -> Arc<FileDecryptionProperties> {
+    strata_properties(&write_case(what, prefix))
+}
+
+/// Bloom filters of encrypted columns are decrypted: the filter on `id` of
+/// each of strata's files answers yes for every value of its row group,
+/// and rarely for others, through the Arrow builder and the row group
+/// reader alike.
+#[test]
+fn encrypted_bloom_filters_are_read() {
+    for (what, encryption, prefix) in write_cases() {
+        let properties = write_case_properties(what, prefix);
+        let (_, file) = written(encryption, false);
+        let options = ArrowReaderOptions::new().with_file_decryption_properties(properties);
+        let builder =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), options).unwrap();
+        let reader = strata::file::reader::SerializedFileReader::with_metadata(
+            file.clone(),
+            (**builder.metadata()).clone(),
+            Default::default(),
+        );
+        for rg in 0..builder.metadata().num_row_groups() {
+            let filter = builder
+                .get_row_group_column_bloom_filter(rg, 0)
+                .unwrap()
+                .unwrap_or_else(|| panic!("{what}: no filter in row group {rg}"));
+            let direct = reader.bloom_filter(rg, 0).unwrap().unwrap();
+            let ids = (rg * 700) as i64..((rg + 1) * 700).min(2000) as i64;
+            for id in ids {
+                assert!(filter.check(&id) && direct.check(&id), "{what}: {id}");
+            }
+            let false_positives = (1_000_000i64..1_010_000)
+                .filter(|id| filter.check(id))
+                .count();
+            assert!(
+                false_positives < 500,
+                "{what}: {false_positives} false positives"
+            );
+        }
+    }
+}
+
+/// AES_GCM_CTR_V1 written (page bodies in AES-CTR, 16 bytes of framing
+/// each where AES-GCM takes 32): strata reads it back, and so does pyarrow
+/// (Arrow C++ reads both algorithms), value by value.
+#[test]
+fn ctr_written_files_read_back_in_strata_and_pyarrow() {
+    use strata::encryption::encrypt::FileEncryptionProperties as P;
+    let dir = std::env::temp_dir().join(format!("strata-encryption-ctr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for plaintext_footer in [false, true] {
+        let properties = |ctr: bool| {
+            P::builder(FOOTER_128.to_vec())
+                .with_footer_key_metadata(pyarrow_key_material("kf", FOOTER_128, true))
+                .with_column_key_and_metadata(
+                    "secret",
+                    DOUBLE_128.to_vec(),
+                    pyarrow_key_material("kc1", DOUBLE_128, false),
+                )
+                .with_plaintext_footer(plaintext_footer)
+                .with_aes_gcm_ctr(ctr)
+                .build()
+                .unwrap()
+        };
+        let (batch, file) = written(properties(true), true);
+        let (_, gcm) = written(properties(false), true);
+        assert!(file.len() < gcm.len(), "CTR pages take less framing");
+        let keys = FileDecryptionProperties::builder(FOOTER_128.to_vec())
+            .with_column_key("secret", DOUBLE_128.to_vec())
+            .build()
+            .unwrap();
+        let got = strata_read(&file, keys).unwrap();
+        let got = arrow_select::concat::concat_batches(&batch.schema(), &got).unwrap();
+        assert_eq!(got, batch, "plaintext footer: {plaintext_footer}");
+        if let Some(py) = python::pyarrow() {
+            let path = dir.join(format!("ctr-{plaintext_footer}.parquet"));
+            std::fs::write(&path, &file).unwrap();
+            let script = format!(
+                "{PY_KMS}\ndec = factory.file_decryption_properties(kms, pe.DecryptionConfiguration())\n\
+                 lines(pq.read_table(sys.argv[1], decryption_properties=dec))\n"
+            );
+            let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+            assert_eq!(
+                out.lines().collect::<Vec<_>>(),
+                table_lines(&batch),
+                "pyarrow"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -685,6 +685,19 @@ impl<T: ChunkReader + Send + 'static> ArrowReaderBuilder<SyncReader<T>> {
                 .map_err(|_| general(format!("a byte range of {range:?}")))?;
             Ok::<_, ParquetError>(input.get_bytes(range.start, len)?)
         };
+        #[cfg(feature = "encryption")]
+        if let Some(filter) = strata_file::bloom::read_encrypted_bloom_filter(
+            &self.metadata,
+            (row_group_idx, column_idx),
+            |range| {
+                let len = usize::try_from(range.end - range.start).map_err(|_| {
+                    strata_file::FileError::Corrupt(format!("a range of {range:?}"))
+                })?;
+                input.get_bytes(range.start, len)
+            },
+        )? {
+            return Ok(filter);
+        }
         let Some(fetch) =
             bloom_filter_fetch(&self.metadata, row_group_idx, column_idx, Some(input.len()))?
         else {

@@ -20,15 +20,9 @@ pub(crate) enum ModuleType {
     DictionaryPage = 3,
     DataPageHeader = 4,
     DictionaryPageHeader = 5,
-    // The page index and Bloom filter modules, read by later work on
-    // encrypted indexes; their type bytes are fixed by the format.
-    #[allow(dead_code)]
     ColumnIndex = 6,
-    #[allow(dead_code)]
     OffsetIndex = 7,
-    #[allow(dead_code)]
     BloomFilterHeader = 8,
-    #[allow(dead_code)]
     BloomFilterBitset = 9,
 }
 

@@ -154,6 +154,25 @@ impl ModuleCipher {
         Ok(out)
     }
 
+    /// The CTR module of `plaintext` under `nonce`: its length, the nonce
+    /// and the ciphertext (CTR is its own inverse).
+    pub(crate) fn encrypt_ctr(&self, nonce: &[u8; NONCE_LEN], plaintext: &[u8]) -> Result<Vec<u8>> {
+        let len = u32::try_from(NONCE_LEN + plaintext.len()).map_err(|_| {
+            FileError::InvalidArgument(format!(
+                "a module of {} bytes: encrypted modules are under 4 GiB",
+                plaintext.len()
+            ))
+        })?;
+        let mut input = nonce.to_vec();
+        input.extend_from_slice(plaintext);
+        let ciphertext = self.decrypt_ctr(&input, "a page")?;
+        let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
+        module.extend_from_slice(&len.to_le_bytes());
+        module.extend_from_slice(nonce);
+        module.extend_from_slice(&ciphertext);
+        Ok(module)
+    }
+
     /// The plaintext of the CTR module `module` (after its length prefix:
     /// nonce, ciphertext). CTR has no tag: a changed byte is not detected
     /// here, only by what fails to decode after it.

@@ -47,6 +47,7 @@ pub struct FileEncryptionProperties {
     columns: HashMap<String, (Vec<u8>, Option<Vec<u8>>)>,
     aad_prefix: Option<Vec<u8>>,
     store_aad_prefix: bool,
+    ctr_pages: bool,
 }
 
 impl std::fmt::Debug for FileEncryptionProperties {
@@ -66,6 +67,7 @@ impl FileEncryptionProperties {
                 columns: HashMap::new(),
                 aad_prefix: None,
                 store_aad_prefix: false,
+                ctr_pages: false,
             },
         }
     }
@@ -162,6 +164,15 @@ impl EncryptionPropertiesBuilder {
     /// ([`with_aad_prefix_storage`](Self::with_aad_prefix_storage)).
     pub fn with_aad_prefix(mut self, aad_prefix: Vec<u8>) -> Self {
         self.properties.aad_prefix = Some(aad_prefix);
+        self
+    }
+
+    /// Encrypt the bodies of pages with AES-CTR (`AES_GCM_CTR_V1`: no tag
+    /// on page bodies, everything else AES-GCM) rather than AES-GCM (the
+    /// default, `AES_GCM_V1`). Not in arrow-rs 60.1, which reads neither;
+    /// parquet-java and Arrow C++ read and write both.
+    pub fn with_aes_gcm_ctr(mut self, ctr: bool) -> Self {
+        self.properties.ctr_pages = ctr;
         self
     }
 
@@ -324,11 +335,33 @@ impl FileEncryptor {
     pub(crate) fn algorithm(&self) -> EncryptionAlgorithm {
         let prefix = self.properties.aad_prefix.as_ref();
         let stored = self.properties.store_aad_prefix();
-        EncryptionAlgorithm::AesGcmV1(AesGcmV1 {
+        let params = AesGcmV1 {
             aad_prefix: prefix.filter(|_| stored).cloned(),
             aad_file_unique: Some(self.aad_file_unique.clone()),
             supply_aad_prefix: (prefix.is_some() && !stored).then_some(true),
-        })
+        };
+        if self.properties.ctr_pages {
+            EncryptionAlgorithm::AesGcmCtrV1(params)
+        } else {
+            EncryptionAlgorithm::AesGcmV1(params)
+        }
+    }
+
+    /// The module of a page body (of type `kind`, `DataPage` or
+    /// `DictionaryPage`, data page `page`): AES-CTR under
+    /// `AES_GCM_CTR_V1`, else AES-GCM.
+    pub(crate) fn page_body_module(
+        &mut self,
+        chunk: &ChunkEncryptor,
+        kind: ModuleType,
+        page: usize,
+        plaintext: &[u8],
+    ) -> Result<Vec<u8>> {
+        if self.properties.ctr_pages {
+            let nonce = self.next_nonce();
+            return chunk.cipher.encrypt_ctr(&nonce, plaintext);
+        }
+        self.chunk_module(chunk, kind, page, plaintext)
     }
 
     /// The plaintext part of an encrypted footer: the crypto metadata.

@@ -298,18 +298,20 @@ impl FileDecryptor {
         Ok(())
     }
 
-    /// The plaintext of the page index `bytes` (a column index if
-    /// `column_index`, else an offset index) of chunk `column` of row
-    /// group `row_group` (its ordinal, if stored), whose crypto metadata is
-    /// `crypto`; `None` for a chunk that is not encrypted.
-    pub(crate) fn unseal_index(
+    /// The decryptor of the modules of chunk `column` of row group
+    /// `row_group` (its ordinal, if stored), whose crypto metadata is
+    /// `crypto`: `None` for a chunk that is not encrypted, an error naming
+    /// `what` for one whose key the reader does not have. It knows no
+    /// dictionary page ([`chunk`](Self::chunk) adds that).
+    fn modules_of(
         &self,
         (row_group, ordinal): (usize, Option<i16>),
         column: usize,
         crypto: Option<&ColumnCryptoMetaData>,
-        column_index: bool,
-        bytes: &[u8],
-    ) -> Result<Option<Vec<u8>>> {
+        what: impl FnOnce() -> String,
+    ) -> Result<Option<ChunkDecryptor>> {
+        // DuckDB's files mark no chunk, and encrypt every one with the
+        // footer key.
         let footer_key = ColumnCryptoMetaData::EncryptionWithFooterKey;
         let Some(crypto) = crypto.or(self.aad_free.then_some(&footer_key)) else {
             return Ok(None);
@@ -323,22 +325,71 @@ impl FileDecryptor {
                 .flatten(),
             ColumnCryptoMetaData::Unknown(id) => return Err(unknown_crypto(*id)),
         };
+        let cipher = cipher.ok_or_else(|| {
+            FileError::EncryptedColumn(format!("{} (no key for it was given)", what()))
+        })?;
+        Ok(Some(ChunkDecryptor {
+            cipher,
+            file_aad: Arc::clone(&self.file_aad),
+            ctr_pages: self.ctr_pages,
+            row_group: row_group_ordinal(ordinal, row_group)?,
+            column,
+            dictionary_before: None,
+            aad_free: self.aad_free,
+        }))
+    }
+
+    /// The plaintext of the page index `bytes` (a column index if
+    /// `column_index`, else an offset index) of chunk `column` of row
+    /// group `at` (index and stored ordinal), whose crypto metadata is
+    /// `crypto`; `None` for a chunk that is not encrypted.
+    pub(crate) fn unseal_index(
+        &self,
+        at: (usize, Option<i16>),
+        column: usize,
+        crypto: Option<&ColumnCryptoMetaData>,
+        column_index: bool,
+        bytes: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
         let (kind, what) = if column_index {
             (ModuleType::ColumnIndex, "a column index")
         } else {
             (ModuleType::OffsetIndex, "an offset index")
         };
-        let cipher = cipher.ok_or_else(|| {
-            FileError::EncryptedColumn(format!("{what} of column {column} (no key for it)"))
-        })?;
-        let aad = if self.aad_free {
-            Vec::new()
-        } else {
-            let row_group = row_group_ordinal(ordinal, row_group)?;
-            module_aad(&self.file_aad, kind, row_group, column, 0)?
+        let Some(d) =
+            self.modules_of(at, column, crypto, || format!("{what} of column {column}"))?
+        else {
+            return Ok(None);
         };
-        let (module, _) = split_module(bytes, what)?;
-        cipher.decrypt_gcm(module, &aad, what).map(Some)
+        d.open(bytes, kind, what)
+            .map(|(plaintext, _)| Some(plaintext))
+    }
+
+    /// The Bloom filter of chunk `column` of row group `at` (index and
+    /// stored ordinal), whose crypto metadata is `crypto`, from `bytes`
+    /// (the header module and the bitset module, as `bloom_filter_length`
+    /// counts them): the plaintext header and bitset, as an unencrypted
+    /// file holds them; `None` for a chunk that is not encrypted.
+    pub fn unseal_bloom_filter(
+        &self,
+        at: (usize, Option<i16>),
+        column: usize,
+        crypto: Option<&ColumnCryptoMetaData>,
+        bytes: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let what = || format!("the Bloom filter of column {column}");
+        let Some(d) = self.modules_of(at, column, crypto, what)? else {
+            return Ok(None);
+        };
+        let (mut plaintext, taken) = d.open(
+            bytes,
+            ModuleType::BloomFilterHeader,
+            "a Bloom filter header",
+        )?;
+        let rest = bytes.get(taken..).unwrap_or_default();
+        let (bitset, _) = d.open(rest, ModuleType::BloomFilterBitset, "a Bloom filter bitset")?;
+        plaintext.extend(bitset);
+        Ok(Some(plaintext))
     }
 
     /// Whether a chunk whose crypto metadata is `crypto` can be read: it
@@ -361,52 +412,24 @@ impl FileDecryptor {
     /// whose key the reader does not have is an error naming it.
     pub fn chunk(
         &self,
-        (row_group, ordinal): (usize, Option<i16>),
+        at: (usize, Option<i16>),
         column: usize,
         crypto: Option<&ColumnCryptoMetaData>,
         meta: &ColumnMetaData,
         chunk_start: u64,
     ) -> Result<Option<ChunkDecryptor>> {
-        // DuckDB's files mark no chunk, and encrypt every one with the
-        // footer key.
-        let footer_key = ColumnCryptoMetaData::EncryptionWithFooterKey;
-        let Some(crypto) = crypto.or(self.aad_free.then_some(&footer_key)) else {
+        let Some(mut d) = self.modules_of(at, column, crypto, || meta.path_in_schema.string())?
+        else {
             return Ok(None);
         };
-        let cipher = match crypto {
-            ColumnCryptoMetaData::EncryptionWithFooterKey => Some(Arc::clone(&self.footer)),
-            ColumnCryptoMetaData::EncryptionWithColumnKey(k) => self
-                .columns
-                .get(&k.path_in_schema.join("."))
-                .cloned()
-                .flatten(),
-            ColumnCryptoMetaData::Unknown(id) => return Err(unknown_crypto(*id)),
-        };
-        let Some(cipher) = cipher else {
-            return Err(FileError::EncryptedColumn(format!(
-                "{} (no key for it was given)",
-                meta.path_in_schema.string()
-            )));
-        };
         // The page before the first data page, if any, is the dictionary.
-        let first_data_page = u64::try_from(meta.data_page_offset)
+        let has_dictionary = meta.dictionary_page_offset.is_some_and(|at| at > 0);
+        d.dictionary_before = u64::try_from(meta.data_page_offset)
             .ok()
             .and_then(|at| at.checked_sub(chunk_start))
-            .and_then(|at| usize::try_from(at).ok());
-        let has_dictionary = meta.dictionary_page_offset.is_some_and(|at| at > 0);
-        Ok(Some(ChunkDecryptor {
-            cipher,
-            file_aad: Arc::clone(&self.file_aad),
-            ctr_pages: self.ctr_pages,
-            row_group: row_group_ordinal(ordinal, row_group)?,
-            column,
-            dictionary_before: if has_dictionary {
-                first_data_page
-            } else {
-                None
-            },
-            aad_free: self.aad_free,
-        }))
+            .and_then(|at| usize::try_from(at).ok())
+            .filter(|_| has_dictionary);
+        Ok(Some(d))
     }
 }
 
@@ -513,6 +536,14 @@ impl ChunkDecryptor {
         }
         let aad = self.aad(kind, page)?;
         self.cipher.decrypt_gcm(module, &aad, what)
+    }
+
+    /// The plaintext of the GCM module (of type `kind`, not a page's) at
+    /// the start of `bytes`, and the bytes the module takes.
+    fn open(&self, bytes: &[u8], kind: ModuleType, what: &str) -> Result<(Vec<u8>, usize)> {
+        let (module, taken) = split_module(bytes, what)?;
+        let aad = self.aad(kind, 0)?;
+        Ok((self.cipher.decrypt_gcm(module, &aad, what)?, taken))
     }
 
     /// The AAD of this chunk's module of type `kind` (data page `page`).

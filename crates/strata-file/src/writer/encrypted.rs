@@ -91,7 +91,7 @@ fn reframe_page(
         ),
         Some(i) => (ModuleType::DataPage, ModuleType::DataPageHeader, i),
     };
-    let body = encryptor.chunk_module(ce, body_kind, ordinal, body)?;
+    let body = encryptor.page_body_module(ce, body_kind, ordinal, body)?;
     header.compressed_page_size = size(body.len(), "an encrypted page")?;
     if header.crc.is_some() {
         header.crc = Some(crc32fast::hash(&body) as i32);
