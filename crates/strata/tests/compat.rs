@@ -58,7 +58,7 @@ side!(
     parquet,
     [
         common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics, pruning, blocked
+        statistics, pruning, encryption, blocked
     ]
 );
 side!(
@@ -66,7 +66,7 @@ side!(
     strata,
     [
         common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics, pruning
+        statistics, pruning, encryption
     ]
 );
 
@@ -165,6 +165,9 @@ macro_rules! blocked {
 }
 
 compat! {
+    encryption::encrypted_file_roundtrip;
+    encryption::encrypted_column_key_and_plaintext_footer;
+
     filter::row_filter_predicate;
     filter::row_filter_two_predicates_projected;
     filter::row_filter_offset_and_limit;
