@@ -65,8 +65,12 @@ pub enum FormatError {
         /// The four bytes found where the magic should be.
         found: [u8; 4],
     },
-    /// The footer is encrypted (magic `PARE`); this layer cannot decrypt it.
-    #[error("the file footer is encrypted (magic \"PARE\"); decryption is not supported")]
+    /// The footer is encrypted (magic `PARE`) and no keys were given to
+    /// decrypt it (this layer decrypts nothing; the file layer does, with
+    /// its `encryption` feature).
+    #[error(
+        "the file footer is encrypted (magic \"PARE\"); read it with decryption properties (the `encryption` feature)"
+    )]
     Encrypted,
     /// The footer's length fields do not fit the file.
     #[error("invalid footer: {0}")]

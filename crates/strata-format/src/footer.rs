@@ -7,10 +7,11 @@
 //! PAR1 | column chunks ... | FileMetaData | len: u32 LE | PAR1
 //! ```
 //!
-//! Files whose footer is encrypted end in `PARE` instead; they are
-//! recognised and rejected with [`FormatError::Encrypted`]. Files with a
-//! plaintext footer and encrypted columns decode normally (their
-//! `encryption_algorithm` is set).
+//! Files whose footer is encrypted end in `PARE` instead; this layer
+//! recognises them and rejects them with [`FormatError::Encrypted`] (the
+//! file layer decrypts them, with its `encryption` feature and keys).
+//! Files with a plaintext footer and encrypted columns decode normally
+//! (their `encryption_algorithm` is set).
 
 use std::io::{Read, Seek, SeekFrom};
 

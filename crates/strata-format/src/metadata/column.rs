@@ -399,9 +399,8 @@ pub struct ColumnChunkExtras {
 
 /// arrow-rs's accessors (`parquet::file::metadata::ColumnChunkMetaData`),
 /// reading the chunk's metadata: code written for arrow-rs reads a chunk
-/// unchanged. A chunk without metadata (an encrypted column's, which
-/// strata does not decrypt) reads as empty: counts and sizes 0, no
-/// encodings.
+/// unchanged. A chunk without metadata (an encrypted column's, read
+/// without its key) reads as empty: counts and sizes 0, no encodings.
 ///
 /// ```
 /// use strata_format::metadata::{ColumnChunk, ColumnMetaData, CompressionCodec, Encoding, Type};
