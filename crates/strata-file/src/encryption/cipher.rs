@@ -163,13 +163,13 @@ impl ModuleCipher {
                 plaintext.len()
             ))
         })?;
-        let mut input = nonce.to_vec();
-        input.extend_from_slice(plaintext);
-        let ciphertext = self.decrypt_ctr(&input, "a page")?;
         let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
         module.extend_from_slice(&len.to_le_bytes());
         module.extend_from_slice(nonce);
-        module.extend_from_slice(&ciphertext);
+        let start = module.len();
+        module.extend_from_slice(plaintext);
+        // Encrypted where it lies: no copy of the page but the one above.
+        self.apply_ctr(nonce, &mut module[start..], "a page")?;
         Ok(module)
     }
 
@@ -183,20 +183,27 @@ impl ModuleCipher {
                 module.len()
             ))
         })?;
+        let mut buf = ciphertext.to_vec();
+        self.apply_ctr(nonce, &mut buf, what)?;
+        Ok(buf)
+    }
+
+    /// XOR `buf` with the keystream of `nonce` (counter from 1): CTR
+    /// encryption and decryption alike.
+    fn apply_ctr(&self, nonce: &[u8; NONCE_LEN], buf: &mut [u8], what: &str) -> Result<()> {
         let mut iv = [0u8; 16];
         iv[..NONCE_LEN].copy_from_slice(nonce);
         iv[15] = 1;
-        let mut buf = ciphertext.to_vec();
         let bad = |_| FileError::Decryption(format!("{what}: the CTR key or IV"));
         match self.key.len() {
             16 => ctr::Ctr32BE::<Aes128>::new_from_slices(&self.key, &iv)
                 .map_err(bad)?
-                .apply_keystream(&mut buf),
+                .apply_keystream(buf),
             _ => ctr::Ctr32BE::<Aes256>::new_from_slices(&self.key, &iv)
                 .map_err(bad)?
-                .apply_keystream(&mut buf),
+                .apply_keystream(buf),
         }
-        Ok(buf)
+        Ok(())
     }
 }
 

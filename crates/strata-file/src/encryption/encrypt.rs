@@ -327,8 +327,7 @@ impl FileEncryptor {
         plaintext: &[u8],
     ) -> Result<Vec<u8>> {
         let aad = module_aad(&self.file_aad, kind, chunk.row_group, chunk.column, page)?;
-        let nonce = self.next_nonce();
-        chunk.cipher.encrypt_gcm(&nonce, &aad, plaintext)
+        self.module(&chunk.cipher, &aad, plaintext)
     }
 
     /// The encryption algorithm a footer records.
