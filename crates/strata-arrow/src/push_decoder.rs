@@ -123,7 +123,7 @@ use strata_file::metadata::ParquetMetaData;
 use strata_file::properties::ReaderProperties;
 use strata_file::push_buffers::PushBuffers;
 use strata_file::serialized_reader::{SerializedFileReader, SerializedRowGroupReader};
-use strata_format::SchemaDescriptor;
+use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
 pub use crate::arrow_reader::RowGroupSelection;
 use crate::arrow_reader::selection::kept_bits;
@@ -631,8 +631,8 @@ impl DecodedColumns {
             let descr = schema
                 .columns()
                 .get(col)
-                .ok_or_else(|| general(format!("leaf column {col}")))?
-                .clone();
+                .ok_or_else(|| general(format!("leaf column {col}")))?;
+            let descr = ColumnDescriptor::clone(descr);
             let pages = match &fetch.index {
                 Some(index) => group.sparse_page_reader(col, index, &fetch.ranges)?,
                 None => group.page_reader(col)?,

@@ -34,7 +34,7 @@ use strata_format::metadata::{
     ConvertedType, DecimalType, FieldRepetitionType as Repetition, IntType, KeyValue, LogicalType,
     TimeType, TimeUnit, TimestampType, Type,
 };
-use strata_format::schema::{BasicTypeInfo, Type as SchemaType, TypePtr};
+use strata_format::schema::{BasicTypeInfo, ColumnDescPtr, Type as SchemaType, TypePtr};
 use strata_format::{ColumnDescriptor, SchemaDescriptor};
 
 use crate::error::{Result, schema_err};
@@ -387,7 +387,7 @@ pub(crate) fn build_arrow_schema(
 struct Builder<'a> {
     mask: Option<&'a [bool]>,
     next_leaf: usize,
-    columns: &'a [ColumnDescriptor],
+    columns: &'a [ColumnDescPtr],
     rule: HintRule,
 }
 

@@ -75,7 +75,9 @@ pub mod page_reader;
 pub mod page_index {
     /// The column index of a column chunk.
     pub mod column_index {
-        pub use crate::metadata::ColumnIndexMetaData;
+        pub use crate::metadata::{
+            ByteArrayColumnIndex, ColumnIndex, ColumnIndexMetaData, PrimitiveColumnIndex,
+        };
     }
     /// The offset index of a column chunk.
     pub mod offset_index {

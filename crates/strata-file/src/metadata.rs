@@ -17,11 +17,13 @@ pub use strata_format::metadata::{
     RowGroup as RowGroupMetaData, SortingColumn,
 };
 
+mod column_index;
 mod page_index;
 pub mod printer;
 mod push_decoder;
 mod reader;
 
+pub use column_index::{ByteArrayColumnIndex, ColumnIndex, PrimitiveColumnIndex};
 pub use page_index::{
     ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,
     RowGroupPageIndex,
@@ -117,9 +119,37 @@ pub struct ParquetMetaData {
     decryptor: Option<Arc<crate::encryption::FileDecryptor>>,
 }
 
+/// Point the footer's row groups and chunks at the schema and its
+/// leaves, and fill in the sort order of its `TYPE_ORDER` column orders.
+/// Chunks past the schema's leaves (a malformed footer) keep `None`.
+fn pair_with_schema(footer: &mut Footer, schema: &Arc<SchemaDescriptor>) {
+    let columns = schema.columns();
+    if let Some(orders) = &mut footer.column_orders {
+        for (order, column) in orders.iter_mut().zip(columns) {
+            *order = order.with_types(
+                column.logical_type_ref(),
+                column.converted_type(),
+                column.physical_type(),
+            );
+        }
+    }
+    for row_group in &mut footer.row_groups {
+        row_group.schema_descr = Some(Arc::clone(schema));
+        for (chunk, column) in row_group.columns.iter_mut().zip(columns) {
+            chunk.column_descr = Some(Arc::clone(column));
+        }
+    }
+}
+
 impl ParquetMetaData {
     /// The metadata of a decoded footer and the schema built from it.
-    pub fn from_footer(footer: Arc<Footer>, schema: Arc<SchemaDescriptor>) -> Self {
+    ///
+    /// The footer is paired with the schema here: each row group and
+    /// column chunk gets its `schema_descr` / `column_descr` (arrow-rs's
+    /// accessors), and each `TYPE_ORDER` column order the sort order of
+    /// its leaf's types. A footer shared elsewhere is copied first.
+    pub fn from_footer(mut footer: Arc<Footer>, schema: Arc<SchemaDescriptor>) -> Self {
+        pair_with_schema(Arc::make_mut(&mut footer), &schema);
         Self {
             file: FileMetaData { footer, schema },
             page_index: None,

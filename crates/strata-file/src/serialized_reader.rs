@@ -518,6 +518,7 @@ impl<'a, R: ChunkReader> SerializedRowGroupReader<'a, R> {
             .schema()
             .columns()
             .get(j)
+            .map(|column| &**column)
             .ok_or_else(|| no_column(j))
     }
 

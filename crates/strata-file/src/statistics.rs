@@ -54,17 +54,6 @@ use strata_format::metadata::{
     ConvertedType, IntType, LogicalType, Statistics as ThriftStatistics, Type,
 };
 
-/// Sort order of a column's values, in arrow-rs's terms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SortOrder {
-    /// Signed comparison (integers, floats, decimals).
-    Signed,
-    /// Unsigned comparison (unsigned integers, byte arrays, booleans).
-    Unsigned,
-    /// No order is defined (INT96, INTERVAL): no bounds are kept.
-    Undefined,
-}
-
 /// How two values of a column compare for statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueOrder {
@@ -127,15 +116,6 @@ impl ValueOrder {
                 Self::Undefined
             }
             Type::ByteArray | Type::FixedLenByteArray => Self::Bytes,
-        }
-    }
-
-    /// The sort order in arrow-rs's terms.
-    pub fn sort_order(self) -> SortOrder {
-        match self {
-            Self::SignedInt | Self::Float | Self::Float16 | Self::SignedBytes => SortOrder::Signed,
-            Self::UnsignedInt | Self::Bytes | Self::Boolean => SortOrder::Unsigned,
-            Self::Undefined => SortOrder::Undefined,
         }
     }
 

@@ -933,6 +933,7 @@ pub struct ColumnDescriptor {
 /// assert_eq!(column.converted_type(), ConvertedType::NONE);
 /// assert_eq!((column.type_length(), column.type_precision()), (8, -1));
 /// assert_eq!((column.max_def_level(), column.max_rep_level()), (1, 0));
+/// assert_eq!(column.sort_order(), strata_format::metadata::SortOrder::UNSIGNED);
 /// assert!(column.self_type().is_primitive());
 /// ```
 impl ColumnDescriptor {
@@ -1054,13 +1055,28 @@ impl ColumnDescriptor {
     pub fn max_rep_level(&self) -> i16 {
         self.max_rep_level
     }
+
+    /// The order the leaf's types define for its values, as a writer
+    /// would name it ([`ColumnOrder::column_order_for_type`]): total order
+    /// for floats, the INT96 timestamp order for INT96, else the logical,
+    /// converted or physical type's.
+    ///
+    /// [`ColumnOrder::column_order_for_type`]: crate::metadata::ColumnOrder::column_order_for_type
+    pub fn sort_order(&self) -> crate::metadata::SortOrder {
+        crate::metadata::ColumnOrder::column_order_for_type(
+            self.logical_type.as_ref(),
+            self.converted_type(),
+            self.physical_type,
+        )
+        .sort_order()
+    }
 }
 
 /// A validated schema tree with its leaf columns.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SchemaDescriptor {
     schema: TypePtr,
-    columns: Vec<ColumnDescriptor>,
+    columns: Vec<ColumnDescPtr>,
     /// The repetition a footer gave the root element (some writers set
     /// one), kept for [`to_elements`](Self::to_elements); the root `Type`
     /// has none, as in arrow-rs.
@@ -1185,21 +1201,20 @@ impl SchemaDescriptor {
         self.schema.name()
     }
 
-    /// The leaf columns in file order.
-    pub fn columns(&self) -> &[ColumnDescriptor] {
+    /// The leaf columns in file order, shared (each column chunk of a
+    /// file's metadata points at its own).
+    pub fn columns(&self) -> &[ColumnDescPtr] {
         &self.columns
     }
 
-    /// Leaf column `i`, shared, as arrow-rs returns it (a copy of the
-    /// descriptor behind an `Arc`; [`columns`](Self::columns) borrows
-    /// without copying).
+    /// Leaf column `i`, shared, as arrow-rs returns it.
     ///
     /// # Panics
     ///
     /// When `i` is out of range, as arrow-rs does; `columns().get(i)` is
     /// the checked form.
     pub fn column(&self, i: usize) -> ColumnDescPtr {
-        Arc::new(self.columns[i].clone())
+        Arc::clone(&self.columns[i])
     }
 
     /// Number of leaf columns.
@@ -1339,7 +1354,7 @@ fn collect_leaves<'n>(
     rep: i16,
     depth: usize,
     path: &mut Vec<&'n str>,
-    out: &mut Vec<ColumnDescriptor>,
+    out: &mut Vec<ColumnDescPtr>,
 ) -> Result<()> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(FormatError::DepthLimit {
@@ -1372,13 +1387,16 @@ fn collect_leaves<'n>(
                 collect_leaves(child, root_field_index, def, rep, depth + 1, path, out)?;
             }
         }
-        Type::PrimitiveType { .. } => out.extend(ColumnDescriptor::for_leaf(
-            Arc::clone(node),
-            def,
-            rep,
-            ColumnPath(path.iter().map(|&part| part.to_owned()).collect()),
-            root_field_index,
-        )),
+        Type::PrimitiveType { .. } => out.extend(
+            ColumnDescriptor::for_leaf(
+                Arc::clone(node),
+                def,
+                rep,
+                ColumnPath(path.iter().map(|&part| part.to_owned()).collect()),
+                root_field_index,
+            )
+            .map(Arc::new),
+        ),
     }
     path.pop();
     Ok(())

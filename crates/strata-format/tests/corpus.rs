@@ -563,7 +563,7 @@ fn documented_statistics_and_orders() {
             .as_ref()
             .unwrap()
             .iter()
-            .all(|o| *o == ColumnOrder::TypeDefinedOrder)
+            .all(|o| matches!(o, ColumnOrder::TYPE_DEFINED_ORDER(_)))
     );
 
     // README: nan_in_stats.parquet (pyarrow 0.8.0): DOUBLE x, 2 values,

@@ -120,6 +120,7 @@ fn column_chunk() -> ColumnChunk {
         offset_index_length: Some(50),
         column_index_offset: Some(2000),
         column_index_length: Some(60),
+        column_descr: None,
         extras: Some(Box::new(ColumnChunkExtras {
             file_path: Some("other.parquet".into()),
             crypto_metadata: Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
@@ -184,6 +185,7 @@ fn file_metadata() -> FileMetaData {
                 file_offset: Some(4),
                 total_compressed_size: Some(1 << 19),
                 ordinal: Some(-2),
+                schema_descr: None,
             },
             RowGroup::default(),
         ],
@@ -193,10 +195,10 @@ fn file_metadata() -> FileMetaData {
         }]),
         created_by: Some("strata version 0.1.0".into()),
         column_orders: Some(vec![
-            ColumnOrder::TypeDefinedOrder,
-            ColumnOrder::Ieee754TotalOrder,
-            ColumnOrder::Int96TimestampOrder,
-            ColumnOrder::Unknown(9),
+            // A decoded TYPE_ORDER holds SIGNED until the schema is known.
+            ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::SIGNED),
+            ColumnOrder::IEEE_754_TOTAL_ORDER,
+            ColumnOrder::INT96_TIMESTAMP_ORDER,
         ]),
         encryption_algorithm: Some(EncryptionAlgorithm::AesGcmCtrV1(AesGcmCtrV1 {
             aad_prefix: Some(b"tester".to_vec()),
@@ -204,6 +206,23 @@ fn file_metadata() -> FileMetaData {
             supply_aad_prefix: Some(true),
         })),
         footer_signing_key_metadata: Some(b"kf".to_vec()),
+    }
+}
+
+#[test]
+fn column_orders_decode_with_unknown_members() {
+    // A union member with id 9 (an empty struct), then the union's stop.
+    let (order, used) = decode_prefix::<ColumnOrder>(&[0x9C, 0x00, 0x00]).unwrap();
+    assert_eq!((order, used), (ColumnOrder::UNKNOWN, 3));
+    assert_eq!(order.sort_order(), SortOrder::UNDEFINED);
+    // With no column order a file is legacy: signed comparison.
+    assert_eq!(
+        FileMetaData::default().column_order(0),
+        ColumnOrder::UNDEFINED
+    );
+    // Neither has a wire form: written, they say TYPE_ORDER.
+    for order in [ColumnOrder::UNKNOWN, ColumnOrder::UNDEFINED] {
+        assert_eq!(encode_to_vec(&order), [0x1C, 0x00, 0x00]);
     }
 }
 

@@ -157,9 +157,10 @@ pub mod basic {
     pub use strata_file::codec::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
     pub use strata_file::properties::Encoding;
     pub use strata_format::metadata::{
-        ConvertedType, DecimalType, EdgeInterpolationAlgorithm, FieldRepetitionType,
-        FieldRepetitionType as Repetition, GeographyType, GeometryType, IntType, LogicalType,
-        PageType, TimeType, TimeUnit, TimestampType, Type, VariantType,
+        BoundaryOrder, ColumnOrder, ConvertedType, DecimalType, EdgeInterpolationAlgorithm,
+        FieldRepetitionType, FieldRepetitionType as Repetition, GeographyType, GeometryType,
+        IntType, LogicalType, PageType, SortOrder, TimeType, TimeUnit, TimestampType, Type,
+        VariantType,
     };
 }
 

@@ -262,6 +262,10 @@ compat! {
     metadata::parquet_schema_reused_across_files;
     metadata::metadata_options_and_prefetch;
     metadata::column_codecs_and_types;
+    metadata::chunk_descriptors_and_sort_orders;
+    metadata::column_orders_of_corpus_files;
+    metadata::typed_column_index_bounds;
+    metadata::typed_column_index_of_corpus_file;
 
     rows::serialized_file_reader_rows;
     rows::corpus_metadata_and_rows;

@@ -645,44 +645,49 @@ fn page_indexes_match_arrow_rs() {
                                 t.repetition_level_histogram(i),
                                 "{what} page {i}"
                             );
-                            // The bounds, byte for byte where arrow-rs keeps
-                            // bytes or plain integers.
-                            let (min, max) = (&o.min_values[i], &o.max_values[i]);
-                            match t {
-                                T::BYTE_ARRAY(t) | T::FIXED_LEN_BYTE_ARRAY(t) => {
-                                    if let Some(v) = t.min_value(i) {
-                                        assert_eq!(min.as_slice(), v, "{what} page {i}");
-                                        assert_eq!(
-                                            Some(max.as_slice()),
-                                            t.max_value(i),
-                                            "{what} page {i}"
-                                        );
-                                    }
+                            // The bounds, value for value, variant for variant.
+                            use strata::file::metadata::ColumnIndexMetaData as O;
+                            let same = match (o, t) {
+                                (O::BOOLEAN(o), T::BOOLEAN(t)) => {
+                                    (o.min_value(i), o.max_value(i))
+                                        == (t.min_value(i), t.max_value(i))
                                 }
-                                T::INT32(t) => {
-                                    if let Some(v) = t.min_value(i) {
-                                        assert_eq!(
-                                            min.as_slice(),
-                                            v.to_le_bytes(),
-                                            "{what} page {i}"
-                                        );
-                                        let m = t.max_value(i).unwrap().to_le_bytes();
-                                        assert_eq!(max.as_slice(), m, "{what} page {i}");
-                                    }
+                                (O::INT32(o), T::INT32(t)) => {
+                                    (o.min_value(i), o.max_value(i))
+                                        == (t.min_value(i), t.max_value(i))
                                 }
-                                T::INT64(t) => {
-                                    if let Some(v) = t.min_value(i) {
-                                        assert_eq!(
-                                            min.as_slice(),
-                                            v.to_le_bytes(),
-                                            "{what} page {i}"
-                                        );
-                                        let m = t.max_value(i).unwrap().to_le_bytes();
-                                        assert_eq!(max.as_slice(), m, "{what} page {i}");
-                                    }
+                                (O::INT64(o), T::INT64(t)) => {
+                                    (o.min_value(i), o.max_value(i))
+                                        == (t.min_value(i), t.max_value(i))
                                 }
-                                _ => {}
-                            }
+                                (O::INT96(o), T::INT96(t)) => {
+                                    let words = |v: Option<&strata::data_type::Int96>| {
+                                        v.map(|v| v.data().to_vec())
+                                    };
+                                    let theirs = |v: Option<&parquet::data_type::Int96>| {
+                                        v.map(|v| v.data().to_vec())
+                                    };
+                                    (words(o.min_value(i)), words(o.max_value(i)))
+                                        == (theirs(t.min_value(i)), theirs(t.max_value(i)))
+                                }
+                                (O::FLOAT(o), T::FLOAT(t)) => {
+                                    let bits = |v: Option<&f32>| v.map(|v| v.to_bits());
+                                    (bits(o.min_value(i)), bits(o.max_value(i)))
+                                        == (bits(t.min_value(i)), bits(t.max_value(i)))
+                                }
+                                (O::DOUBLE(o), T::DOUBLE(t)) => {
+                                    let bits = |v: Option<&f64>| v.map(|v| v.to_bits());
+                                    (bits(o.min_value(i)), bits(o.max_value(i)))
+                                        == (bits(t.min_value(i)), bits(t.max_value(i)))
+                                }
+                                (O::BYTE_ARRAY(o), T::BYTE_ARRAY(t))
+                                | (O::FIXED_LEN_BYTE_ARRAY(o), T::FIXED_LEN_BYTE_ARRAY(t)) => {
+                                    (o.min_value(i), o.max_value(i))
+                                        == (t.min_value(i), t.max_value(i))
+                                }
+                                _ => false,
+                            };
+                            assert!(same, "{what} page {i}: {o:?} against {t:?}");
                         }
                     }
                     (o, t) => panic!(

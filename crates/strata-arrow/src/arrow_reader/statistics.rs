@@ -241,7 +241,7 @@ impl<'a> StatisticsConverter<'a> {
     /// INT96 timestamp order.
     fn bounds_usable(&self) -> bool {
         self.physical_type != Some(PhysicalType::Int96)
-            || self.column_order == Some(ColumnOrder::Int96TimestampOrder)
+            || self.column_order == Some(ColumnOrder::INT96_TIMESTAMP_ORDER)
     }
 
     /// The leaf's chunk statistics in each row group (`None` without
@@ -427,7 +427,7 @@ impl<'a> StatisticsConverter<'a> {
         I: IntoIterator<Item = &'a usize>,
     {
         let data_type = self.arrow_field.data_type();
-        let (Some(leaf), Some(physical)) = (self.parquet_column_index, self.physical_type) else {
+        let (Some(leaf), Some(_)) = (self.parquet_column_index, self.physical_type) else {
             return Ok(new_null_array(
                 data_type,
                 row_group_indices.into_iter().count(),
@@ -437,9 +437,8 @@ impl<'a> StatisticsConverter<'a> {
         let mut bounds = Vec::new();
         for (pages, index) in self.page_chunks(leaf, page_index, row_group_indices) {
             match index.filter(|_| usable) {
-                Some(index) => bounds.extend(
-                    (0..index.null_pages.len()).map(|p| page_bound(physical, index, p, side)),
-                ),
+                Some(index) => bounds
+                    .extend((0..index.num_pages() as usize).map(|p| page_bound(index, p, side))),
                 None => bounds.resize(bounds.len() + pages, None),
             }
         }
@@ -697,7 +696,7 @@ fn page_rows(
     let Some(offset_index) = page_index.offset_index(rg, leaf) else {
         let pages = page_index
             .column_index(rg, leaf)
-            .map_or(0, |index| index.null_pages.len());
+            .map_or(0, |index| index.num_pages() as usize);
         return Ok(PageRows::Uncounted(pages));
     };
     let rows = row_groups
@@ -741,44 +740,24 @@ fn chunk_bound(stats: &TypedStatistics, side: Side) -> Option<Bound<'_>> {
     })
 }
 
-/// The first `N` bytes of `b`, if it has that many (a longer bound is
-/// read by its prefix, as arrow-rs reads column indexes).
-fn prefix<const N: usize>(b: &[u8]) -> Option<[u8; N]> {
-    b.get(..N)?.try_into().ok()
-}
-
-/// An INT96 bound's three words, least significant first.
-fn int96_words(b: &[u8]) -> Option<[u32; 3]> {
-    let b: [u8; 12] = prefix(b)?;
-    let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-    Some([word(0), word(4), word(8)])
-}
-
 /// One side's bound of page `page` of a column index; `None` for an
-/// all-null page or a bound too short for the physical type.
-fn page_bound(
-    physical: PhysicalType,
-    index: &ColumnIndexMetaData,
-    page: usize,
-    side: Side,
-) -> Option<Bound<'_>> {
-    if index.is_null_page(page) {
-        return None;
-    }
-    let (min, max) = (index.min_values.get(page)?, index.max_values.get(page)?);
-    let b = side.pick(min, max).as_slice();
-    Some(match physical {
-        PhysicalType::Boolean => Bound::Boolean(prefix::<1>(b)?[0] != 0),
-        PhysicalType::Int32 => Bound::Int32(i32::from_le_bytes(prefix(b)?)),
-        PhysicalType::Int64 => Bound::Int64(i64::from_le_bytes(prefix(b)?)),
-        PhysicalType::Int96 => Bound::Int96 {
-            min: int96_words(min)?,
-            max: int96_words(max)?,
+/// all-null page or a page past the index's.
+fn page_bound(index: &ColumnIndexMetaData, page: usize, side: Side) -> Option<Bound<'_>> {
+    use ColumnIndexMetaData as I;
+    Some(match index {
+        I::BOOLEAN(i) => Bound::Boolean(*side.pick(i.min_value(page), i.max_value(page))?),
+        I::INT32(i) => Bound::Int32(*side.pick(i.min_value(page), i.max_value(page))?),
+        I::INT64(i) => Bound::Int64(*side.pick(i.min_value(page), i.max_value(page))?),
+        I::INT96(i) => Bound::Int96 {
+            min: i.min_value(page)?.0,
+            max: i.max_value(page)?.0,
         },
-        PhysicalType::Float => Bound::Float(f32::from_le_bytes(prefix(b)?)),
-        PhysicalType::Double => Bound::Double(f64::from_le_bytes(prefix(b)?)),
-        PhysicalType::ByteArray => Bound::ByteArray(b),
-        PhysicalType::FixedLenByteArray => Bound::FixedLenByteArray(b),
+        I::FLOAT(i) => Bound::Float(*side.pick(i.min_value(page), i.max_value(page))?),
+        I::DOUBLE(i) => Bound::Double(*side.pick(i.min_value(page), i.max_value(page))?),
+        I::BYTE_ARRAY(i) => Bound::ByteArray(side.pick(i.min_value(page), i.max_value(page))?),
+        I::FIXED_LEN_BYTE_ARRAY(i) => {
+            Bound::FixedLenByteArray(side.pick(i.min_value(page), i.max_value(page))?)
+        }
     })
 }
 
@@ -1043,10 +1022,10 @@ mod tests {
     }
 
     #[test]
-    fn short_page_bounds_are_unknown_and_long_ones_read_by_prefix() {
-        let index = ColumnIndexMetaData {
+    fn page_bounds_of_null_pages_and_past_the_last_page_are_unknown() {
+        let thrift = strata_format::metadata::ColumnIndex {
             null_pages: vec![false, false, true],
-            min_values: vec![vec![1, 0], 7i32.to_le_bytes().to_vec(), Vec::new()],
+            min_values: vec![vec![1, 0, 0, 0], 7i32.to_le_bytes().to_vec(), Vec::new()],
             max_values: vec![vec![1, 0, 0, 0, 9], 9i32.to_le_bytes().to_vec(), Vec::new()],
             boundary_order: strata_format::metadata::BoundaryOrder::Unordered,
             null_counts: None,
@@ -1054,19 +1033,19 @@ mod tests {
             definition_level_histograms: None,
             nan_counts: None,
         };
-        let bounds: Vec<_> = (0..4)
-            .map(|p| page_bound(PhysicalType::Int32, &index, p, Side::Max))
-            .collect();
+        let index = ColumnIndexMetaData::try_from_thrift(PhysicalType::Int32, thrift).unwrap();
+        let bounds: Vec<_> = (0..4).map(|p| page_bound(&index, p, Side::Max)).collect();
         let array = bounds_array(&DataType::Int32, &bounds, Side::Max).unwrap();
         assert_eq!(
             array.as_ref(),
             &arrow_array::Int32Array::from(vec![Some(1), Some(9), None, None])
         );
-        let mins: Vec<_> = (0..3)
-            .map(|p| page_bound(PhysicalType::Int32, &index, p, Side::Min))
-            .collect();
+        let mins: Vec<_> = (0..3).map(|p| page_bound(&index, p, Side::Min)).collect();
         let array = bounds_array(&DataType::Int32, &mins, Side::Min).unwrap();
-        assert_eq!(array.null_count(), 2);
+        assert_eq!(
+            array.as_ref(),
+            &arrow_array::Int32Array::from(vec![Some(1), Some(7), None])
+        );
     }
 
     #[test]

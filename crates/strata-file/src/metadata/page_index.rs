@@ -3,17 +3,17 @@
 //! arrow-rs's names ([`PageIndexProvider`], [`PageIndex`],
 //! [`RowGroupPageIndex`]).
 //!
-//! The indexes themselves are strata-format's Thrift structs
-//! ([`ColumnIndexMetaData`] and [`OffsetIndexMetaData`] are
-//! `ColumnIndex` and `OffsetIndex`), decoded once when the metadata is
-//! read with a page index policy that loads them.
+//! The offset index is strata-format's Thrift struct
+//! ([`OffsetIndexMetaData`] is `OffsetIndex`); the column index is typed
+//! by the chunk's physical type ([`ColumnIndexMetaData`]). Both are
+//! decoded once, when the metadata is read with a page index policy that
+//! loads them.
 
 use std::any::Any;
 use std::sync::Arc;
 
-pub use strata_format::metadata::{
-    ColumnIndex as ColumnIndexMetaData, OffsetIndex as OffsetIndexMetaData, PageLocation,
-};
+pub use super::column_index::ColumnIndexMetaData;
+pub use strata_format::metadata::{OffsetIndex as OffsetIndexMetaData, PageLocation};
 
 /// Where a [`ParquetMetaData`](super::ParquetMetaData) finds the column
 /// and offset indexes of a column chunk, by row group and leaf column.
@@ -41,11 +41,7 @@ pub trait PageIndexProvider: Send + Sync + std::fmt::Debug {
     fn num_data_pages(&self, row_group_idx: usize, column_idx: usize) -> Option<usize> {
         match self.offset_index(row_group_idx, column_idx) {
             Some(index) => Some(index.page_locations.len()),
-            None => Some(
-                self.column_index(row_group_idx, column_idx)?
-                    .null_pages
-                    .len(),
-            ),
+            None => Some(self.column_index(row_group_idx, column_idx)?.num_pages() as usize),
         }
     }
 

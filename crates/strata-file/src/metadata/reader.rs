@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use strata_format::SchemaDescriptor;
 use strata_format::footer::{ENCRYPTED_MAGIC, FOOTER_TAIL_LEN, PARQUET_MAGIC};
-use strata_format::metadata::{ColumnChunk, FileMetaData as Footer, ParquetMetaDataOptions};
+use strata_format::metadata::{
+    ColumnChunk, ColumnIndex, FileMetaData as Footer, ParquetMetaDataOptions,
+};
 use strata_format::thrift::{self, ReadThrift};
 
 #[cfg(feature = "encryption")]
@@ -589,11 +591,12 @@ impl IndexPlan {
     /// Read (the [`reads`](Self::reads)) and decode the indexes. Under
     /// [`PageIndexPolicy::Optional`] an index that does not decode is
     /// left out; under [`PageIndexPolicy::Required`] it is an error.
-    pub(crate) fn decode<T: ReadThrift, R: ChunkReader>(
+    pub(crate) fn decode<T: ReadThrift, U, R: ChunkReader>(
         self,
         reader: &R,
         unseal: &Unseal<'_>,
-    ) -> Result<Vec<Vec<Option<T>>>> {
+        typed: impl Fn(usize, T) -> Result<U>,
+    ) -> Result<Vec<Vec<Option<U>>>> {
         let Self {
             ranges,
             span,
@@ -624,7 +627,10 @@ impl IndexPlan {
                     }
                 };
                 let decoded = unseal(g, j, bytes).and_then(|plaintext| {
-                    thrift::decode::<T>(plaintext.as_deref().unwrap_or(bytes)).map_err(Into::into)
+                    typed(
+                        j,
+                        thrift::decode::<T>(plaintext.as_deref().unwrap_or(bytes))?,
+                    )
                 });
                 match decoded {
                     Ok(index) => indexes.push(Some(index)),
@@ -715,13 +721,25 @@ pub(crate) fn decode_page_index<R: ChunkReader>(
 ) -> Result<PageIndex> {
     let (_, unseal_column) = index_unsealer(metadata, true);
     let (_, unseal_offset) = index_unsealer(metadata, false);
+    let columns = metadata.schema_descr().columns();
     let column_indexes = plans
         .0
-        .map(|p| p.decode::<ColumnIndexMetaData, _>(reader, &*unseal_column))
+        .map(|p| {
+            p.decode(reader, &*unseal_column, |j, index: ColumnIndex| {
+                let column = columns.get(j).ok_or_else(|| {
+                    FileError::Corrupt(format!("column index of leaf {j}, past the schema's"))
+                })?;
+                ColumnIndexMetaData::try_from_thrift(column.physical_type(), index)
+            })
+        })
         .transpose()?;
     let offset_indexes = plans
         .1
-        .map(|p| p.decode::<OffsetIndexMetaData, _>(reader, &*unseal_offset))
+        .map(|p| {
+            p.decode(reader, &*unseal_offset, |_, index: OffsetIndexMetaData| {
+                Ok(index)
+            })
+        })
         .transpose()?;
     Ok(PageIndex::new(column_indexes, offset_indexes))
 }
@@ -789,7 +807,10 @@ mod tests {
             .unwrap()
             .clone();
         assert_eq!(ci.num_pages(), 1);
-        assert_eq!(ci.min_values[0], 1i64.to_le_bytes());
+        let ColumnIndexMetaData::INT64(ci) = ci else {
+            panic!("an INT64 column's index is typed INT64")
+        };
+        assert_eq!(ci.min_values(), [1]);
     }
 
     #[test]

@@ -80,7 +80,7 @@ mod encrypted;
 use strata_format::footer::PARQUET_MAGIC;
 use strata_format::footer::write_footer;
 use strata_format::metadata::{
-    ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
+    ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup, SortOrder,
 };
 use strata_format::{ColumnDescriptor, SchemaDescriptor, thrift};
 use strata_sink::ByteSink;
@@ -147,7 +147,6 @@ struct ChunkIndexes {
 pub struct FileWriter<W: Write + Send> {
     out: CountingWriter<W>,
     schema: Arc<SchemaDescriptor>,
-    columns: Vec<Arc<ColumnDescriptor>>,
     props: Arc<WriterProperties>,
     row_groups: Vec<RowGroup>,
     indexes: Vec<Vec<ChunkIndexes>>,
@@ -200,7 +199,6 @@ impl<W: Write + Send> FileWriter<W> {
         schema: Arc<SchemaDescriptor>,
         props: Arc<WriterProperties>,
     ) -> Result<Self> {
-        let columns = schema.columns().iter().cloned().map(Arc::new).collect();
         let mut out = CountingWriter {
             inner: writer,
             written: 0,
@@ -219,7 +217,6 @@ impl<W: Write + Send> FileWriter<W> {
         Ok(Self {
             out,
             schema,
-            columns,
             props,
             row_groups: Vec::new(),
             indexes: Vec::new(),
@@ -248,7 +245,7 @@ impl<W: Write + Send> FileWriter<W> {
     /// The schema's leaf columns, one shared descriptor each (column
     /// writers can hold these instead of copies).
     pub fn columns(&self) -> &[Arc<ColumnDescriptor>] {
-        &self.columns
+        self.schema.columns()
     }
 
     /// Row groups written so far.
@@ -319,7 +316,7 @@ impl<W: Write + Send> FileWriter<W> {
                     thrift::encode(ci, &mut sink);
                     let sealed = seal_index(
                         &mut self.encryptor,
-                        &self.columns,
+                        self.schema.columns(),
                         (g, j),
                         true,
                         sink.as_slice(),
@@ -338,7 +335,7 @@ impl<W: Write + Send> FileWriter<W> {
                     thrift::encode(oi, &mut sink);
                     let sealed = seal_index(
                         &mut self.encryptor,
-                        &self.columns,
+                        self.schema.columns(),
                         (g, j),
                         false,
                         sink.as_slice(),
@@ -360,17 +357,26 @@ impl<W: Write + Send> FileWriter<W> {
             row_groups: std::mem::take(&mut self.row_groups),
             key_value_metadata: (!kv.is_empty()).then_some(kv),
             created_by: Some(self.props.created_by().to_string()),
-            column_orders: Some(vec![
-                ColumnOrder::TypeDefinedOrder;
-                self.schema.num_columns()
-            ]),
+            column_orders: Some(
+                self.schema
+                    .columns()
+                    .iter()
+                    .map(|c| {
+                        ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNDEFINED).with_types(
+                            c.logical_type_ref(),
+                            c.converted_type(),
+                            c.physical_type(),
+                        )
+                    })
+                    .collect(),
+            ),
             encryption_algorithm: None,
             footer_signing_key_metadata: None,
         };
         sink.clear();
         #[cfg(feature = "encryption")]
         if let Some(e) = self.encryptor.as_mut() {
-            encrypted::encrypt_column_metadata(e, &self.columns, &mut metadata.row_groups)?;
+            encrypted::encrypt_column_metadata(e, self.schema.columns(), &mut metadata.row_groups)?;
             encrypted::write_encrypted_footer(e, &mut metadata, &mut sink)?;
             self.out.write_all(sink.as_slice())?;
             self.out.inner.flush()?;
@@ -439,7 +445,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     /// for the same column.)
     pub fn next_column(&mut self) -> Result<Option<ColumnWriter>> {
         let i = self.chunks.len();
-        match self.file.columns.get(i) {
+        match self.file.schema.columns().get(i) {
             Some(d) => Ok(Some(ColumnWriter::new(
                 Arc::clone(d),
                 i,
@@ -453,8 +459,8 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     /// (for example on several threads) and append in order. Idle writers
     /// hold no heap memory.
     pub fn column_writers(&self) -> Result<Vec<ColumnWriter>> {
-        let mut writers = Vec::with_capacity(self.file.columns.len());
-        for (i, d) in self.file.columns.iter().enumerate() {
+        let mut writers = Vec::with_capacity(self.file.schema.columns().len());
+        for (i, d) in self.file.schema.columns().iter().enumerate() {
             writers.push(ColumnWriter::new(
                 Arc::clone(d),
                 i,
@@ -480,7 +486,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         self.admit(&chunk)?;
         #[cfg(feature = "encryption")]
         if let Some(encryptor) = self.file.encryptor.as_mut()
-            && let Some(descr) = self.file.columns.get(chunk.column)
+            && let Some(descr) = self.file.schema.columns().get(chunk.column)
         {
             let row_group = self.file.row_groups.len();
             encrypted::encrypt_chunk(encryptor, descr, row_group, &mut chunk)?;
@@ -533,6 +539,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
         self.chunks.push(ColumnChunk {
             file_offset: 0,
             meta_data: Some(meta),
+            column_descr: self.file.schema.columns().get(self.chunks.len()).cloned(),
             ..Default::default()
         });
         self.indexes.push(ChunkIndexes {
@@ -562,7 +569,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
     }
 
     fn record(&mut self) -> Result<()> {
-        let n = self.file.columns.len();
+        let n = self.file.schema.columns().len();
         if self.chunks.len() != n {
             return Err(invalid(format!(
                 "row group closed with {} of {n} columns",
@@ -586,6 +593,7 @@ impl<W: Write + Send> RowGroupWriter<'_, W> {
             file_offset: self.file_offset,
             total_compressed_size: Some(self.total_compressed),
             ordinal,
+            schema_descr: Some(Arc::clone(&self.file.schema)),
         };
         self.file.row_groups.push(row_group);
         self.file.indexes.push(std::mem::take(&mut self.indexes));

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::ColumnPath;
 use crate::error::{FormatError, Result};
+use crate::schema::{ColumnDescPtr, ColumnDescriptor};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
 /// Number of pages of one type and encoding in a column chunk
@@ -362,8 +363,10 @@ impl WriteThrift for ColumnMetaData {
     }
 }
 
-/// One column chunk of a row group (`ColumnChunk`).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One column chunk of a row group (`ColumnChunk`). Chunks compare equal
+/// when their wire fields are: whether one is paired with its schema
+/// ([`column_descr`](Self::column_descr)) does not count.
+#[derive(Debug, Clone, Default)]
 pub struct ColumnChunk {
     /// Deprecated offset of the metadata copy, field 2 (0 when absent).
     pub file_offset: i64,
@@ -382,6 +385,23 @@ pub struct ColumnChunk {
     /// 9), in one box: `None` when all of them are absent. Read them
     /// through the accessors ([`file_path`](Self::file_path), ...).
     pub extras: Option<Box<ColumnChunkExtras>>,
+    /// The leaf column the chunk holds, shared with the schema. Not part
+    /// of the wire form: the file layer sets it when it pairs a decoded
+    /// footer with its schema (every chunk of a file's `ParquetMetaData`
+    /// has it); a chunk decoded or built on its own has `None`.
+    pub column_descr: Option<ColumnDescPtr>,
+}
+
+impl PartialEq for ColumnChunk {
+    fn eq(&self, other: &Self) -> bool {
+        self.file_offset == other.file_offset
+            && self.meta_data == other.meta_data
+            && self.offset_index_offset == other.offset_index_offset
+            && self.offset_index_length == other.offset_index_length
+            && self.column_index_offset == other.column_index_offset
+            && self.column_index_length == other.column_index_length
+            && self.extras == other.extras
+    }
 }
 
 /// The fields of a [`ColumnChunk`] that only summary files and encrypted
@@ -434,6 +454,32 @@ pub struct ColumnChunkExtras {
 static NO_PATH: std::sync::LazyLock<ColumnPath> = std::sync::LazyLock::new(ColumnPath::default);
 
 impl ColumnChunk {
+    /// The leaf column the chunk holds.
+    ///
+    /// # Panics
+    ///
+    /// When the chunk is not paired with a schema
+    /// ([`column_descr`](Self::column_descr) field `None`): chunks of a
+    /// file's metadata always are; a chunk decoded or built on its own is
+    /// not.
+    #[allow(clippy::panic)]
+    pub fn column_descr(&self) -> &ColumnDescriptor {
+        match &self.column_descr {
+            Some(descr) => descr,
+            None => panic!("column chunk not paired with a schema"),
+        }
+    }
+
+    /// The leaf column the chunk holds, shared (panics as
+    /// [`column_descr`](Self::column_descr) does).
+    #[allow(clippy::panic)]
+    pub fn column_descr_ptr(&self) -> ColumnDescPtr {
+        match &self.column_descr {
+            Some(descr) => std::sync::Arc::clone(descr),
+            None => panic!("column chunk not paired with a schema"),
+        }
+    }
+
     /// The column's path in the schema (empty for a chunk without
     /// metadata).
     pub fn column_path(&self) -> &ColumnPath {

@@ -724,7 +724,8 @@ open_enum! {
 
 open_enum! {
     /// Ordering of the page bounds in a column index (`BoundaryOrder`).
-    #[derive(Debug)]
+    /// Printed, and also named, with arrow-rs's spellings
+    /// (`BoundaryOrder::ASCENDING`).
     pub enum BoundaryOrder {
         /// No particular order.
         Unordered = 0,
@@ -732,6 +733,43 @@ open_enum! {
         Ascending = 1,
         /// Descending.
         Descending = 2,
+    }
+}
+
+/// arrow-rs's spellings (`parquet::basic::BoundaryOrder`).
+impl BoundaryOrder {
+    /// `UNORDERED`.
+    pub const UNORDERED: Self = Self::Unordered;
+    /// `ASCENDING`.
+    pub const ASCENDING: Self = Self::Ascending;
+    /// `DESCENDING`.
+    pub const DESCENDING: Self = Self::Descending;
+}
+
+/// The specification's name (`ASCENDING`), as arrow-rs prints it;
+/// `UNKNOWN(id)` for a value the format does not name.
+///
+/// ```
+/// use strata_format::metadata::BoundaryOrder;
+///
+/// assert_eq!(format!("{:?}", BoundaryOrder::ASCENDING), "ASCENDING");
+/// assert_eq!(BoundaryOrder::from_i32(7).to_string(), "UNKNOWN(7)");
+/// ```
+impl std::fmt::Display for BoundaryOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Unordered => "UNORDERED",
+            Self::Ascending => "ASCENDING",
+            Self::Descending => "DESCENDING",
+            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
+        })
+    }
+}
+
+/// As [`Display`](std::fmt::Display).
+impl std::fmt::Debug for BoundaryOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 

@@ -1,6 +1,6 @@
-//! [`FileMetaData`], [`KeyValue`] and [`ColumnOrder`].
+//! [`FileMetaData`] and [`KeyValue`].
 
-use super::{EncryptionAlgorithm, RowGroup, SchemaElement, required};
+use super::{ColumnOrder, EncryptionAlgorithm, RowGroup, SchemaElement, required};
 use crate::error::Result;
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
@@ -59,74 +59,6 @@ impl WriteThrift for KeyValue {
         w.binary_field(1, self.key.as_bytes());
         if let Some(v) = &self.value {
             w.binary_field(2, v.as_bytes());
-        }
-        w.end_struct(saved);
-    }
-}
-
-/// The order used for a column's `min_value`/`max_value` (`ColumnOrder`
-/// union).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ColumnOrder {
-    /// Order defined by the logical or physical type (`TYPE_ORDER`, id 1).
-    TypeDefinedOrder,
-    /// IEEE 754 total order for floating point (`IEEE_754_TOTAL_ORDER`,
-    /// id 2).
-    Ieee754TotalOrder,
-    /// Chronological order of INT96 timestamps (`INT96_TIMESTAMP_ORDER`,
-    /// id 3).
-    Int96TimestampOrder,
-    /// An order this version does not know, by field id; statistics under
-    /// it should be ignored.
-    Unknown(i16),
-}
-
-impl ReadThrift for ColumnOrder {
-    const WIRE_TYPE: FieldType = FieldType::Struct;
-    fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
-        const NAME: &str = "ColumnOrder";
-        let saved = r.begin_struct()?;
-        let mut out = None;
-        while let Some(f) = r.next_field()? {
-            if out.is_some() || f.ty != FieldType::Struct {
-                // A union carries one struct member; ignore anything else.
-                r.skip(f.ty)?;
-                continue;
-            }
-            let v = match f.id {
-                1 => {
-                    r.skip(FieldType::Struct)?;
-                    Self::TypeDefinedOrder
-                }
-                2 => {
-                    r.skip(FieldType::Struct)?;
-                    Self::Ieee754TotalOrder
-                }
-                3 => {
-                    r.skip(FieldType::Struct)?;
-                    Self::Int96TimestampOrder
-                }
-                id => {
-                    r.skip(f.ty)?;
-                    Self::Unknown(id)
-                }
-            };
-            out = Some(v);
-        }
-        r.end_struct(saved);
-        required(out, NAME, "member")
-    }
-}
-
-impl WriteThrift for ColumnOrder {
-    const WIRE_TYPE: FieldType = FieldType::Struct;
-    fn write_thrift(&self, w: &mut CompactWriter<'_>) {
-        let saved = w.begin_struct();
-        match *self {
-            Self::TypeDefinedOrder => w.empty_struct_field(1),
-            Self::Ieee754TotalOrder => w.empty_struct_field(2),
-            Self::Int96TimestampOrder => w.empty_struct_field(3),
-            Self::Unknown(id) => w.empty_struct_field(id),
         }
         w.end_struct(saved);
     }
@@ -220,6 +152,15 @@ impl FileMetaData {
     /// The order of each leaf column's statistics.
     pub fn column_orders(&self) -> Option<&Vec<ColumnOrder>> {
         self.column_orders.as_ref()
+    }
+
+    /// The order of leaf `i`'s statistics: [`ColumnOrder::UNDEFINED`]
+    /// (legacy signed comparison) when the footer names none for it.
+    pub fn column_order(&self, i: usize) -> ColumnOrder {
+        self.column_orders
+            .as_ref()
+            .and_then(|orders| orders.get(i).copied())
+            .unwrap_or(ColumnOrder::UNDEFINED)
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod bloom;
 mod column;
+mod column_order;
 mod compression;
 mod encoding_set;
 mod encoding_stats;
@@ -29,6 +30,7 @@ pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, B
 pub use column::{
     ColumnChunk, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras, PageEncodingStats,
 };
+pub use column_order::{ColumnOrder, SortOrder};
 pub use compression::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
 pub use encoding_set::EncodingSet;
 pub use encoding_stats::PageEncodingStatsList;
@@ -40,7 +42,7 @@ pub use enums::{
     BoundaryOrder, CompressionCodec, ConvertedType, EdgeInterpolationAlgorithm, Encoding,
     FieldRepetitionType, PageType, Type,
 };
-pub use file::{ColumnOrder, FileMetaData, KeyValue};
+pub use file::{FileMetaData, KeyValue};
 pub use index::{ColumnIndex, OffsetIndex, PageLocation};
 pub use logical_type::{
     DecimalType, GeographyType, GeometryType, IntType, LogicalType, TimeType, TimeUnit,

@@ -2,6 +2,7 @@
 
 use super::{ColumnChunk, required};
 use crate::error::Result;
+use crate::schema::{SchemaDescPtr, SchemaDescriptor};
 use crate::thrift::{CompactReader, CompactWriter, FieldType, ReadThrift, WriteThrift};
 
 /// Sort order of one column within a row group (`SortingColumn`).
@@ -49,8 +50,9 @@ impl WriteThrift for SortingColumn {
     }
 }
 
-/// One row group (`RowGroup`).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One row group (`RowGroup`). Row groups compare equal when their wire
+/// fields are ([`schema_descr`](Self::schema_descr) does not count).
+#[derive(Debug, Clone, Default)]
 pub struct RowGroup {
     /// Column chunks in schema leaf order, field 1.
     pub columns: Vec<ColumnChunk>,
@@ -66,6 +68,22 @@ pub struct RowGroup {
     pub total_compressed_size: Option<i64>,
     /// Ordinal of the row group in the file, field 7.
     pub ordinal: Option<i16>,
+    /// The file's schema. Not part of the wire form: the file layer sets
+    /// it when it pairs a decoded footer with its schema, as it sets each
+    /// chunk's [`column_descr`](ColumnChunk::column_descr).
+    pub schema_descr: Option<SchemaDescPtr>,
+}
+
+impl PartialEq for RowGroup {
+    fn eq(&self, other: &Self) -> bool {
+        self.columns == other.columns
+            && self.total_byte_size == other.total_byte_size
+            && self.num_rows == other.num_rows
+            && self.sorting_columns == other.sorting_columns
+            && self.file_offset == other.file_offset
+            && self.total_compressed_size == other.total_compressed_size
+            && self.ordinal == other.ordinal
+    }
 }
 
 /// arrow-rs's accessors (`parquet::file::metadata::RowGroupMetaData`),
@@ -102,6 +120,31 @@ impl RowGroup {
     /// Rows in the row group.
     pub fn num_rows(&self) -> i64 {
         self.num_rows
+    }
+
+    /// The file's schema.
+    ///
+    /// # Panics
+    ///
+    /// When the row group is not paired with a schema
+    /// ([`schema_descr`](Self::schema_descr) field `None`): row groups of
+    /// a file's metadata always are.
+    #[allow(clippy::panic)]
+    pub fn schema_descr(&self) -> &SchemaDescriptor {
+        match &self.schema_descr {
+            Some(schema) => schema,
+            None => panic!("row group not paired with a schema"),
+        }
+    }
+
+    /// The file's schema, shared (panics as
+    /// [`schema_descr`](Self::schema_descr) does).
+    #[allow(clippy::panic)]
+    pub fn schema_descr_ptr(&self) -> SchemaDescPtr {
+        match &self.schema_descr {
+            Some(schema) => std::sync::Arc::clone(schema),
+            None => panic!("row group not paired with a schema"),
+        }
     }
 
     /// Column chunks in the row group.

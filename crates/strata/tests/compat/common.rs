@@ -1,6 +1,8 @@
 // Helpers the programs share, written against `pq` like the programs
 // (included once per side).
 
+use std::path::{Path, PathBuf};
+
 use arrow_array::RecordBatch;
 use bytes::Bytes;
 
@@ -27,4 +29,18 @@ pub fn all_rows(reader: &dyn FileReader) -> String {
         n += 1;
     }
     format!("rows: {n}\n{out}")
+}
+
+/// A file of the parquet-testing corpus, if the corpus is there.
+pub fn corpus(name: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/parquet-testing/data")
+        .join(name);
+    path.exists().then_some(path)
+}
+
+/// What a program prints when the corpus is absent (the same on both
+/// sides).
+pub fn no_corpus() -> String {
+    "rows: 0 (parquet-testing corpus not found)\n".to_string()
 }

@@ -18,6 +18,7 @@ use pq::file::properties::WriterProperties;
 
 use crate::data::people;
 use crate::summary::fmt_batches;
+use super::common::{corpus, no_corpus};
 
 /// `batch` in row groups of `rows_per_group` rows and pages of at most 8
 /// rows, so the page indexes have several pages.
@@ -178,6 +179,168 @@ pub fn column_codecs_and_types(_dir: &Path) -> String {
             codec,
             matches!(codec, Compression::UNCOMPRESSED).then_some("no").unwrap_or("yes"),
         ));
+    }
+    out
+}
+
+/// A schema report from the chunks alone: each chunk's descriptor (path,
+/// type, levels) and the sort order its types define, the row group's
+/// schema, as a catalog tool prints them.
+pub fn chunk_descriptors_and_sort_orders(_dir: &Path) -> String {
+    let file = paged(&people(30), 10);
+    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for (g, group) in metadata.row_groups().iter().enumerate() {
+        let schema = group.schema_descr_ptr();
+        out.push_str(&format!(
+            "group {g}: {} chunks, schema {} with {} leaves\n",
+            group.num_columns(),
+            group.schema_descr().name(),
+            schema.num_columns()
+        ));
+        for chunk in group.columns() {
+            let descr = chunk.column_descr();
+            let shared = chunk.column_descr_ptr();
+            out.push_str(&format!(
+                "  {} {} def {} rep {} sort {} signed {} same {}\n",
+                descr.path(),
+                descr.physical_type(),
+                descr.max_def_level(),
+                descr.max_rep_level(),
+                descr.sort_order(),
+                descr.sort_order().is_signed(),
+                shared.name() == chunk.column_path().parts().last().unwrap(),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether a reader may trust min/max: the footer's column order of each
+/// leaf of corpus files written by other tools.
+pub fn column_orders_of_corpus_files(_dir: &Path) -> String {
+    use pq::basic::{ColumnOrder, SortOrder};
+    let (mut out, mut rows) = (String::new(), 0);
+    for name in [
+        "alltypes_tiny_pages_plain.parquet",
+        "floating_orders_nan_count.parquet",
+        "int96_from_spark.parquet",
+        "float16_nonzeros_and_nans.parquet",
+        "alltypes_plain.parquet",
+    ] {
+        let Some(path) = corpus(name) else {
+            return no_corpus();
+        };
+        let file = Bytes::from(std::fs::read(path).unwrap());
+        let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+        let file_metadata = metadata.file_metadata();
+        rows += file_metadata.num_rows();
+        out.push_str(&format!(
+            "{name}: {} orders\n",
+            file_metadata.column_orders().map_or(0, |o| o.len())
+        ));
+        for (i, column) in file_metadata.schema_descr().columns().iter().enumerate() {
+            let order = file_metadata.column_order(i);
+            let trusted = match order {
+                ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNDEFINED) => "no bounds",
+                ColumnOrder::TYPE_DEFINED_ORDER(_) => "type order",
+                ColumnOrder::IEEE_754_TOTAL_ORDER => "total order",
+                ColumnOrder::INT96_TIMESTAMP_ORDER => "int96 order",
+                ColumnOrder::UNDEFINED => "legacy signed",
+                ColumnOrder::UNKNOWN => "ignored",
+            };
+            out.push_str(&format!(
+                "  {}: {order} -> {} ({trusted}); the type's own {}\n",
+                column.path(),
+                order.sort_order(),
+                column.sort_order()
+            ));
+        }
+    }
+    format!("rows: {rows}\n{out}")
+}
+
+/// One page's bounds as text.
+fn page_bounds<T: std::fmt::Debug>(min: Option<T>, max: Option<T>) -> String {
+    match (min, max) {
+        (Some(min), Some(max)) => format!("{min:?}..{max:?}"),
+        _ => "null page".to_string(),
+    }
+}
+
+/// Each page's bounds of a column index, by the chunk's physical type.
+fn typed_page_bounds(index: &pq::file::page_index::column_index::ColumnIndexMetaData) -> Vec<String> {
+    use pq::file::page_index::column_index::ColumnIndexMetaData as Index;
+    let pages = index.num_pages() as usize;
+    (0..pages)
+        .map(|p| match index {
+            Index::BOOLEAN(i) => page_bounds(i.min_value(p), i.max_value(p)),
+            Index::INT32(i) => page_bounds(i.min_value(p), i.max_value(p)),
+            Index::INT64(i) => page_bounds(i.min_value(p), i.max_value(p)),
+            Index::INT96(i) => page_bounds(
+                i.min_value(p).map(|v| v.data().to_vec()),
+                i.max_value(p).map(|v| v.data().to_vec()),
+            ),
+            Index::FLOAT(i) => page_bounds(i.min_value(p), i.max_value(p)),
+            Index::DOUBLE(i) => page_bounds(i.min_value(p), i.max_value(p)),
+            Index::BYTE_ARRAY(i) | Index::FIXED_LEN_BYTE_ARRAY(i) => page_bounds(
+                i.min_value(p).map(String::from_utf8_lossy),
+                i.max_value(p).map(String::from_utf8_lossy),
+            ),
+        })
+        .collect()
+}
+
+/// Page pruning by hand: the typed column index of each chunk, matched on
+/// its physical type, bounds of every page.
+pub fn typed_column_index_bounds(_dir: &Path) -> String {
+    let file = paged(&people(40), 40);
+    let metadata = ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Required)
+        .parse_and_finish(&file)
+        .unwrap();
+    let index = metadata.page_index_for_row_group(0);
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for (c, chunk) in metadata.row_group(0).columns().iter().enumerate() {
+        let column_index = index.column_index(c).unwrap();
+        out.push_str(&format!(
+            "{} sorted {} order {:?}: {}\n",
+            chunk.column_path(),
+            column_index.is_sorted(),
+            column_index.get_boundary_order(),
+            typed_page_bounds(column_index).join(" ")
+        ));
+    }
+    out
+}
+
+/// The same on a file written by parquet-mr with many small pages: the
+/// first pages' bounds of every column, INT96 and strings included.
+pub fn typed_column_index_of_corpus_file(_dir: &Path) -> String {
+    let Some(path) = corpus("alltypes_tiny_pages_plain.parquet") else {
+        return no_corpus();
+    };
+    let file = Bytes::from(std::fs::read(path).unwrap());
+    let metadata = ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Required)
+        .parse_and_finish(&file)
+        .unwrap();
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for g in 0..metadata.num_row_groups() {
+        let index = metadata.page_index_for_row_group(g);
+        for c in 0..metadata.row_group(g).num_columns() {
+            let Some(column_index) = index.column_index(c) else {
+                out.push_str(&format!("{g}/{c}: no column index\n"));
+                continue;
+            };
+            let bounds = typed_page_bounds(column_index);
+            out.push_str(&format!(
+                "{g}/{c}: {} pages, nulls {:?}, first {}\n",
+                column_index.num_pages(),
+                column_index.null_count(0),
+                bounds.iter().take(3).cloned().collect::<Vec<_>>().join(" ")
+            ));
+        }
     }
     out
 }

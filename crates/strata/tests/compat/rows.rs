@@ -7,7 +7,7 @@
 // Included into a module that has `pq` in scope.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -28,21 +28,7 @@ use pq::file::reader::{FileReader, SerializedFileReader};
 use pq::record::{Field, ListAccessor, MapAccessor, Row, RowAccessor, RowFormatter};
 
 use crate::data::people;
-use super::common::{all_rows, to_parquet};
-
-/// A file of the parquet-testing corpus, if the corpus is there.
-fn corpus(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/parquet-testing/data")
-        .join(name);
-    path.exists().then_some(path)
-}
-
-/// What a program prints when the corpus is absent (the same on both
-/// sides).
-fn no_corpus() -> String {
-    "rows: 0 (parquet-testing corpus not found)\n".to_string()
-}
+use super::common::{all_rows, corpus, no_corpus, to_parquet};
 
 /// `SerializedFileReader` over `Bytes` written by `ArrowWriter`: every row,
 /// across row groups.
