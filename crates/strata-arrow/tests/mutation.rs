@@ -2,7 +2,8 @@
 //! parquet-testing corpus (`data/` and its subfolders, and `bad_data/`),
 //! corrupted a fixed number of times each with a fixed seed, read through
 //! the whole Arrow reader (open, build, every batch) and through the row
-//! API (`SerializedFileReader`, every row of `get_row_iter`). No mutant may panic
+//! API (`SerializedFileReader`, every row of `get_row_iter`; every other
+//! case also every chunk through the typed column reader). No mutant may panic
 //! or take more than [`MAX_READ`]; the peak heap of each read is bounded by
 //! [`ALLOCATION_FACTOR`] times the file's size plus [`ALLOCATION_SLACK`].
 //!
@@ -108,6 +109,55 @@ fn read_rows(file: Bytes, batch_size: usize) -> bool {
                 text.push_str(&row.to_string());
             }
             Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// Read every column chunk through the typed column reader
+/// (`RowGroupReader::get_column_reader`), `batch_size` records at a time.
+/// Returns whether it all read.
+fn read_columns(file: Bytes, batch_size: usize) -> bool {
+    use strata_record::column_reader::ColumnReader;
+    use strata_record::row::FileReader;
+    fn drain<T: strata_file::data_type::DataType>(
+        mut reader: strata_record::column_reader::ColumnReaderImpl<T>,
+        batch_size: usize,
+    ) -> bool {
+        let (mut defs, mut reps, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        loop {
+            defs.clear();
+            reps.clear();
+            values.clear();
+            match reader.read_records(batch_size, Some(&mut defs), Some(&mut reps), &mut values) {
+                Ok((0, _, _)) => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+    let Ok(reader) = SerializedFileReader::new(file) else {
+        return false;
+    };
+    for g in 0..FileReader::num_row_groups(&reader) {
+        let Ok(group) = reader.get_row_group(g) else {
+            return false;
+        };
+        for c in 0..group.num_columns() {
+            let read = match group.get_column_reader(c) {
+                Ok(ColumnReader::BoolColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::Int32ColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::Int64ColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::Int96ColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::FloatColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::DoubleColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::ByteArrayColumnReader(r)) => drain(r, batch_size),
+                Ok(ColumnReader::FixedLenByteArrayColumnReader(r)) => drain(r, batch_size),
+                Err(_) => false,
+            };
+            if !read {
+                return false;
+            }
         }
     }
     true
@@ -236,7 +286,9 @@ fn mutated_corpus_files_never_panic_hang_or_overallocate() {
             let peak = peak_growth(|| {
                 outcome = Some(catch_unwind(AssertUnwindSafe(|| {
                     let arrow = read_all(file.clone(), batch_size, case % 2 == 0);
-                    read_rows(file, batch_size) && arrow
+                    // Every other case also reads column by column.
+                    let columns = case % 2 == 0 || read_columns(file.clone(), batch_size);
+                    read_rows(file, batch_size) && arrow && columns
                 })));
             });
             let took = began.elapsed();

@@ -26,6 +26,7 @@
 use std::fmt;
 
 use bytes::Bytes;
+use strata_encoding::chunk::ChunkValue;
 use strata_format::metadata::Type;
 
 use crate::error::{FileError, Result};
@@ -305,10 +306,18 @@ pub trait DataType: ColumnValue + 'static {
     fn get_physical_type() -> Type {
         Self::PHYSICAL
     }
+
+    /// Value `i` of a decoded batch, as the typed column readers hand it
+    /// out; `None` past the end.
+    fn read_value(values: &<Self as ChunkValue>::Values, i: usize) -> Option<Self::T>;
 }
 
 impl<X: ColumnValue + 'static> DataType for X {
     type T = X::Value;
+
+    fn read_value(values: &<Self as ChunkValue>::Values, i: usize) -> Option<Self::T> {
+        X::value_at(values, i)
+    }
 }
 
 /// BOOLEAN (arrow-rs's `BoolType`).

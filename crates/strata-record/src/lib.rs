@@ -157,6 +157,7 @@
 #![forbid(unsafe_code)]
 
 mod buffers;
+pub mod column_reader;
 mod error;
 mod reader;
 pub mod row;

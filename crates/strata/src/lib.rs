@@ -138,8 +138,16 @@ pub mod bloom_filter {
     };
 }
 
-/// Column writers, at arrow-rs's `parquet::column` path.
+/// Column readers and writers, at arrow-rs's `parquet::column` path.
 pub mod column {
+    /// The untyped and typed column readers, at arrow-rs's
+    /// `parquet::column::reader` path.
+    pub mod reader {
+        pub use strata_record::column_reader::{
+            ColumnReader, ColumnReaderImpl, get_column_reader, get_typed_column_reader,
+        };
+    }
+
     /// The untyped and typed column writers, at arrow-rs's
     /// `parquet::column::writer` path.
     pub mod writer {

@@ -277,6 +277,7 @@ compat! {
     rows::decimals_of_every_storage;
     rows::written_types_as_rows;
     rows::written_nested_as_rows;
+    rows::typed_column_readers;
     rows::open_forms_and_read_options;
     rows::column_pages;
 

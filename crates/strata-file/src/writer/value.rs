@@ -1,6 +1,7 @@
 //! [`ColumnValue`]: what the column writer needs to know about each
 //! physical type (its encoders, dictionary, statistics and enum wrapper).
 
+use strata_encoding::chunk::ChunkValue;
 use strata_encoding::{
     ByteArray, ByteArrayBatch, ByteStreamSplitEncoder, ByteStreamSplitFixedLenEncoder,
     DeltaBinaryPackedEncoder, DeltaByteArrayEncoder, DeltaByteArrayFixedLenEncoder,
@@ -8,7 +9,6 @@ use strata_encoding::{
     FixedLenByteArray, Int96, PlainBooleanEncoder, PlainByteArrayEncoder, PlainEncoder,
     PlainFixedLenByteArrayEncoder, RleBooleanEncoder, ValueBatch,
 };
-use strata_format::metadata::Type;
 use strata_sink::ByteSink;
 
 use super::column::{ColumnChunkWriter, ColumnWriter};
@@ -72,10 +72,7 @@ pub type BoxDict<T> = Box<dyn DictSink<T>>;
 
 /// A physical type the column writer accepts: `bool`, `i32`, `i64`,
 /// [`Int96`], `f32`, `f64`, [`ByteArray`] and [`FixedLenByteArray`].
-pub trait ColumnValue: StatsValue + Sized {
-    /// The physical type.
-    const PHYSICAL: Type;
-
+pub trait ColumnValue: StatsValue + ChunkValue + Sized {
     /// Whether page statistics of a dictionary-encoded page are taken over
     /// the dictionary entries the page uses, each once, rather than over
     /// every value: for byte arrays, where comparing a value costs more
@@ -88,6 +85,10 @@ pub trait ColumnValue: StatsValue + Sized {
     /// [`data_type::FixedLenByteArray`](crate::data_type::FixedLenByteArray)
     /// for byte arrays.
     type Value;
+
+    /// Value `i` of a decoded batch (what a chunk decoder writes), as
+    /// arrow-rs's typed column readers hand it out; `None` past the end.
+    fn value_at(values: &<Self as ChunkValue>::Values, i: usize) -> Option<Self::Value>;
 
     /// Run `f` on `values` seen as a batch of this type (`width`: the
     /// FIXED_LEN_BYTE_ARRAY width). Fixed-width values are their own batch;
@@ -222,6 +223,9 @@ macro_rules! wrap {
 macro_rules! own_values {
     () => {
         type Value = Self;
+        fn value_at(values: &Vec<Self>, i: usize) -> Option<Self> {
+            values.get(i).copied()
+        }
         fn with_values<R>(
             values: &[Self],
             _width: usize,
@@ -233,7 +237,6 @@ macro_rules! own_values {
 }
 
 impl ColumnValue for bool {
-    const PHYSICAL: Type = Type::Boolean;
     wrap!(BoolColumnWriter);
     own_values!();
     common_batch!();
@@ -267,7 +270,6 @@ impl ColumnValue for bool {
 macro_rules! int_value {
     ($t:ty, $variant:ident, $phys:expr, $name:literal) => {
         impl ColumnValue for $t {
-            const PHYSICAL: Type = $phys;
             wrap!($variant);
             own_values!();
             common_batch!();
@@ -307,7 +309,6 @@ int_value!(i64, Int64ColumnWriter, Type::Int64, "INT64");
 macro_rules! float_value {
     ($t:ty, $variant:ident, $phys:expr, $name:literal) => {
         impl ColumnValue for $t {
-            const PHYSICAL: Type = $phys;
             wrap!($variant);
             own_values!();
             common_batch!();
@@ -337,7 +338,6 @@ float_value!(f32, FloatColumnWriter, Type::Float, "FLOAT");
 float_value!(f64, DoubleColumnWriter, Type::Double, "DOUBLE");
 
 impl ColumnValue for Int96 {
-    const PHYSICAL: Type = Type::Int96;
     wrap!(Int96ColumnWriter);
     own_values!();
     common_batch!();
@@ -365,10 +365,13 @@ impl ColumnValue for Int96 {
 }
 
 impl ColumnValue for ByteArray {
-    const PHYSICAL: Type = Type::ByteArray;
     const STATS_BY_ENTRY: bool = true;
     wrap!(ByteArrayColumnWriter);
     type Value = crate::data_type::ByteArray;
+
+    fn value_at(values: &<Self as ChunkValue>::Values, i: usize) -> Option<Self::Value> {
+        values.value(i).map(Self::Value::from)
+    }
 
     fn with_values<R>(
         values: &[Self::Value],
@@ -433,9 +436,12 @@ impl ColumnValue for ByteArray {
 }
 
 impl ColumnValue for FixedLenByteArray {
-    const PHYSICAL: Type = Type::FixedLenByteArray;
     wrap!(FixedLenByteArrayColumnWriter);
     type Value = crate::data_type::FixedLenByteArray;
+
+    fn value_at(values: &<Self as ChunkValue>::Values, i: usize) -> Option<Self::Value> {
+        values.value(i).map(Self::Value::from)
+    }
 
     fn with_values<R>(
         values: &[Self::Value],

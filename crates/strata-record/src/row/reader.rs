@@ -13,6 +13,7 @@ use strata_format::schema::Type;
 
 use super::assemble::RowGroupRows;
 use super::field::Row;
+use crate::column_reader::{ColumnReader, get_column_reader};
 use crate::error::{RecordError, Result};
 
 /// Records of a leaf column read at a time while rows are assembled
@@ -109,9 +110,26 @@ pub trait RowGroupReader: Send + Sync {
     /// projection of it.
     fn get_row_iter(&self, projection: Option<Type>) -> Result<RowIter<'_>>;
 
-    /// The file's schema (arrow-rs reaches it through the row group's
-    /// metadata, which strata's Thrift row group does not hold).
+    /// The file's schema (also `metadata().schema_descr()`, as arrow-rs
+    /// reaches it).
     fn schema_descr(&self) -> &SchemaDescriptor;
+
+    /// The typed reader of column chunk `i` (arrow-rs's low-level
+    /// `ColumnReader`), of the leaf's physical type.
+    fn get_column_reader(&self, i: usize) -> Result<ColumnReader> {
+        let descr = self
+            .schema_descr()
+            .columns()
+            .get(i)
+            .cloned()
+            .ok_or_else(|| {
+                RecordError::InvalidArgument(format!(
+                    "column {i} of a row group of {} columns",
+                    self.num_columns()
+                ))
+            })?;
+        get_column_reader(descr, self.get_column_page_reader(i)?)
+    }
 }
 
 impl<R: ChunkReader + Send + Sync> FileReader for SerializedFileReader<R> {
