@@ -17,12 +17,14 @@ pub use strata_format::metadata::{
     RowGroup as RowGroupMetaData, SortingColumn,
 };
 
+mod column_chunk_mask;
 mod column_index;
 mod page_index;
 pub mod printer;
 mod push_decoder;
 mod reader;
 
+pub use column_chunk_mask::ColumnChunkMask;
 pub use column_index::{ByteArrayColumnIndex, ColumnIndex, PrimitiveColumnIndex};
 pub use page_index::{
     ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,

@@ -266,6 +266,7 @@ compat! {
     metadata::column_orders_of_corpus_files;
     metadata::typed_column_index_bounds;
     metadata::typed_column_index_of_corpus_file;
+    metadata::page_index_mask_for_read_columns;
 
     rows::serialized_file_reader_rows;
     rows::corpus_metadata_and_rows;

@@ -26,7 +26,7 @@ use strata_format::metadata::ParquetMetaDataOptions;
 use super::reader::{
     decode_page_index, decode_section, index_unsealer, metadata_range, page_index_plans,
 };
-use super::{FooterTail, PageIndexPolicy, ParquetMetaData};
+use super::{ColumnChunkMask, FooterTail, PageIndexPolicy, ParquetMetaData};
 use crate::DecodeResult;
 use crate::chunk_reader::ChunkReader;
 use crate::error::{FileError, Result};
@@ -83,6 +83,8 @@ pub struct ParquetMetaDataPushDecoder {
     buffers: PushBuffers,
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
+    column_index_mask: ColumnChunkMask,
+    offset_index_mask: ColumnChunkMask,
     options: Option<Arc<ParquetMetaDataOptions>>,
     stage: Stage,
     keys: super::reader::FooterKeys,
@@ -102,6 +104,8 @@ impl ParquetMetaDataPushDecoder {
             buffers: PushBuffers::new(file_len),
             column_index: PageIndexPolicy::Optional,
             offset_index: PageIndexPolicy::Optional,
+            column_index_mask: ColumnChunkMask::all(),
+            offset_index_mask: ColumnChunkMask::all(),
             options: None,
             stage: Stage::Footer,
             keys: Default::default(),
@@ -147,6 +151,25 @@ impl ParquetMetaDataPushDecoder {
         self
     }
 
+    /// Load both page indexes of the chunks `mask` includes only (the
+    /// others read as absent; a required policy checks only those).
+    pub fn with_page_index_mask(self, mask: ColumnChunkMask) -> Self {
+        self.with_column_index_mask(mask.clone())
+            .with_offset_index_mask(mask)
+    }
+
+    /// Load the column indexes of the chunks `mask` includes only.
+    pub fn with_column_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.column_index_mask = mask;
+        self
+    }
+
+    /// Load the offset indexes of the chunks `mask` includes only.
+    pub fn with_offset_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.offset_index_mask = mask;
+        self
+    }
+
     /// Decode the footer as `options` say (`None`: keep everything).
     pub fn with_metadata_options(mut self, options: Option<Arc<ParquetMetaDataOptions>>) -> Self {
         self.options = options;
@@ -189,8 +212,8 @@ impl ParquetMetaDataPushDecoder {
                     let plans = page_index_plans(
                         (self.buffers.file_len(), decryptable),
                         &metadata.shared_footer().row_groups,
-                        self.column_index,
-                        self.offset_index,
+                        (self.column_index, &self.column_index_mask),
+                        (self.offset_index, &self.offset_index_mask),
                     )?;
                     let mut reads: Vec<Range<u64>> =
                         plans.0.iter().flat_map(|p| p.reads()).collect();
@@ -295,6 +318,30 @@ mod tests {
             decoder.try_decode().unwrap(),
             DecodeResult::Finished
         ));
+    }
+
+    #[test]
+    fn a_page_index_mask_loads_only_its_chunks() {
+        let file = file(100);
+        let mask = ColumnChunkMask::row_groups([1]);
+        let mut decoder = ParquetMetaDataPushDecoder::try_new(file.len() as u64)
+            .unwrap()
+            .with_page_index_policy(PageIndexPolicy::Required)
+            .with_column_index_mask(mask.clone())
+            .with_offset_index_mask(ColumnChunkMask::none());
+        let (got, _) = drive(&mut decoder, &file);
+        let index = got.page_index().unwrap();
+        assert!(index.column_index(0, 0).is_none());
+        assert!(index.column_index(1, 0).is_some());
+        assert!(index.offset_index(0, 0).is_none() && index.offset_index(1, 0).is_none());
+        let read = ParquetMetaDataReader::new()
+            .with_page_index_policy(PageIndexPolicy::Required)
+            .with_page_index_mask(mask)
+            .parse_and_finish(&file)
+            .unwrap();
+        let read = read.page_index().unwrap();
+        assert_eq!(read.column_index(1, 0), index.column_index(1, 0));
+        assert!(read.column_index(0, 0).is_none() && read.offset_index(1, 0).is_some());
     }
 
     #[test]

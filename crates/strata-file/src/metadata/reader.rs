@@ -21,7 +21,7 @@ use strata_format::thrift::{self, ReadThrift};
 use crate::encryption::{self, DecryptionKeys, FileDecryptor};
 
 use super::page_index::{ColumnIndexMetaData, OffsetIndexMetaData, PageIndex};
-use super::{PageIndexPolicy, ParquetMetaData};
+use super::{ColumnChunkMask, PageIndexPolicy, ParquetMetaData};
 use crate::chunk_reader::{ChunkReader, check_range};
 use crate::error::{FileError, Result};
 
@@ -126,6 +126,8 @@ pub struct ParquetMetaDataReader {
     metadata: Option<ParquetMetaData>,
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
+    column_index_mask: ColumnChunkMask,
+    offset_index_mask: ColumnChunkMask,
     prefetch_hint: Option<usize>,
     options: Option<ParquetMetaDataOptions>,
     metadata_size: Option<usize>,
@@ -196,6 +198,25 @@ impl ParquetMetaDataReader {
     /// Load the offset indexes as `policy` says.
     pub fn with_offset_index_policy(mut self, policy: PageIndexPolicy) -> Self {
         self.offset_index = policy;
+        self
+    }
+
+    /// Load both page indexes of the chunks `mask` includes only (the
+    /// others read as absent; a required policy checks only those).
+    pub fn with_page_index_mask(self, mask: ColumnChunkMask) -> Self {
+        self.with_column_index_mask(mask.clone())
+            .with_offset_index_mask(mask)
+    }
+
+    /// Load the column indexes of the chunks `mask` includes only.
+    pub fn with_column_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.column_index_mask = mask;
+        self
+    }
+
+    /// Load the offset indexes of the chunks `mask` includes only.
+    pub fn with_offset_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.offset_index_mask = mask;
         self
     }
 
@@ -308,8 +329,8 @@ impl ParquetMetaDataReader {
         let plans = page_index_plans(
             (file_size, decryptable),
             &footer.row_groups,
-            column_policy,
-            offset_policy,
+            (column_policy, &self.column_index_mask),
+            (offset_policy, &self.offset_index_mask),
         )?;
         let page_index = decode_page_index(plans, reader, metadata)?;
         metadata.set_page_index(Some(Arc::new(page_index)));
@@ -517,7 +538,7 @@ impl IndexPlan {
     pub(crate) fn new(
         (file_len, decryptable): (u64, bool),
         row_groups: &[strata_format::metadata::RowGroup],
-        policy: PageIndexPolicy,
+        (policy, mask): (PageIndexPolicy, &ColumnChunkMask),
         locate: impl Fn(&ColumnChunk) -> (Option<i64>, Option<i32>),
         what: &'static str,
     ) -> Result<Self> {
@@ -552,7 +573,12 @@ impl IndexPlan {
         let (mut lo, mut hi, mut total) = (u64::MAX, 0u64, 0u64);
         for (g, rg) in row_groups.iter().enumerate() {
             let mut row = Vec::with_capacity(rg.columns.len());
+            let group_included = mask.includes_row_group(g, row_groups.len());
             for (j, c) in rg.columns.iter().enumerate() {
+                if !(group_included && mask.includes_column(j, rg.columns.len())) {
+                    row.push(None);
+                    continue;
+                }
                 let r = range_of(g, j, c)?;
                 if let Some((start, len)) = r {
                     lo = lo.min(start);
@@ -653,8 +679,8 @@ impl IndexPlan {
 pub(crate) fn page_index_plans(
     file: (u64, bool),
     row_groups: &[strata_format::metadata::RowGroup],
-    column_policy: PageIndexPolicy,
-    offset_policy: PageIndexPolicy,
+    (column_policy, column_mask): (PageIndexPolicy, &ColumnChunkMask),
+    (offset_policy, offset_mask): (PageIndexPolicy, &ColumnChunkMask),
 ) -> Result<(Option<IndexPlan>, Option<IndexPlan>)> {
     let column = column_policy
         .loads()
@@ -662,7 +688,7 @@ pub(crate) fn page_index_plans(
             IndexPlan::new(
                 file,
                 row_groups,
-                column_policy,
+                (column_policy, column_mask),
                 |c| (c.column_index_offset, c.column_index_length),
                 "column index",
             )
@@ -674,7 +700,7 @@ pub(crate) fn page_index_plans(
             IndexPlan::new(
                 file,
                 row_groups,
-                offset_policy,
+                (offset_policy, offset_mask),
                 |c| (c.offset_index_offset, c.offset_index_length),
                 "offset index",
             )

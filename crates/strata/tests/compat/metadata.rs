@@ -344,3 +344,54 @@ pub fn typed_column_index_of_corpus_file(_dir: &Path) -> String {
     }
     out
 }
+
+/// A wide-table reader's page index: only the chunks it will read, by a
+/// column chunk mask (the other chunks have none), and the typed min of
+/// each page of those.
+pub fn page_index_mask_for_read_columns(_dir: &Path) -> String {
+    use pq::file::metadata::ColumnChunkMask;
+    let file = paged(&people(60), 25);
+    let mut out = String::new();
+    for (what, mask) in [
+        ("columns 0 and 2", ColumnChunkMask::columns([2, 0, 2])),
+        ("row group 1", ColumnChunkMask::row_groups([1])),
+        (
+            "row group 2, column 3",
+            ColumnChunkMask::row_groups_and_columns([2, 9], [3]),
+        ),
+        ("none", ColumnChunkMask::none()),
+        ("all", ColumnChunkMask::all()),
+    ] {
+        let metadata = ParquetMetaDataReader::new()
+            .with_page_index_policy(PageIndexPolicy::Required)
+            .with_page_index_mask(mask.clone())
+            .parse_and_finish(&file)
+            .unwrap();
+        if out.is_empty() {
+            out.push_str(&format!("rows: {}\n", metadata.file_metadata().num_rows()));
+        }
+        let groups = metadata.num_row_groups();
+        let columns = metadata.file_metadata().schema_descr().num_columns();
+        out.push_str(&format!(
+            "{what}: all {} none {} groups {:?} columns {:?}\n",
+            mask.is_all(),
+            mask.is_none(),
+            mask.row_group_indices(groups).collect::<Vec<_>>(),
+            mask.column_indices(columns).collect::<Vec<_>>()
+        ));
+        for g in 0..groups {
+            let index = metadata.page_index_for_row_group(g);
+            let loaded: Vec<String> = (0..columns)
+                .map(|c| {
+                    let pages = index.offset_index(c).map(|o| o.page_locations().len());
+                    match index.column_index(c) {
+                        Some(ci) => format!("{c}:{} pages/{pages:?}", ci.num_pages()),
+                        None => format!("{c}:-/{pages:?}"),
+                    }
+                })
+                .collect();
+            out.push_str(&format!("  {g}: {}\n", loaded.join(" ")));
+        }
+    }
+    out
+}
