@@ -13,8 +13,9 @@ use std::sync::Arc;
 use strata_format::SchemaDescriptor;
 use strata_format::metadata::FileMetaData as Footer;
 pub use strata_format::metadata::{
-    ColumnChunk as ColumnChunkMetaData, KeyValue, ParquetMetaDataOptions, ParquetStatisticsPolicy,
-    RowGroup as RowGroupMetaData, SortingColumn,
+    ColumnChunk as ColumnChunkMetaData, ColumnChunkBuilder as ColumnChunkMetaDataBuilder, KeyValue,
+    ParquetMetaDataOptions, ParquetStatisticsPolicy, RowGroup as RowGroupMetaData,
+    RowGroupBuilder as RowGroupMetaDataBuilder, SortingColumn,
 };
 
 mod column_chunk_mask;
@@ -50,6 +51,34 @@ pub struct FileMetaData {
 }
 
 impl FileMetaData {
+    /// File metadata of a schema, with no row groups (arrow-rs's
+    /// `FileMetaData::new`; the row groups are the
+    /// [`ParquetMetaDataBuilder`]'s).
+    pub fn new(
+        version: i32,
+        num_rows: i64,
+        created_by: Option<String>,
+        key_value_metadata: Option<Vec<KeyValue>>,
+        schema_descr: Arc<SchemaDescriptor>,
+        column_orders: Option<Vec<strata_format::metadata::ColumnOrder>>,
+    ) -> Self {
+        let footer = Footer {
+            version,
+            schema: schema_descr.to_elements(),
+            num_rows,
+            row_groups: Vec::new(),
+            key_value_metadata,
+            created_by,
+            column_orders,
+            encryption_algorithm: None,
+            footer_signing_key_metadata: None,
+        };
+        Self {
+            footer: Arc::new(footer),
+            schema: schema_descr,
+        }
+    }
+
     /// The Parquet schema.
     pub fn schema_descr(&self) -> &SchemaDescriptor {
         &self.schema
@@ -312,4 +341,130 @@ fn one_column_file<T: crate::writer::ColumnValue>(
     }
     writer.close().unwrap();
     bytes::Bytes::from(out)
+}
+
+/// Builds a [`ParquetMetaData`] from file metadata, row groups and a page
+/// index, as arrow-rs's `ParquetMetaDataBuilder` does: to make metadata
+/// without a file, or to change the row groups of metadata read.
+///
+/// ```
+/// use std::sync::Arc;
+/// use strata_file::metadata::{
+///     ColumnChunkMetaData, FileMetaData, ParquetMetaDataBuilder, RowGroupMetaData,
+/// };
+/// use strata_format::SchemaDescriptor;
+/// use strata_format::metadata::{FieldRepetitionType, SchemaElement, Type};
+///
+/// let schema = Arc::new(SchemaDescriptor::from_elements(&[
+///     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+///     SchemaElement {
+///         name: "x".into(),
+///         physical_type: Some(Type::INT32),
+///         repetition_type: Some(FieldRepetitionType::OPTIONAL),
+///         ..Default::default()
+///     },
+/// ])?);
+/// let group = |rows| {
+///     RowGroupMetaData::builder(Arc::clone(&schema))
+///         .set_num_rows(rows)
+///         .add_column_metadata(ColumnChunkMetaData::builder(schema.column(0)).build().unwrap())
+///         .build()
+///         .unwrap()
+/// };
+/// let file = FileMetaData::new(2, 30, None, None, Arc::clone(&schema), None);
+/// let metadata = ParquetMetaDataBuilder::new(file)
+///     .add_row_group(group(10))
+///     .add_row_group(group(20))
+///     .build();
+/// assert_eq!(metadata.num_row_groups(), 2);
+/// assert_eq!(metadata.row_group(1).num_rows(), 20);
+/// assert_eq!(metadata.row_group(0).column(0).column_descr().name(), "x");
+/// // Keep the second row group only.
+/// let mut builder = ParquetMetaDataBuilder::new_from_metadata(metadata);
+/// let kept = builder.take_row_groups().split_off(1);
+/// assert_eq!(builder.set_row_groups(kept).build().row_group(0).num_rows(), 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct ParquetMetaDataBuilder {
+    file: FileMetaData,
+    row_groups: Vec<RowGroupMetaData>,
+    page_index: Option<Arc<dyn PageIndexProvider>>,
+    /// The decryptor of metadata read from an encrypted file, kept.
+    #[cfg(feature = "encryption")]
+    decryptor: Option<Arc<crate::encryption::FileDecryptor>>,
+}
+
+impl ParquetMetaDataBuilder {
+    /// A builder of metadata with `file_meta_data` and no row groups.
+    pub fn new(file_meta_data: FileMetaData) -> Self {
+        Self {
+            file: file_meta_data,
+            row_groups: Vec::new(),
+            page_index: None,
+            #[cfg(feature = "encryption")]
+            decryptor: None,
+        }
+    }
+
+    /// A builder starting from `metadata`: its row groups and page index.
+    pub fn new_from_metadata(metadata: ParquetMetaData) -> Self {
+        let row_groups = metadata.row_groups().to_vec();
+        Self {
+            page_index: metadata.page_index().cloned(),
+            row_groups,
+            #[cfg(feature = "encryption")]
+            decryptor: metadata.decryptor.clone(),
+            file: metadata.file,
+        }
+    }
+
+    /// Add a row group.
+    pub fn add_row_group(mut self, row_group: RowGroupMetaData) -> Self {
+        self.row_groups.push(row_group);
+        self
+    }
+
+    /// Replace the row groups.
+    pub fn set_row_groups(mut self, row_groups: Vec<RowGroupMetaData>) -> Self {
+        self.row_groups = row_groups;
+        self
+    }
+
+    /// Take the row groups, leaving none.
+    pub fn take_row_groups(&mut self) -> Vec<RowGroupMetaData> {
+        std::mem::take(&mut self.row_groups)
+    }
+
+    /// The row groups so far.
+    pub fn row_groups(&self) -> &[RowGroupMetaData] {
+        &self.row_groups
+    }
+
+    /// Set (or drop) the page index.
+    pub fn set_page_index(mut self, page_index: Option<Arc<dyn PageIndexProvider>>) -> Self {
+        self.page_index = page_index;
+        self
+    }
+
+    /// Take the page index, leaving none.
+    pub fn take_page_index(&mut self) -> Option<Arc<dyn PageIndexProvider>> {
+        self.page_index.take()
+    }
+
+    /// The page index so far.
+    pub fn page_index(&self) -> Option<&dyn PageIndexProvider> {
+        self.page_index.as_deref()
+    }
+
+    /// The metadata: the file metadata's footer with these row groups.
+    pub fn build(self) -> ParquetMetaData {
+        let mut footer = Arc::unwrap_or_clone(self.file.footer);
+        footer.row_groups = self.row_groups;
+        let mut metadata = ParquetMetaData::from_footer(Arc::new(footer), self.file.schema);
+        metadata.set_page_index(self.page_index);
+        #[cfg(feature = "encryption")]
+        metadata.set_decryptor(self.decryptor);
+        metadata
+    }
 }

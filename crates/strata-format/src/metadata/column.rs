@@ -724,3 +724,173 @@ impl WriteThrift for ColumnChunk {
         w.end_struct(saved);
     }
 }
+
+/// The metadata of a chunk of `physical` values at `path` that holds no
+/// values yet.
+fn empty_metadata(physical_type: Type, path_in_schema: ColumnPath) -> ColumnMetaData {
+    ColumnMetaData {
+        physical_type,
+        encodings: EncodingSet::default(),
+        path_in_schema,
+        codec: CompressionCodec::Uncompressed,
+        num_values: 0,
+        total_uncompressed_size: 0,
+        total_compressed_size: 0,
+        data_page_offset: 0,
+        dictionary_page_offset: None,
+        statistics: None,
+        encoding_stats: None,
+        size_statistics: None,
+        extras: None,
+    }
+}
+
+/// Builds a [`ColumnChunk`] of a leaf, as arrow-rs's
+/// `ColumnChunkMetaData::builder` does (see [`RowGroup::builder`] for an
+/// example). The chunk's metadata starts with the leaf's physical type
+/// and path, no values and no encodings.
+///
+/// [`RowGroup::builder`]: super::RowGroup::builder
+#[derive(Debug, Clone)]
+pub struct ColumnChunkBuilder(ColumnChunk);
+
+impl ColumnChunk {
+    /// A builder of a chunk of the leaf `column_descr`.
+    pub fn builder(column_descr: ColumnDescPtr) -> ColumnChunkBuilder {
+        let meta = empty_metadata(column_descr.physical_type, column_descr.path.clone());
+        ColumnChunkBuilder(ColumnChunk {
+            meta_data: Some(meta),
+            column_descr: Some(column_descr),
+            ..Default::default()
+        })
+    }
+}
+
+impl ColumnChunkBuilder {
+    fn meta(&mut self) -> &mut ColumnMetaData {
+        // The builder always holds metadata (see `ColumnChunk::builder`).
+        self.0
+            .meta_data
+            .get_or_insert_with(|| empty_metadata(Type::Boolean, ColumnPath::default()))
+    }
+
+    fn meta_extras(&mut self) -> &mut ColumnMetaDataExtras {
+        self.meta().extras.get_or_insert_with(Default::default)
+    }
+
+    /// The encodings used.
+    pub fn set_encodings(mut self, encodings: Vec<Encoding>) -> Self {
+        self.meta().encodings = encodings.into_iter().collect();
+        self
+    }
+
+    /// The file holding the data, if not this one.
+    pub fn set_file_path(mut self, value: String) -> Self {
+        self.0.extras.get_or_insert_with(Default::default).file_path = Some(value.into());
+        self
+    }
+
+    /// The values, nulls included.
+    pub fn set_num_values(mut self, value: i64) -> Self {
+        self.meta().num_values = value;
+        self
+    }
+
+    /// The codec, from arrow-rs's `Compression` (the level is not stored).
+    pub fn set_compression(mut self, value: Compression) -> Self {
+        self.meta().codec = value.codec();
+        self
+    }
+
+    /// The stored bytes, page headers included.
+    pub fn set_total_compressed_size(mut self, value: i64) -> Self {
+        self.meta().total_compressed_size = value;
+        self
+    }
+
+    /// The uncompressed bytes, page headers included.
+    pub fn set_total_uncompressed_size(mut self, value: i64) -> Self {
+        self.meta().total_uncompressed_size = value;
+        self
+    }
+
+    /// The offset of the first data page.
+    pub fn set_data_page_offset(mut self, value: i64) -> Self {
+        self.meta().data_page_offset = value;
+        self
+    }
+
+    /// The offset of the dictionary page.
+    pub fn set_dictionary_page_offset(mut self, value: Option<i64>) -> Self {
+        self.meta().dictionary_page_offset = value;
+        self
+    }
+
+    /// The offset of the (unused) index page.
+    pub fn set_index_page_offset(mut self, value: Option<i64>) -> Self {
+        self.meta_extras().index_page_offset = value;
+        self
+    }
+
+    /// Drop the chunk's statistics.
+    pub fn clear_statistics(mut self) -> Self {
+        self.meta().statistics = None;
+        self
+    }
+
+    /// Drop the chunk's page encoding counts.
+    pub fn clear_page_encoding_stats(mut self) -> Self {
+        self.meta().encoding_stats = None;
+        self
+    }
+
+    /// The offset of the Bloom filter.
+    pub fn set_bloom_filter_offset(mut self, value: Option<i64>) -> Self {
+        self.meta_extras().bloom_filter_offset = value;
+        self
+    }
+
+    /// The length of the Bloom filter, header included.
+    pub fn set_bloom_filter_length(mut self, value: Option<i32>) -> Self {
+        self.meta_extras().bloom_filter_length = value;
+        self
+    }
+
+    /// The offset of the offset index.
+    pub fn set_offset_index_offset(mut self, value: Option<i64>) -> Self {
+        self.0.offset_index_offset = value;
+        self
+    }
+
+    /// The length of the offset index.
+    pub fn set_offset_index_length(mut self, value: Option<i32>) -> Self {
+        self.0.offset_index_length = value;
+        self
+    }
+
+    /// The offset of the column index.
+    pub fn set_column_index_offset(mut self, value: Option<i64>) -> Self {
+        self.0.column_index_offset = value;
+        self
+    }
+
+    /// The length of the column index.
+    pub fn set_column_index_length(mut self, value: Option<i32>) -> Self {
+        self.0.column_index_length = value;
+        self
+    }
+
+    /// The bytes of `BYTE_ARRAY` data without length prefixes.
+    pub fn set_unencoded_byte_array_data_bytes(mut self, value: Option<i64>) -> Self {
+        self.meta()
+            .size_statistics
+            .get_or_insert_with(Default::default)
+            .unencoded_byte_array_data_bytes = value;
+        self
+    }
+
+    /// The chunk.
+    pub fn build(self) -> crate::error::Result<ColumnChunk> {
+        Ok(self.0)
+    }
+}

@@ -28,7 +28,8 @@ mod typed_statistics;
 
 pub use bloom::{BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader};
 pub use column::{
-    ColumnChunk, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras, PageEncodingStats,
+    ColumnChunk, ColumnChunkBuilder, ColumnChunkExtras, ColumnMetaData, ColumnMetaDataExtras,
+    PageEncodingStats,
 };
 pub use column_order::{ColumnOrder, SortOrder};
 pub use compression::{BrotliLevel, Compression, GzipLevel, ZstdLevel};
@@ -52,7 +53,7 @@ pub use options::{ParquetMetaDataOptions, ParquetStatisticsPolicy};
 pub use page_header::{
     DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,
 };
-pub use row_group::{RowGroup, SortingColumn};
+pub use row_group::{RowGroup, RowGroupBuilder, SortingColumn};
 pub use schema_element::SchemaElement;
 pub use statistics::{BoundingBox, GeospatialStatistics, SizeStatistics, StatValue, Statistics};
 pub use typed_statistics::{TypedStatistics, ValueStatistics};

@@ -254,3 +254,119 @@ impl WriteThrift for RowGroup {
         w.end_struct(saved);
     }
 }
+
+/// Builds a [`RowGroup`] of a schema, as arrow-rs's
+/// `RowGroupMetaData::builder` does: for tests, catalogs and tools that
+/// make or rewrite metadata without a file.
+///
+/// ```
+/// use std::sync::Arc;
+/// use strata_format::SchemaDescriptor;
+/// use strata_format::metadata::{ColumnChunk, FieldRepetitionType, RowGroup, SchemaElement, Type};
+///
+/// let schema = Arc::new(SchemaDescriptor::from_elements(&[
+///     SchemaElement { name: "schema".into(), num_children: Some(1), ..Default::default() },
+///     SchemaElement {
+///         name: "id".into(),
+///         physical_type: Some(Type::INT64),
+///         repetition_type: Some(FieldRepetitionType::REQUIRED),
+///         ..Default::default()
+///     },
+/// ])?);
+/// let chunk = ColumnChunk::builder(schema.column(0)).set_num_values(3).build()?;
+/// let group = RowGroup::builder(Arc::clone(&schema))
+///     .set_num_rows(3)
+///     .add_column_metadata(chunk)
+///     .set_ordinal(0)
+///     .build()?;
+/// assert_eq!((group.num_rows(), group.column(0).num_values()), (3, 3));
+/// assert_eq!(group.column(0).column_descr().name(), "id");
+/// // A row group must have a chunk per leaf.
+/// assert!(RowGroup::builder(schema).build().is_err());
+/// # Ok::<(), strata_format::FormatError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct RowGroupBuilder(RowGroup);
+
+impl RowGroup {
+    /// A builder of a row group of `schema_descr`.
+    pub fn builder(schema_descr: SchemaDescPtr) -> RowGroupBuilder {
+        RowGroupBuilder(RowGroup {
+            schema_descr: Some(schema_descr),
+            ..Default::default()
+        })
+    }
+}
+
+impl RowGroupBuilder {
+    /// The rows.
+    pub fn set_num_rows(mut self, value: i64) -> Self {
+        self.0.num_rows = value;
+        self
+    }
+
+    /// The order the rows are sorted in.
+    pub fn set_sorting_columns(mut self, value: Option<Vec<SortingColumn>>) -> Self {
+        self.0.sorting_columns = value;
+        self
+    }
+
+    /// The uncompressed bytes of the column data.
+    pub fn set_total_byte_size(mut self, value: i64) -> Self {
+        self.0.total_byte_size = value;
+        self
+    }
+
+    /// Take the chunks given so far.
+    pub fn take_columns(&mut self) -> Vec<ColumnChunk> {
+        std::mem::take(&mut self.0.columns)
+    }
+
+    /// The chunks, one per leaf, in schema order.
+    pub fn set_column_metadata(mut self, value: Vec<ColumnChunk>) -> Self {
+        self.0.columns = value;
+        self
+    }
+
+    /// The next chunk.
+    pub fn add_column_metadata(mut self, value: ColumnChunk) -> Self {
+        self.0.columns.push(value);
+        self
+    }
+
+    /// The row group's position in the file (as arrow-rs, an `i32`; one
+    /// past `i16` is not stored).
+    pub fn set_ordinal(mut self, value: i32) -> Self {
+        self.0.ordinal = i16::try_from(value).ok();
+        self
+    }
+
+    /// The offset of the row group's first page.
+    pub fn set_file_offset(mut self, value: i64) -> Self {
+        self.0.file_offset = Some(value);
+        self
+    }
+
+    /// The row group; an error when it has not one chunk per leaf of its
+    /// schema. Chunks built without a descriptor get their leaf's.
+    pub fn build(mut self) -> crate::error::Result<RowGroup> {
+        let Some(schema) = self.0.schema_descr.clone() else {
+            return Err(crate::error::FormatError::General(
+                "a row group without a schema".into(),
+            ));
+        };
+        if schema.num_columns() != self.0.columns.len() {
+            return Err(crate::error::FormatError::General(format!(
+                "a row group of {} leaves has {} column chunks",
+                schema.num_columns(),
+                self.0.columns.len()
+            )));
+        }
+        for (chunk, column) in self.0.columns.iter_mut().zip(schema.columns()) {
+            chunk
+                .column_descr
+                .get_or_insert_with(|| std::sync::Arc::clone(column));
+        }
+        Ok(self.0)
+    }
+}

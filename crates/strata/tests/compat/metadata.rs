@@ -395,3 +395,97 @@ pub fn page_index_mask_for_read_columns(_dir: &Path) -> String {
     }
     out
 }
+
+/// Metadata made without a file, as a catalog or a test makes it: the
+/// schema parsed, chunks and row groups built, the file's metadata put
+/// together; then one row group kept of it.
+pub fn metadata_built_by_hand(_dir: &Path) -> String {
+    use pq::basic::Compression;
+    use pq::file::metadata::{
+        ColumnChunkMetaData, FileMetaData, ParquetMetaData, ParquetMetaDataBuilder,
+        RowGroupMetaData,
+    };
+    use pq::schema::parser::parse_message_type;
+    use pq::schema::types::SchemaDescriptor;
+
+    let message = "message m { required int64 id; optional binary name (STRING); }";
+    let schema = Arc::new(SchemaDescriptor::new(Arc::new(
+        parse_message_type(message).unwrap(),
+    )));
+    let group = |g: i64| {
+        let columns = schema
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(c, descr)| {
+                let c = c as i64;
+                ColumnChunkMetaData::builder(descr.clone())
+                    .set_num_values(100 + g)
+                    .set_compression(Compression::SNAPPY)
+                    .set_total_compressed_size(1000 * (c + 1))
+                    .set_total_uncompressed_size(2000 * (c + 1))
+                    .set_data_page_offset(4 + 10_000 * g + 3000 * c)
+                    .set_dictionary_page_offset(None)
+                    .set_offset_index_offset(Some(50_000 + 100 * g + 20 * c))
+                    .set_offset_index_length(Some(20))
+                    .build()
+                    .unwrap()
+            })
+            .collect();
+        RowGroupMetaData::builder(schema.clone())
+            .set_num_rows(100 + g)
+            .set_total_byte_size(3000)
+            .set_column_metadata(columns)
+            .set_ordinal(g as i32)
+            .set_file_offset(4 + 10_000 * g)
+            .build()
+            .unwrap()
+    };
+    let show = |metadata: &ParquetMetaData| {
+        let mut out = String::new();
+        for rg in metadata.row_groups() {
+            out.push_str(&format!(
+                "group {:?} at {:?}: {} rows, {} bytes of {}\n",
+                rg.ordinal(),
+                rg.file_offset(),
+                rg.num_rows(),
+                rg.compressed_size(),
+                rg.total_byte_size()
+            ));
+            for c in rg.columns() {
+                out.push_str(&format!(
+                    "  {} {} {:?} {} values at {:?}, offset index {:?}/{:?}\n",
+                    c.column_descr().path(),
+                    c.column_type(),
+                    c.compression(),
+                    c.num_values(),
+                    c.byte_range(),
+                    c.offset_index_offset(),
+                    c.offset_index_length()
+                ));
+            }
+        }
+        out
+    };
+    let file = FileMetaData::new(2, 303, Some("by hand".into()), None, schema.clone(), None);
+    let metadata = ParquetMetaDataBuilder::new(file)
+        .add_row_group(group(0))
+        .add_row_group(group(1))
+        .add_row_group(group(2))
+        .build();
+    let mut out = format!(
+        "rows: {}\nversion {} leaves {}\n{}",
+        metadata.file_metadata().num_rows(),
+        metadata.file_metadata().version(),
+        metadata.file_metadata().schema_descr().num_columns(),
+        show(&metadata)
+    );
+    let mut builder = ParquetMetaDataBuilder::new_from_metadata(metadata);
+    let mut groups = builder.take_row_groups();
+    let kept = groups.remove(1);
+    let metadata = builder.add_row_group(kept).build();
+    out.push_str(&format!("kept:\n{}", show(&metadata)));
+    let short = RowGroupMetaData::builder(schema).set_num_rows(1).build();
+    out.push_str(&format!("a row group without chunks builds: {}\n", short.is_ok()));
+    out
+}
