@@ -268,6 +268,7 @@ compat! {
     metadata::typed_column_index_of_corpus_file;
     metadata::page_index_mask_for_read_columns;
     metadata::metadata_built_by_hand;
+    metadata::statistics_built_by_hand;
 
     rows::serialized_file_reader_rows;
     rows::corpus_metadata_and_rows;

@@ -832,6 +832,12 @@ impl ColumnChunkBuilder {
         self
     }
 
+    /// The chunk's statistics.
+    pub fn set_statistics(mut self, value: TypedStatistics) -> Self {
+        self.meta().statistics = Some(value.to_thrift());
+        self
+    }
+
     /// Drop the chunk's statistics.
     pub fn clear_statistics(mut self) -> Self {
         self.meta().statistics = None;

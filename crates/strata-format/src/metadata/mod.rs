@@ -56,7 +56,7 @@ pub use page_header::{
 pub use row_group::{RowGroup, RowGroupBuilder, SortingColumn};
 pub use schema_element::SchemaElement;
 pub use statistics::{BoundingBox, GeospatialStatistics, SizeStatistics, StatValue, Statistics};
-pub use typed_statistics::{TypedStatistics, ValueStatistics};
+pub use typed_statistics::{StatisticsValue, TypedStatistics, ValueStatistics};
 
 use crate::error::{FormatError, Result};
 

@@ -276,3 +276,153 @@ impl TypedStatistics {
         each!(self, |v| v.max_is_exact())
     }
 }
+
+/// A bound's value as statistics hold it, and its PLAIN bytes.
+pub trait StatisticsValue {
+    /// The PLAIN encoding of the value (a byte array's bytes alone).
+    fn plain_bytes(&self) -> Vec<u8>;
+}
+
+impl StatisticsValue for bool {
+    fn plain_bytes(&self) -> Vec<u8> {
+        vec![u8::from(*self)]
+    }
+}
+
+macro_rules! le_statistics_value {
+    ($($t:ty),*) => {$(
+        impl StatisticsValue for $t {
+            fn plain_bytes(&self) -> Vec<u8> {
+                self.to_le_bytes().to_vec()
+            }
+        }
+    )*};
+}
+le_statistics_value!(i32, i64, f32, f64);
+
+impl StatisticsValue for [u32; 3] {
+    fn plain_bytes(&self) -> Vec<u8> {
+        self.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+impl StatisticsValue for Vec<u8> {
+    fn plain_bytes(&self) -> Vec<u8> {
+        self.clone()
+    }
+}
+
+/// Statistics made by hand, with arrow-rs's constructors
+/// (`ValueStatistics::new` and its `with_` methods).
+///
+/// ```
+/// use strata_format::metadata::{Type, TypedStatistics, ValueStatistics};
+///
+/// let stats = TypedStatistics::Double(
+///     ValueStatistics::new(Some(-1.5), Some(2.0), None, Some(3), false).with_nan_count(Some(1)),
+/// );
+/// let thrift = stats.to_thrift();
+/// assert_eq!(thrift.min_value(), Some(&(-1.5f64).to_le_bytes()[..]));
+/// assert_eq!((thrift.null_count, thrift.nan_count()), (Some(3), Some(1)));
+/// assert_eq!(TypedStatistics::from_thrift(Type::DOUBLE, &thrift), Some(stats));
+/// ```
+impl<T: StatisticsValue> ValueStatistics<T> {
+    /// Statistics with these bounds and counts; `is_min_max_deprecated`
+    /// puts the bounds in the deprecated `min`/`max` fields.
+    pub fn new(
+        min: Option<T>,
+        max: Option<T>,
+        distinct_count: Option<u64>,
+        null_count: Option<u64>,
+        is_min_max_deprecated: bool,
+    ) -> Self {
+        Self {
+            min_bytes: min.as_ref().map(StatisticsValue::plain_bytes),
+            max_bytes: max.as_ref().map(StatisticsValue::plain_bytes),
+            min,
+            max,
+            distinct_count,
+            null_count,
+            nan_count: None,
+            is_min_max_deprecated,
+            min_is_exact: true,
+            max_is_exact: true,
+        }
+    }
+}
+
+impl<T> ValueStatistics<T> {
+    /// Whether the lower bound is a value of the chunk.
+    pub fn with_min_is_exact(self, is_min_value_exact: bool) -> Self {
+        Self {
+            min_is_exact: is_min_value_exact,
+            ..self
+        }
+    }
+
+    /// Whether the upper bound is a value of the chunk.
+    pub fn with_max_is_exact(self, is_max_value_exact: bool) -> Self {
+        Self {
+            max_is_exact: is_max_value_exact,
+            ..self
+        }
+    }
+
+    /// The NaN count (floating point columns).
+    pub fn with_nan_count(self, nan_count: Option<u64>) -> Self {
+        Self { nan_count, ..self }
+    }
+}
+
+macro_rules! statistics_constructor {
+    ($($func:ident, $t:ty, $variant:ident);*) => {$(
+        #[doc = concat!("Statistics of a ", stringify!($variant), " column, as arrow-rs's `Statistics::", stringify!($func), "`.")]
+        pub fn $func(
+            min: Option<$t>,
+            max: Option<$t>,
+            distinct: Option<u64>,
+            nulls: Option<u64>,
+            is_deprecated: bool,
+        ) -> Self {
+            Self::$variant(ValueStatistics::new(min, max, distinct, nulls, is_deprecated))
+        }
+    )*};
+}
+
+impl TypedStatistics {
+    statistics_constructor!(
+        boolean, bool, Boolean;
+        int32, i32, Int32;
+        int64, i64, Int64;
+        int96, [u32; 3], Int96;
+        float, f32, Float;
+        double, f64, Double;
+        byte_array, Vec<u8>, ByteArray;
+        fixed_len_byte_array, Vec<u8>, FixedLenByteArray
+    );
+
+    /// The footer's form of these statistics: the bounds in `min_value` /
+    /// `max_value` (or, when deprecated, in `min` / `max`), the counts,
+    /// and for byte arrays whether each bound is exact. Statistics without
+    /// bounds read back as deprecated, as arrow-rs reads such statistics
+    /// from a file.
+    pub fn to_thrift(&self) -> Statistics {
+        let mut out = Statistics::default();
+        let (min, max) = (self.min_bytes_opt(), self.max_bytes_opt());
+        // Only a bound of 4 GiB or more does not fit; it is left out.
+        let _ = if self.is_min_max_deprecated() {
+            out.set_min(min).and_then(|()| out.set_max(max))
+        } else {
+            out.set_min_value(min).and_then(|()| out.set_max_value(max))
+        };
+        let count = |c: Option<u64>| c.and_then(|c| i64::try_from(c).ok());
+        out.null_count = count(self.null_count_opt());
+        out.set_distinct_count(count(self.distinct_count_opt()));
+        out.set_nan_count(count(self.nan_count_opt()));
+        if matches!(self, Self::ByteArray(_) | Self::FixedLenByteArray(_)) {
+            out.is_min_value_exact = min.map(|_| self.min_is_exact());
+            out.is_max_value_exact = max.map(|_| self.max_is_exact());
+        }
+        out
+    }
+}

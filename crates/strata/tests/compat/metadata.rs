@@ -489,3 +489,74 @@ pub fn metadata_built_by_hand(_dir: &Path) -> String {
     out.push_str(&format!("a row group without chunks builds: {}\n", short.is_ok()));
     out
 }
+
+/// Statistics made by hand and put on built chunks, as pruning tests make
+/// them; read back through each chunk's `statistics()`.
+pub fn statistics_built_by_hand(_dir: &Path) -> String {
+    use pq::file::metadata::{ColumnChunkMetaData, RowGroupMetaData};
+    use pq::file::statistics::{Statistics, ValueStatistics};
+    use pq::schema::parser::parse_message_type;
+    use pq::schema::types::SchemaDescriptor;
+
+    let message = "message m { required int32 a; optional int64 b; optional double c; \
+                   optional boolean d; required int32 e; }";
+    let schema = Arc::new(SchemaDescriptor::new(Arc::new(
+        parse_message_type(message).unwrap(),
+    )));
+    let stats = [
+        Statistics::int32(Some(-5), Some(17), None, Some(0), false),
+        Statistics::int64(Some(1), Some(1 << 40), Some(9), Some(2), false),
+        Statistics::Double(
+            ValueStatistics::new(Some(-0.5), Some(3.25), None, Some(1), false)
+                .with_nan_count(Some(4)),
+        ),
+        Statistics::boolean(Some(false), Some(true), None, Some(7), false),
+        Statistics::int32(Some(3), Some(8), None, None, true),
+    ];
+    let columns = schema
+        .columns()
+        .iter()
+        .zip(stats)
+        .map(|(descr, s)| {
+            ColumnChunkMetaData::builder(descr.clone())
+                .set_num_values(10)
+                .set_statistics(s)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    let group = RowGroupMetaData::builder(schema.clone())
+        .set_num_rows(10)
+        .set_column_metadata(columns)
+        .build()
+        .unwrap();
+    let mut out = format!("rows: {}\n", group.num_rows());
+    for chunk in group.columns() {
+        let s = chunk.statistics().unwrap();
+        let bounds = match &s {
+            Statistics::Int32(v) => format!("{:?}..{:?}", v.min_opt(), v.max_opt()),
+            Statistics::Int64(v) => format!("{:?}..{:?}", v.min_opt(), v.max_opt()),
+            Statistics::Double(v) => format!("{:?}..{:?}", v.min_opt(), v.max_opt()),
+            Statistics::Boolean(v) => format!("{:?}..{:?}", v.min_opt(), v.max_opt()),
+            _ => "other".to_string(),
+        };
+        out.push_str(&format!(
+            "{}: {bounds} nulls {:?} distinct {:?} nans {:?} deprecated {} exact {}/{} bytes {:?}\n",
+            chunk.column_path(),
+            s.null_count_opt(),
+            s.distinct_count_opt(),
+            s.nan_count_opt(),
+            s.is_min_max_deprecated(),
+            s.min_is_exact(),
+            s.max_is_exact(),
+            s.min_bytes_opt()
+        ));
+    }
+    let cleared = ColumnChunkMetaData::builder(schema.column(0))
+        .set_statistics(Statistics::int32(Some(1), Some(2), None, None, false))
+        .clear_statistics()
+        .build()
+        .unwrap();
+    out.push_str(&format!("cleared: {}\n", cleared.statistics().is_none()));
+    out
+}
