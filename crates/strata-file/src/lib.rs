@@ -76,7 +76,8 @@ pub mod page_index {
     /// The column index of a column chunk.
     pub mod column_index {
         pub use crate::metadata::{
-            ByteArrayColumnIndex, ColumnIndex, ColumnIndexMetaData, PrimitiveColumnIndex,
+            ByteArrayColumnIndex, ColumnIndex, ColumnIndexIterators, ColumnIndexMetaData,
+            PrimitiveColumnIndex,
         };
     }
     /// The offset index of a column chunk.

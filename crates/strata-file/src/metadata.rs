@@ -26,7 +26,9 @@ mod push_decoder;
 mod reader;
 
 pub use column_chunk_mask::ColumnChunkMask;
-pub use column_index::{ByteArrayColumnIndex, ColumnIndex, PrimitiveColumnIndex};
+pub use column_index::{
+    ByteArrayColumnIndex, ColumnIndex, ColumnIndexIterators, PrimitiveColumnIndex,
+};
 pub use page_index::{
     ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,
     RowGroupPageIndex,

@@ -269,6 +269,7 @@ compat! {
     metadata::page_index_mask_for_read_columns;
     metadata::metadata_built_by_hand;
     metadata::statistics_built_by_hand;
+    metadata::column_index_iterators;
 
     rows::serialized_file_reader_rows;
     rows::corpus_metadata_and_rows;

@@ -397,6 +397,87 @@ impl ColumnIndexMetaData {
     }
 }
 
+/// The bounds of a [`ColumnIndexMetaData`] as values of one type
+/// (arrow-rs's `ColumnIndexIterators`): implemented for `bool`, `i32`,
+/// `i64`, [`Int96`], `f32`, `f64` and the byte-array value types. Asked
+/// of an index of another type, the iterators are empty (arrow-rs
+/// panics).
+///
+/// ```
+/// use strata_file::metadata::{ColumnIndexIterators, ColumnIndexMetaData};
+/// use strata_format::metadata::{BoundaryOrder, ColumnIndex, Type};
+///
+/// let thrift = ColumnIndex {
+///     null_pages: vec![false, true],
+///     min_values: vec![1i32.to_le_bytes().to_vec(), Vec::new()],
+///     max_values: vec![5i32.to_le_bytes().to_vec(), Vec::new()],
+///     boundary_order: BoundaryOrder::Ascending,
+///     null_counts: None,
+///     repetition_level_histograms: None,
+///     definition_level_histograms: None,
+///     nan_counts: None,
+/// };
+/// let index = ColumnIndexMetaData::try_from_thrift(Type::INT32, thrift)?;
+/// let mins: Vec<Option<i32>> = i32::min_values_iter(&index).collect();
+/// assert_eq!(mins, [Some(1), None]);
+/// assert_eq!(i64::max_values_iter(&index).count(), 0);
+/// # Ok::<(), strata_file::FileError>(())
+/// ```
+pub trait ColumnIndexIterators {
+    /// The value type of the bounds.
+    type Item;
+
+    /// The lower bound of each page, `None` on null pages.
+    fn min_values_iter(colidx: &ColumnIndexMetaData) -> impl Iterator<Item = Option<Self::Item>>;
+
+    /// The upper bound of each page, `None` on null pages.
+    fn max_values_iter(colidx: &ColumnIndexMetaData) -> impl Iterator<Item = Option<Self::Item>>;
+}
+
+macro_rules! index_iterators {
+    ($($t:ty => $variant:ident, $convert:expr);*) => {$(
+        impl ColumnIndexIterators for $t {
+            type Item = $t;
+
+            fn min_values_iter(
+                colidx: &ColumnIndexMetaData,
+            ) -> impl Iterator<Item = Option<Self::Item>> {
+                let index = match colidx {
+                    ColumnIndexMetaData::$variant(index) => Some(index),
+                    _ => None,
+                };
+                index
+                    .into_iter()
+                    .flat_map(|index| index.min_values_iter().map(|v| v.map($convert)))
+            }
+
+            fn max_values_iter(
+                colidx: &ColumnIndexMetaData,
+            ) -> impl Iterator<Item = Option<Self::Item>> {
+                let index = match colidx {
+                    ColumnIndexMetaData::$variant(index) => Some(index),
+                    _ => None,
+                };
+                index
+                    .into_iter()
+                    .flat_map(|index| index.max_values_iter().map(|v| v.map($convert)))
+            }
+        }
+    )*};
+}
+
+index_iterators!(
+    bool => BOOLEAN, |v: &bool| *v;
+    i32 => INT32, |v: &i32| *v;
+    i64 => INT64, |v: &i64| *v;
+    Int96 => INT96, |v: &Int96| *v;
+    f32 => FLOAT, |v: &f32| *v;
+    f64 => DOUBLE, |v: &f64| *v;
+    crate::data_type::ByteArray => BYTE_ARRAY, crate::data_type::ByteArray::from;
+    crate::data_type::FixedLenByteArray => FIXED_LEN_BYTE_ARRAY,
+        crate::data_type::FixedLenByteArray::from
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -560,3 +560,27 @@ pub fn statistics_built_by_hand(_dir: &Path) -> String {
     out.push_str(&format!("cleared: {}\n", cleared.statistics().is_none()));
     out
 }
+
+/// The column index's bounds by value type, with the iterators arrow-rs
+/// gives for each (`i64::min_values_iter(&index)`, ...).
+pub fn column_index_iterators(_dir: &Path) -> String {
+    use pq::data_type::ByteArray;
+    use pq::file::page_index::column_index::ColumnIndexIterators;
+    let file = paged(&people(40), 40);
+    let metadata = ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Required)
+        .parse_and_finish(&file)
+        .unwrap();
+    let index = metadata.page_index_for_row_group(0);
+    let column = |c| index.column_index(c).unwrap();
+    let ids: Vec<Option<i64>> = i64::min_values_iter(column(0)).collect();
+    let names: Vec<Option<String>> = ByteArray::max_values_iter(column(1))
+        .map(|v| v.map(|b| String::from_utf8_lossy(b.data()).into_owned()))
+        .collect();
+    let scores: Vec<Option<f64>> = f64::max_values_iter(column(2)).collect();
+    let active: Vec<Option<bool>> = bool::min_values_iter(column(3)).collect();
+    format!(
+        "rows: {}\nids {ids:?}\nnames {names:?}\nscores {scores:?}\nactive {active:?}\n",
+        metadata.file_metadata().num_rows()
+    )
+}
