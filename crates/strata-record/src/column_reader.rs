@@ -77,6 +77,13 @@ impl<T: DataType> ColumnReaderImpl<T> {
         let records = self.reader.read_records(max_records, &mut self.batch)?;
         let batch = &self.batch;
         let levels = batch.num_levels;
+        if (max_def > 0 && batch.def_levels.len() != levels)
+            || (max_rep > 0 && batch.rep_levels.len() != levels)
+        {
+            return Err(RecordError::Corrupt(
+                "a batch's levels disagree in number".into(),
+            ));
+        }
         if let Some(out) = def_levels.filter(|_| max_def > 0) {
             out.extend_from_slice(&batch.def_levels);
         }
