@@ -16,38 +16,32 @@
 
 use strata_encoding::Int96;
 pub use strata_format::metadata::ColumnIndex;
-use strata_format::metadata::{BoundaryOrder, Type};
+use strata_format::metadata::{BoundaryOrder, StatisticsValue, Type};
 
 use crate::error::{FileError, Result};
 
-/// A physical type's values as a column index holds them.
+/// A physical type's values as a column index holds them. A bound is
+/// read by its prefix ([`StatisticsValue::from_plain_prefix`]), as arrow-rs
+/// reads column indexes.
 trait IndexValue: Copy + Default {
-    /// The value a bound encodes (its first bytes, little-endian); `None`
-    /// when it is too short.
+    /// The value a bound encodes; `None` when it is too short.
     fn from_bound(bytes: &[u8]) -> Option<Self>;
 }
 
-impl IndexValue for bool {
-    fn from_bound(bytes: &[u8]) -> Option<Self> {
-        Some(*bytes.first()? != 0)
-    }
-}
-
-macro_rules! le_index_value {
+macro_rules! plain_index_value {
     ($($t:ty),*) => {$(
         impl IndexValue for $t {
             fn from_bound(bytes: &[u8]) -> Option<Self> {
-                Some(<$t>::from_le_bytes(bytes.get(..size_of::<$t>())?.try_into().ok()?))
+                <$t>::from_plain_prefix(bytes)
             }
         }
     )*};
 }
-le_index_value!(i32, i64, f32, f64, u32);
+plain_index_value!(bool, i32, i64, f32, f64);
 
 impl IndexValue for Int96 {
     fn from_bound(bytes: &[u8]) -> Option<Self> {
-        let word = |i: usize| u32::from_bound(bytes.get(4 * i..)?);
-        Some(Int96([word(0)?, word(1)?, word(2)?]))
+        <[u32; 3]>::from_plain_prefix(bytes).map(Int96)
     }
 }
 

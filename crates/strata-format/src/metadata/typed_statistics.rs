@@ -196,29 +196,14 @@ impl TypedStatistics {
             }};
         }
         Some(match physical {
-            Type::Boolean => values!(Boolean, |b: &[u8]| match b {
-                [v] => Some(*v != 0),
-                _ => None,
-            }),
-            Type::Int32 => values!(Int32, |b: &[u8]| Some(i32::from_le_bytes(
-                b.try_into().ok()?
-            ))),
-            Type::Int64 => values!(Int64, |b: &[u8]| Some(i64::from_le_bytes(
-                b.try_into().ok()?
-            ))),
-            Type::Int96 => values!(Int96, |b: &[u8]| {
-                let b: [u8; 12] = b.try_into().ok()?;
-                let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-                Some([word(0), word(4), word(8)])
-            }),
-            Type::Float => values!(Float, |b: &[u8]| Some(f32::from_le_bytes(
-                b.try_into().ok()?
-            ))),
-            Type::Double => values!(Double, |b: &[u8]| Some(f64::from_le_bytes(
-                b.try_into().ok()?
-            ))),
-            Type::ByteArray => values!(ByteArray, |b: &[u8]| Some(b.to_vec())),
-            Type::FixedLenByteArray => values!(FixedLenByteArray, |b: &[u8]| Some(b.to_vec())),
+            Type::Boolean => values!(Boolean, bool::from_plain),
+            Type::Int32 => values!(Int32, i32::from_plain),
+            Type::Int64 => values!(Int64, i64::from_plain),
+            Type::Int96 => values!(Int96, <[u32; 3]>::from_plain),
+            Type::Float => values!(Float, f32::from_plain),
+            Type::Double => values!(Double, f64::from_plain),
+            Type::ByteArray => values!(ByteArray, Vec::<u8>::from_plain),
+            Type::FixedLenByteArray => values!(FixedLenByteArray, Vec::<u8>::from_plain),
         })
     }
 
@@ -277,38 +262,80 @@ impl TypedStatistics {
     }
 }
 
-/// A bound's value as statistics hold it, and its PLAIN bytes.
-pub trait StatisticsValue {
+/// A bound's value as statistics and column indexes hold it: its PLAIN
+/// bytes, and back.
+pub trait StatisticsValue: Sized {
+    /// The width of the PLAIN encoding, `None` for byte arrays.
+    const WIDTH: Option<usize>;
+
     /// The PLAIN encoding of the value (a byte array's bytes alone).
     fn plain_bytes(&self) -> Vec<u8>;
+
+    /// The value whose PLAIN encoding `bytes` starts with; `None` when
+    /// they are too few. (Column indexes are read this way, by prefix;
+    /// chunk statistics only where the width is exact.)
+    fn from_plain_prefix(bytes: &[u8]) -> Option<Self>;
+
+    /// The value `bytes` encode, exactly: `None` for a wrong width.
+    fn from_plain(bytes: &[u8]) -> Option<Self> {
+        if Self::WIDTH.is_some_and(|w| w != bytes.len()) {
+            return None;
+        }
+        Self::from_plain_prefix(bytes)
+    }
 }
 
 impl StatisticsValue for bool {
+    const WIDTH: Option<usize> = Some(1);
+
     fn plain_bytes(&self) -> Vec<u8> {
         vec![u8::from(*self)]
+    }
+
+    fn from_plain_prefix(bytes: &[u8]) -> Option<Self> {
+        Some(*bytes.first()? != 0)
     }
 }
 
 macro_rules! le_statistics_value {
     ($($t:ty),*) => {$(
         impl StatisticsValue for $t {
+            const WIDTH: Option<usize> = Some(size_of::<$t>());
+
             fn plain_bytes(&self) -> Vec<u8> {
                 self.to_le_bytes().to_vec()
+            }
+
+            fn from_plain_prefix(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.get(..size_of::<$t>())?.try_into().ok()?))
             }
         }
     )*};
 }
-le_statistics_value!(i32, i64, f32, f64);
+le_statistics_value!(i32, i64, f32, f64, u32);
 
 impl StatisticsValue for [u32; 3] {
+    const WIDTH: Option<usize> = Some(12);
+
     fn plain_bytes(&self) -> Vec<u8> {
         self.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    fn from_plain_prefix(bytes: &[u8]) -> Option<Self> {
+        let word = |i: usize| u32::from_plain_prefix(bytes.get(4 * i..)?);
+        Some([word(0)?, word(1)?, word(2)?])
     }
 }
 
 impl StatisticsValue for Vec<u8> {
+    const WIDTH: Option<usize> = None;
+
     fn plain_bytes(&self) -> Vec<u8> {
         self.clone()
+    }
+
+    fn from_plain_prefix(bytes: &[u8]) -> Option<Self> {
+        Some(bytes.to_vec())
     }
 }
 
