@@ -436,28 +436,26 @@ macro_rules! index_iterators {
             fn min_values_iter(
                 colidx: &ColumnIndexMetaData,
             ) -> impl Iterator<Item = Option<Self::Item>> {
-                let index = match colidx {
-                    ColumnIndexMetaData::$variant(index) => Some(index),
-                    _ => None,
-                };
-                index
-                    .into_iter()
+                index_iterators!(@typed colidx, $variant)
                     .flat_map(|index| index.min_values_iter().map(|v| v.map($convert)))
             }
 
             fn max_values_iter(
                 colidx: &ColumnIndexMetaData,
             ) -> impl Iterator<Item = Option<Self::Item>> {
-                let index = match colidx {
-                    ColumnIndexMetaData::$variant(index) => Some(index),
-                    _ => None,
-                };
-                index
-                    .into_iter()
+                index_iterators!(@typed colidx, $variant)
                     .flat_map(|index| index.max_values_iter().map(|v| v.map($convert)))
             }
         }
     )*};
+    // The typed index inside, if `colidx` is of this variant (none otherwise).
+    (@typed $colidx:ident, $variant:ident) => {
+        match $colidx {
+            ColumnIndexMetaData::$variant(index) => Some(index),
+            _ => None,
+        }
+        .into_iter()
+    };
 }
 
 index_iterators!(
