@@ -176,6 +176,46 @@ pub(crate) fn metadata_decoder(
     })
 }
 
+/// The metadata of a file of `file_len` bytes read through `input`, with
+/// the page indexes `options` ask for (none without options): for an
+/// [`AsyncFileReader`] over a source whose length is already known, such as
+/// an object listed in a store. With a `suffix_hint`, the last that many
+/// bytes are fetched first, so a footer no longer than that arrives in one
+/// request; without one, the 8-byte tail comes first, then the metadata.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// # use strata_arrow::ArrowWriter;
+/// # let batch = RecordBatch::try_from_iter([("x", Arc::new(Int32Array::from(vec![1, 2, 3])) as ArrayRef)]).unwrap();
+/// # let mut file = Vec::new();
+/// # let mut w = ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use strata_arrow::async_reader::fetch_metadata;
+///
+/// # futures::executor::block_on(async {
+/// let len = file.len() as u64;
+/// let mut input = std::io::Cursor::new(file);
+/// let metadata = fetch_metadata(&mut input, len, Some(64 * 1024), None).await.unwrap();
+/// assert_eq!(metadata.file_metadata().num_rows(), 3);
+/// # });
+/// ```
+pub async fn fetch_metadata<T: AsyncFileReader + ?Sized>(
+    input: &mut T,
+    file_len: u64,
+    suffix_hint: Option<u64>,
+    options: Option<&ArrowReaderOptions>,
+) -> Result<ParquetMetaData> {
+    let mut decoder = metadata_decoder(file_len, options)?;
+    if let Some(hint) = suffix_hint {
+        let range = file_len.saturating_sub(hint.max(8))..file_len;
+        let tail = input.get_bytes(range.clone()).await?;
+        decoder.push_range(range, tail)?;
+    }
+    decode_metadata(input, decoder).await
+}
+
 /// Run `decoder`, fetching what it asks for from `input`.
 pub(crate) async fn decode_metadata<T: AsyncFileReader + ?Sized>(
     input: &mut T,

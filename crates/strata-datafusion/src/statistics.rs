@@ -1,0 +1,315 @@
+//! What a footer tells DataFusion's planner and pruning, read through
+//! strata's [`StatisticsConverter`].
+//!
+//! - [`file_statistics`]: one file's row count, size and per-column
+//!   null counts and bounds, for the planner (`FileFormat::infer_stats`).
+//! - [`RowGroupPruningStatistics`]: the bounds, null counts and row counts
+//!   of a file's row groups, as DataFusion's `PruningStatistics`, so a
+//!   `PruningPredicate` can rule row groups out;
+//! - [`PagePruningStatistics`]: the same of one column's data pages, from
+//!   the column index, so a predicate on that column can rule pages out.
+//!
+//! Bounds come as arrays of the column's Arrow type in strata's Arrow and
+//! cross to DataFusion's through [`crate::bridge`]. A bound a file does
+//! not state is unknown (`Absent`, or null in a pruning array), never a
+//! guess; a bound the writer truncated is `Inexact`.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use arrow_array::Array;
+use arrow59::array::{ArrayRef as DfArrayRef, BooleanArray as DfBooleanArray, UInt64Array};
+use arrow59::datatypes::Schema as DfSchema;
+use datafusion::common::stats::Precision;
+use datafusion::common::{Column, ColumnStatistics, ScalarValue, Statistics};
+use datafusion::physical_optimizer::pruning::PruningStatistics;
+use strata_arrow::arrow_reader::ArrowReaderMetadata;
+use strata_arrow::arrow_reader::statistics::StatisticsConverter;
+use strata_file::metadata::{PageIndexProvider, RowGroupMetaData};
+
+use crate::bridge;
+
+/// A strata array as DataFusion's, `None` if it cannot cross.
+fn to_df(array: &dyn Array) -> Option<DfArrayRef> {
+    let data_type = bridge::data_type_to_df(array.data_type()).ok()?;
+    bridge::array_to_df(array, &data_type).ok()
+}
+
+/// The row groups `row_groups` of a file, as DataFusion's
+/// `PruningStatistics`: one container per row group, in that order.
+pub struct RowGroupPruningStatistics<'a> {
+    metadata: &'a ArrowReaderMetadata,
+    row_groups: &'a [usize],
+}
+
+impl<'a> RowGroupPruningStatistics<'a> {
+    /// The row groups `row_groups` of the file `metadata` describes, with
+    /// its columns as `metadata`'s Arrow schema types them.
+    pub fn new(metadata: &'a ArrowReaderMetadata, row_groups: &'a [usize]) -> Self {
+        Self {
+            metadata,
+            row_groups,
+        }
+    }
+
+    fn groups(&self) -> impl Iterator<Item = &'a RowGroupMetaData> + use<'a> {
+        let all = self.metadata.metadata().row_groups();
+        self.row_groups.iter().filter_map(move |&i| all.get(i))
+    }
+
+    fn converter(&self, column: &Column) -> Option<StatisticsConverter<'a>> {
+        StatisticsConverter::try_new(
+            &column.name,
+            self.metadata.schema(),
+            self.metadata.parquet_schema(),
+        )
+        .ok()
+    }
+}
+
+impl PruningStatistics for RowGroupPruningStatistics<'_> {
+    fn min_values(&self, column: &Column) -> Option<DfArrayRef> {
+        let mins = self.converter(column)?.row_group_mins(self.groups()).ok()?;
+        to_df(mins.as_ref())
+    }
+
+    fn max_values(&self, column: &Column) -> Option<DfArrayRef> {
+        let maxes = self
+            .converter(column)?
+            .row_group_maxes(self.groups())
+            .ok()?;
+        to_df(maxes.as_ref())
+    }
+
+    fn num_containers(&self) -> usize {
+        self.row_groups.len()
+    }
+
+    fn null_counts(&self, column: &Column) -> Option<DfArrayRef> {
+        let counts = self
+            .converter(column)?
+            .row_group_null_counts(self.groups())
+            .ok()?;
+        to_df(&counts)
+    }
+
+    fn row_counts(&self) -> Option<DfArrayRef> {
+        let counts: UInt64Array = self
+            .groups()
+            .map(|g| u64::try_from(g.num_rows()).ok())
+            .collect();
+        Some(Arc::new(counts))
+    }
+
+    fn contained(
+        &self,
+        _column: &Column,
+        _values: &HashSet<ScalarValue>,
+    ) -> Option<DfBooleanArray> {
+        None
+    }
+}
+
+/// The data pages of one column over some row groups of a file, as
+/// DataFusion's `PruningStatistics`: one container per page, row group
+/// after row group, as the column index lists them. Other columns are
+/// unknown, so only a predicate on this column prunes with it.
+pub struct PagePruningStatistics {
+    column: String,
+    mins: DfArrayRef,
+    maxes: DfArrayRef,
+    null_counts: Option<DfArrayRef>,
+    row_counts: Option<DfArrayRef>,
+}
+
+impl PagePruningStatistics {
+    /// The pages of `converter`'s column in `row_groups` (indices into
+    /// `groups`); `None` when the file has no usable column index for it.
+    pub fn try_new<'a>(
+        converter: &StatisticsConverter<'a>,
+        page_index: &'a dyn PageIndexProvider,
+        groups: &'a [RowGroupMetaData],
+        row_groups: &'a [usize],
+    ) -> Option<Self> {
+        let mins = to_df(
+            converter
+                .data_page_mins(page_index, row_groups)
+                .ok()?
+                .as_ref(),
+        )?;
+        let maxes = to_df(
+            converter
+                .data_page_maxes(page_index, row_groups)
+                .ok()?
+                .as_ref(),
+        )?;
+        let null_counts = converter
+            .data_page_null_counts(page_index, row_groups)
+            .ok()
+            .and_then(|c| to_df(&c));
+        let row_counts = converter
+            .data_page_row_counts(page_index, groups, row_groups)
+            .ok()
+            .flatten()
+            .and_then(|c| to_df(&c));
+        if row_counts.as_ref().is_some_and(|r| r.len() != mins.len()) {
+            return None;
+        }
+        Some(Self {
+            column: converter.arrow_field().name().clone(),
+            mins,
+            maxes,
+            null_counts,
+            row_counts,
+        })
+    }
+}
+
+impl PruningStatistics for PagePruningStatistics {
+    fn min_values(&self, column: &Column) -> Option<DfArrayRef> {
+        (column.name == self.column).then(|| Arc::clone(&self.mins))
+    }
+
+    fn max_values(&self, column: &Column) -> Option<DfArrayRef> {
+        (column.name == self.column).then(|| Arc::clone(&self.maxes))
+    }
+
+    fn num_containers(&self) -> usize {
+        self.mins.len()
+    }
+
+    fn null_counts(&self, column: &Column) -> Option<DfArrayRef> {
+        (column.name == self.column)
+            .then(|| self.null_counts.clone())
+            .flatten()
+    }
+
+    fn row_counts(&self) -> Option<DfArrayRef> {
+        self.row_counts.clone()
+    }
+
+    fn contained(
+        &self,
+        _column: &Column,
+        _values: &HashSet<ScalarValue>,
+    ) -> Option<DfBooleanArray> {
+        None
+    }
+}
+
+/// A count from the footer as a statistic: exact when every row group
+/// states it.
+fn summed(counts: &arrow_array::UInt64Array) -> Precision<usize> {
+    if counts.null_count() > 0 {
+        return Precision::Absent;
+    }
+    let total: u64 = counts.values().iter().sum();
+    usize::try_from(total).map_or(Precision::Absent, Precision::Exact)
+}
+
+/// The least or greatest of one bound over every row group, as the
+/// table's type; `Absent` when a row group does not state it.
+fn bound(
+    values: Option<DfArrayRef>,
+    exact: Option<bool>,
+    want_max: bool,
+    field: &arrow59::datatypes::Field,
+) -> Precision<ScalarValue> {
+    let Some(values) = values else {
+        return Precision::Absent;
+    };
+    if values.is_empty() || values.null_count() > 0 {
+        return Precision::Absent;
+    }
+    let mut best: Option<ScalarValue> = None;
+    for i in 0..values.len() {
+        let Ok(value) = ScalarValue::try_from_array(&values, i) else {
+            return Precision::Absent;
+        };
+        best = Some(match best {
+            None => value,
+            Some(b) => {
+                let better = match value.partial_cmp(&b) {
+                    Some(std::cmp::Ordering::Greater) => want_max,
+                    Some(std::cmp::Ordering::Less) => !want_max,
+                    Some(std::cmp::Ordering::Equal) => false,
+                    None => return Precision::Absent,
+                };
+                if better { value } else { b }
+            }
+        });
+    }
+    let Some(best) = best else {
+        return Precision::Absent;
+    };
+    let Ok(best) = best.cast_to(field.data_type()) else {
+        return Precision::Absent;
+    };
+    match exact {
+        Some(true) => Precision::Exact(best),
+        _ => Precision::Inexact(best),
+    }
+}
+
+/// One file's statistics for the planner: rows, bytes, and each column of
+/// `table_schema` that the file holds, from its footer.
+pub fn file_statistics(metadata: &ArrowReaderMetadata, table_schema: &DfSchema) -> Statistics {
+    let footer = metadata.metadata();
+    let groups = footer.row_groups();
+    let rows: i64 = groups.iter().map(RowGroupMetaData::num_rows).sum();
+    let bytes: i64 = groups
+        .iter()
+        .flat_map(|g| g.columns())
+        .map(|c| c.compressed_size())
+        .sum();
+    let mut statistics = Statistics::new_unknown(table_schema);
+    statistics.num_rows = usize::try_from(rows).map_or(Precision::Absent, Precision::Exact);
+    statistics.total_byte_size =
+        usize::try_from(bytes).map_or(Precision::Absent, Precision::Inexact);
+    for (field, column) in table_schema
+        .fields()
+        .iter()
+        .zip(statistics.column_statistics.iter_mut())
+    {
+        *column = column_statistics(metadata, field, groups);
+    }
+    statistics
+}
+
+/// The statistics of the column `field` names, over all of `groups`.
+fn column_statistics(
+    metadata: &ArrowReaderMetadata,
+    field: &arrow59::datatypes::Field,
+    groups: &[RowGroupMetaData],
+) -> ColumnStatistics {
+    let unknown = ColumnStatistics::new_unknown();
+    let Ok(converter) =
+        StatisticsConverter::try_new(field.name(), metadata.schema(), metadata.parquet_schema())
+    else {
+        return unknown;
+    };
+    let all_exact = |flags: Result<arrow_array::BooleanArray, _>| {
+        flags
+            .ok()
+            .map(|f| f.null_count() == 0 && f.values().count_set_bits() == f.len())
+    };
+    let null_count = converter
+        .row_group_null_counts(groups)
+        .map_or(Precision::Absent, |c| summed(&c));
+    let min_exact = all_exact(converter.row_group_is_min_value_exact(groups));
+    let max_exact = all_exact(converter.row_group_is_max_value_exact(groups));
+    let mins = converter
+        .row_group_mins(groups)
+        .ok()
+        .and_then(|a| to_df(a.as_ref()));
+    let maxes = converter
+        .row_group_maxes(groups)
+        .ok()
+        .and_then(|a| to_df(a.as_ref()));
+    ColumnStatistics {
+        null_count,
+        min_value: bound(mins, min_exact, false, field),
+        max_value: bound(maxes, max_exact, true, field),
+        ..unknown
+    }
+}

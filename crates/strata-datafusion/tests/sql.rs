@@ -1,0 +1,389 @@
+//! strata as DataFusion's Parquet format, end to end through SQL, against
+//! DataFusion's built-in Parquet (arrow-rs) as the oracle: the same
+//! queries over the same files must give the same rows, whichever side
+//! wrote the files.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("strata-datafusion-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A session reading and writing Parquet with strata.
+fn strata_ctx(config: SessionConfig) -> SessionContext {
+    let ctx = SessionContext::new_with_config(config);
+    strata_datafusion::register_strata(&ctx).unwrap();
+    ctx
+}
+
+/// A session with DataFusion's own Parquet format.
+fn builtin_ctx(config: SessionConfig) -> SessionContext {
+    SessionContext::new_with_config(config)
+}
+
+/// The rows of `sql`, printed, in order (queries order their output).
+async fn run(ctx: &SessionContext, sql: &str) -> String {
+    let batches: Vec<RecordBatch> = ctx
+        .sql(sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .collect()
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    pretty_format_batches(&batches).unwrap().to_string()
+}
+
+/// A table of `rows` rows with the common kinds of column, some nulls,
+/// and a sorted key, as a SQL query over `generate_series`.
+fn source_query(rows: usize) -> String {
+    format!(
+        "SELECT value AS id, \
+            CAST(value % 7 AS INT) AS small, \
+            CASE WHEN value % 5 = 0 THEN NULL ELSE value * 3 END AS maybe, \
+            CAST(value AS DOUBLE) / 8 AS ratio, \
+            'name-' || CAST(value % 13 AS VARCHAR) AS name, \
+            CASE WHEN value % 4 = 0 THEN NULL ELSE repeat('x', CAST(value % 9 AS INT)) END AS note, \
+            CAST(value % 2 = 0 AS BOOLEAN) AS even, \
+            CAST('2024-01-01' AS DATE) + CAST(value % 400 AS INT) AS day, \
+            CAST(value AS DECIMAL(12, 2)) / 100 AS price \
+         FROM generate_series(1, {rows})"
+    )
+}
+
+/// Write `query`'s rows to `path` with `ctx`'s Parquet format.
+async fn write(ctx: &SessionContext, query: &str, path: &Path, options: &str) {
+    let sql = format!("COPY ({query}) TO '{}' {options}", path.display());
+    run(ctx, &sql).await;
+}
+
+const QUERIES: &[&str] = &[
+    "SELECT count(*) FROM t",
+    "SELECT * FROM t ORDER BY id LIMIT 20",
+    "SELECT id, name FROM t WHERE id BETWEEN 990 AND 1010 ORDER BY id",
+    "SELECT small, count(*), sum(maybe), min(note), max(note) FROM t GROUP BY small ORDER BY small",
+    "SELECT name, avg(ratio), count(maybe) FROM t GROUP BY name ORDER BY name",
+    "SELECT count(*) FROM t WHERE maybe IS NULL",
+    "SELECT count(*) FROM t WHERE note IS NULL OR note = ''",
+    "SELECT day, sum(price) FROM t WHERE even GROUP BY day ORDER BY day LIMIT 10",
+    "SELECT id FROM t WHERE name = 'name-3' AND id > 2500 ORDER BY id DESC LIMIT 5",
+    "SELECT max(id), min(id), max(price), min(day) FROM t",
+    "SELECT note, count(*) FROM t GROUP BY note ORDER BY note NULLS FIRST",
+    "SELECT id, ratio FROM t WHERE id % 1000 = 0 ORDER BY id",
+];
+
+/// `ours` scans table `t` with strata and `theirs` with DataFusion's own
+/// reader (the comparisons would prove nothing otherwise).
+async fn assert_reads_with_strata(ours: &SessionContext, theirs: &SessionContext) {
+    let plan = run(ours, "EXPLAIN SELECT * FROM t").await;
+    assert!(plan.contains("reader=strata"), "{plan}");
+    let plan = run(theirs, "EXPLAIN SELECT * FROM t").await;
+    assert!(!plan.contains("reader=strata"), "{plan}");
+}
+
+/// Both sessions over `path`, every query compared.
+async fn compare_queries(path: &Path, config: impl Fn() -> SessionConfig) {
+    let ours = strata_ctx(config());
+    let theirs = builtin_ctx(config());
+    let create = format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        path.display()
+    );
+    run(&ours, &create).await;
+    run(&theirs, &create).await;
+    assert_reads_with_strata(&ours, &theirs).await;
+    for query in QUERIES {
+        let expected = run(&theirs, query).await;
+        let actual = run(&ours, query).await;
+        assert_eq!(actual, expected, "{query} over {}", path.display());
+    }
+}
+
+#[tokio::test]
+async fn queries_over_files_written_by_datafusion_match_builtin_parquet() {
+    let dir = scratch("read");
+    let file = dir.join("data.parquet");
+    let writer = builtin_ctx(SessionConfig::new());
+    write(
+        &writer,
+        &source_query(5000),
+        &file,
+        "OPTIONS ('format.max_row_group_size' '1000')",
+    )
+    .await;
+    compare_queries(&file, SessionConfig::new).await;
+    // One partition and several: DataFusion splits the file by byte
+    // range, and every row group must be read by exactly one partition.
+    compare_queries(&file, || SessionConfig::new().with_target_partitions(1)).await;
+    compare_queries(&file, || {
+        SessionConfig::new()
+            .with_target_partitions(4)
+            .with_repartition_file_min_size(1)
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn queries_over_files_written_by_strata_match_builtin_parquet() {
+    let dir = scratch("write");
+    let writer = strata_ctx(SessionConfig::new());
+    // Written by strata, as one file and as a directory of several.
+    let file = dir.join("data.parquet");
+    write(
+        &writer,
+        &source_query(5000),
+        &file,
+        "OPTIONS ('format.max_row_group_size' '700', 'format.compression' 'snappy')",
+    )
+    .await;
+    compare_queries(&file, SessionConfig::new).await;
+    let parts = dir.join("parts/");
+    std::fs::create_dir_all(&parts).unwrap();
+    let partitioned = strata_ctx(SessionConfig::new().with_target_partitions(3));
+    write(
+        &partitioned,
+        &source_query(5000),
+        &parts,
+        "STORED AS PARQUET",
+    )
+    .await;
+    compare_queries(&parts, SessionConfig::new).await;
+}
+
+#[tokio::test]
+async fn insert_into_appends_files_strata_reads_back() {
+    let dir = scratch("insert");
+    let table = dir.join("table/");
+    std::fs::create_dir_all(&table).unwrap();
+    let ctx = strata_ctx(SessionConfig::new());
+    run(
+        &ctx,
+        &format!(
+            "CREATE EXTERNAL TABLE t (id BIGINT, name VARCHAR) STORED AS PARQUET LOCATION '{}'",
+            table.display()
+        ),
+    )
+    .await;
+    run(&ctx, "INSERT INTO t VALUES (1, 'one'), (2, 'two')").await;
+    run(&ctx, "INSERT INTO t VALUES (3, NULL)").await;
+    let rows = run(&ctx, "SELECT id, name FROM t ORDER BY id").await;
+    let theirs = builtin_ctx(SessionConfig::new());
+    run(
+        &theirs,
+        &format!(
+            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+            table.display()
+        ),
+    )
+    .await;
+    assert_eq!(
+        rows,
+        run(&theirs, "SELECT id, name FROM t ORDER BY id").await
+    );
+    assert!(rows.contains("| 3  |"), "{rows}");
+    let files = std::fs::read_dir(&table).unwrap().count();
+    assert_eq!(files, 2, "one file per INSERT");
+}
+
+#[tokio::test]
+async fn copy_options_reach_the_writer() {
+    let dir = scratch("options");
+    let file = dir.join("zstd.parquet");
+    let ctx = strata_ctx(SessionConfig::new());
+    write(
+        &ctx,
+        &source_query(3000),
+        &file,
+        "OPTIONS ('format.compression' 'zstd(5)', 'format.max_row_group_size' '1000', \
+         'format.metadata::origin' 'test', 'format.dictionary_enabled::name' 'false')",
+    )
+    .await;
+    let bytes = bytes::Bytes::from(std::fs::read(&file).unwrap());
+    let reader =
+        strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(bytes).unwrap();
+    let metadata = reader.metadata();
+    assert_eq!(metadata.num_row_groups(), 3);
+    let kv = metadata.file_metadata().key_value_metadata().unwrap();
+    assert!(
+        kv.iter()
+            .any(|k| k.key == "origin" && k.value.as_deref() == Some("test"))
+    );
+    // The footer names the codec, not its level.
+    for group in metadata.row_groups() {
+        for chunk in group.columns() {
+            assert!(
+                chunk.compression().to_string().starts_with("ZSTD("),
+                "{:?}: {}",
+                chunk.column_path(),
+                chunk.compression()
+            );
+        }
+    }
+    let name = metadata
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.name() == "name")
+        .unwrap();
+    let id = metadata
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.name() == "id")
+        .unwrap();
+    let dictionary = |column: usize| {
+        metadata
+            .row_group(0)
+            .column(column)
+            .dictionary_page_offset()
+            .is_some()
+    };
+    assert!(!dictionary(name), "dictionary_enabled::name is false");
+    assert!(dictionary(id), "the other columns keep the default");
+    // An option strata does not know is an error, not silently ignored.
+    let bad = format!(
+        "COPY (SELECT 1 AS x) TO '{}' OPTIONS ('format.compression' 'lzma')",
+        dir.join("bad.parquet").display()
+    );
+    let err = ctx.sql(&bad).await.unwrap().collect().await.unwrap_err();
+    assert!(err.to_string().contains("lzma"), "{err}");
+}
+
+#[tokio::test]
+async fn filters_prune_row_groups_by_statistics() {
+    let dir = scratch("prune");
+    let file = dir.join("sorted.parquet");
+    let ctx = strata_ctx(SessionConfig::new().with_target_partitions(1));
+    write(
+        &ctx,
+        &source_query(10_000),
+        &file,
+        "OPTIONS ('format.max_row_group_size' '1000')",
+    )
+    .await;
+    run(
+        &ctx,
+        &format!(
+            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+            file.display()
+        ),
+    )
+    .await;
+    let plan = run(&ctx, "EXPLAIN ANALYZE SELECT name FROM t WHERE id = 4321").await;
+    assert!(plan.contains("row_groups_pruned_statistics=9"), "{plan}");
+    assert!(plan.contains("row_groups_matched_statistics=1"), "{plan}");
+    let rows = run(&ctx, "SELECT name FROM t WHERE id = 4321").await;
+    assert!(rows.contains("name-5"), "{rows}");
+    // Nothing matches: every row group is pruned, no row is read.
+    let plan = run(&ctx, "EXPLAIN ANALYZE SELECT name FROM t WHERE id > 20000").await;
+    assert!(plan.contains("row_groups_pruned_statistics=10"), "{plan}");
+}
+
+#[tokio::test]
+async fn filters_prune_pages_by_the_column_index() {
+    let dir = scratch("pages");
+    let file = dir.join("pages.parquet");
+    let ctx = strata_ctx(SessionConfig::new().with_target_partitions(1));
+    // Two row groups of ten 100-row pages each.
+    write(
+        &ctx,
+        &source_query(2000),
+        &file,
+        "OPTIONS ('format.max_row_group_size' '1000', 'format.data_page_row_count_limit' '100', \
+         'format.write_batch_size' '100')",
+    )
+    .await;
+    let theirs = builtin_ctx(SessionConfig::new().with_target_partitions(1));
+    let create = format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        file.display()
+    );
+    run(&ctx, &create).await;
+    run(&theirs, &create).await;
+    assert_reads_with_strata(&ctx, &theirs).await;
+    let query = "SELECT id, name, note FROM t WHERE id BETWEEN 1250 AND 1420 ORDER BY id";
+    let plan = run(&ctx, &format!("EXPLAIN ANALYZE {query}")).await;
+    assert!(plan.contains("row_groups_pruned_statistics=1"), "{plan}");
+    // The third to fifth pages of the second row group hold the rows;
+    // the other 7 are skipped.
+    assert!(plan.contains("page_index_pages_pruned=7"), "{plan}");
+    assert!(plan.contains("page_index_rows_pruned=700"), "{plan}");
+    assert_eq!(run(&ctx, query).await, run(&theirs, query).await);
+    // A filter on two columns prunes by each conjunct on one column.
+    let query = "SELECT id FROM t WHERE id < 1500 AND id >= 1400 AND small = 3 ORDER BY id";
+    assert_eq!(run(&ctx, query).await, run(&theirs, query).await);
+}
+
+#[tokio::test]
+async fn bad_files_in_a_listing_are_errors_naming_the_file() {
+    let dir = scratch("bad");
+    let good = dir.join("a_good.parquet");
+    let ctx = strata_ctx(SessionConfig::new());
+    write(&ctx, &source_query(100), &good, "").await;
+    let bytes = std::fs::read(&good).unwrap();
+    let other = dir.join("other.parquet");
+    write(&ctx, "SELECT 'text' AS id", &other, "").await;
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("z_schema_mismatch.parquet", std::fs::read(&other).unwrap()),
+        ("truncated.parquet", bytes[..bytes.len() / 2].to_vec()),
+        ("not_parquet.parquet", b"id,name\n1,a\n".to_vec()),
+        ("short.parquet", b"PAR1".to_vec()),
+    ];
+    for (name, content) in cases {
+        let listing = dir.join(format!("listing_{name}/"));
+        std::fs::create_dir_all(&listing).unwrap();
+        std::fs::copy(&good, listing.join("a_good.parquet")).unwrap();
+        std::fs::write(listing.join(name), &content).unwrap();
+        let ctx = strata_ctx(SessionConfig::new());
+        let create = format!(
+            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+            listing.display()
+        );
+        // Schema inference reads every footer: the bad one fails it.
+        let err = match ctx.sql(&create).await {
+            Err(e) => e.to_string(),
+            Ok(df) => match df.collect().await {
+                Err(e) => e.to_string(),
+                Ok(_) => match ctx.sql("SELECT count(*) FROM t").await {
+                    Err(e) => e.to_string(),
+                    Ok(df) => df
+                        .collect()
+                        .await
+                        .map(|_| String::new())
+                        .unwrap_or_else(|e| e.to_string()),
+                },
+            },
+        };
+        assert!(err.contains(name), "{name}: {err}");
+    }
+    // DataFusion lists no empty object, so an empty file is no error:
+    // the table is the good file alone.
+    let listing = dir.join("listing_empty/");
+    std::fs::create_dir_all(&listing).unwrap();
+    std::fs::copy(&good, listing.join("a_good.parquet")).unwrap();
+    std::fs::write(listing.join("empty.parquet"), b"").unwrap();
+    let ctx = strata_ctx(SessionConfig::new());
+    run(
+        &ctx,
+        &format!(
+            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+            listing.display()
+        ),
+    )
+    .await;
+    assert!(
+        run(&ctx, "SELECT count(*) FROM t")
+            .await
+            .contains("| 100      |")
+    );
+}
