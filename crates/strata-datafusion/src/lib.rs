@@ -56,11 +56,13 @@
 //!   `AsyncFileReader`;
 //! - [`statistics`]: footers as the planner's statistics and as pruning
 //!   statistics;
-//! - [`mod@format`], [`source`], [`sink`]: the format, the scan and the write.
+//! - [`mod@format`], [`source`], [`sink`]: the format, the scan and the write;
+//! - [`filter`]: filters run inside the scan as strata row filters.
 
 #![deny(unsafe_code)]
 
 pub mod bridge;
+pub mod filter;
 pub mod format;
 pub mod sink;
 pub mod source;

@@ -12,16 +12,20 @@
 //!    (`Utf8View` for `Utf8` under `schema_force_view_types`, strings for
 //!    binary under `binary_as_string`), so no cast follows the decode,
 //! 3. keeps the row groups whose first page lies in the file's byte range
-//!    (DataFusion splits large files across partitions by range) and
-//!    whose statistics may match the filters (DataFusion's
-//!    `PruningPredicate` over strata's `StatisticsConverter`),
+//!    (DataFusion splits large files across partitions by range), whose
+//!    statistics may match the filters (DataFusion's `PruningPredicate`
+//!    over strata's `StatisticsConverter`) and whose Bloom filters may
+//!    hold the literals a filter compares a column with, and skips the
+//!    pages whose column index rules a filter out,
 //! 4. streams the projected columns of those row groups through strata's
 //!    push decoder, and hands each batch to DataFusion through the C Data
 //!    Interface ([`crate::bridge`]), without copying a value.
 //!
-//! Filters are used to skip data, never to drop rows: every filter is
+//! Filters skip data; by default they do not drop rows: every filter is
 //! reported as not pushed down, so DataFusion keeps its own filter above
-//! the scan and the rows it sees are exactly those the query selects.
+//! the scan. Under `pushdown_filters`, the filters on file columns also
+//! run inside the scan as strata row filters ([`crate::filter`]), are
+//! reported as pushed down, and DataFusion drops its own.
 //! Columns the table has and a file lacks, and columns whose type differs
 //! from the table's, are filled in and cast by DataFusion's batch adapter,
 //! as its own Parquet source does.
@@ -48,7 +52,7 @@ use datafusion::physical_expr_adapter::{
     BatchAdapterFactory, DefaultPhysicalExprAdapterFactory, PhysicalExprAdapterFactory,
     replace_columns_with_literals,
 };
-use datafusion::physical_optimizer::pruning::build_pruning_predicate;
+use datafusion::physical_optimizer::pruning::{PruningPredicate, build_pruning_predicate};
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder, Time};
 use datafusion::physical_plan::{DisplayFormatType, PhysicalExpr, apply_expression_roots};
@@ -57,11 +61,14 @@ use object_store13::ObjectStore;
 use strata_arrow::ProjectionMask;
 use strata_arrow::arrow_reader::statistics::StatisticsConverter;
 use strata_arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, RowSelection};
-use strata_arrow::async_reader::ParquetRecordBatchStreamBuilder;
+use strata_arrow::async_reader::{AsyncFileReader, ParquetRecordBatchStreamBuilder};
 use strata_file::metadata::{PageIndexPolicy, RowGroupMetaData};
 
 use crate::bridge;
-use crate::statistics::{PagePruningStatistics, RowGroupPruningStatistics};
+use crate::filter::{self, FileRowFilter};
+use crate::statistics::{
+    BloomFilterStatistics, ColumnBloomFilters, PagePruningStatistics, RowGroupPruningStatistics,
+};
 use crate::store::ObjectStoreFileReader;
 
 /// The file type DataFusion shows for a strata scan.
@@ -77,6 +84,8 @@ pub struct StrataSource {
     options: Arc<TableParquetOptions>,
     projection: SplitProjection,
     predicate: Option<Arc<dyn PhysicalExpr>>,
+    /// The filters evaluated inside the scan (reported as pushed down).
+    row_predicate: Option<Arc<dyn PhysicalExpr>>,
     batch_size: Option<usize>,
     metrics: ExecutionPlanMetricsSet,
 }
@@ -103,6 +112,7 @@ impl StrataSource {
             table_schema,
             options: Arc::new(options),
             predicate: None,
+            row_predicate: None,
             batch_size: None,
             metrics: ExecutionPlanMetricsSet::new(),
         }
@@ -204,17 +214,32 @@ impl FileSource for StrataSource {
     fn try_pushdown_filters(
         &self,
         filters: Vec<Arc<dyn PhysicalExpr>>,
-        _config: &ConfigOptions,
+        config: &ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
-        // Every filter prunes; none is promised: DataFusion's own filter
-        // stays above the scan and sees every row a kept row group holds.
-        let reported = vec![PushedDown::No; filters.len()];
         if filters.is_empty() {
             return Ok(FilterPushdownPropagation::with_parent_pushdown_result(
-                reported,
+                vec![],
             ));
         }
-        let source = self.clone().with_predicate(conjunction(filters));
+        // Every filter prunes. Under `pushdown_filters`, those on file
+        // columns also run inside the scan as row filters, and DataFusion
+        // drops its own; the rest stay in DataFusion's filter above.
+        let pushdown =
+            self.options.global.pushdown_filters || config.execution.parquet.pushdown_filters;
+        let mut source = self.clone();
+        let mut reported = Vec::with_capacity(filters.len());
+        for filter in &filters {
+            if pushdown && filter::can_push_down(filter, self.table_schema.file_schema()) {
+                source.row_predicate = Some(match source.row_predicate.take() {
+                    Some(old) => conjunction([old, Arc::clone(filter)]),
+                    None => Arc::clone(filter),
+                });
+                reported.push(PushedDown::Yes);
+            } else {
+                reported.push(PushedDown::No);
+            }
+        }
+        let source = source.with_predicate(conjunction(filters));
         Ok(
             FilterPushdownPropagation::with_parent_pushdown_result(reported)
                 .with_updated_node(Arc::new(source) as Arc<dyn FileSource>),
@@ -253,12 +278,17 @@ struct OpenerMetrics {
     row_groups_matched: Count,
     /// Row groups skipped because their statistics rule the filters out.
     row_groups_pruned_statistics: Count,
+    /// Row groups skipped because their Bloom filters hold none of the
+    /// literals a filter compares a column with.
+    row_groups_pruned_bloom_filter: Count,
     /// Row groups left to another partition (outside the file range).
     row_groups_pruned_range: Count,
     /// Data pages skipped because their column index rules a filter out.
     pages_pruned: Count,
     /// Rows of kept row groups skipped with those pages.
     page_index_rows_pruned: Count,
+    /// Rows the filters run inside the scan dropped.
+    pushdown_rows_pruned: Count,
     /// Filters that could not be turned into a pruning predicate.
     predicate_errors: Count,
     /// Time spent loading footers.
@@ -272,9 +302,11 @@ impl OpenerMetrics {
             bytes_scanned: counter("bytes_scanned"),
             row_groups_matched: counter("row_groups_matched_statistics"),
             row_groups_pruned_statistics: counter("row_groups_pruned_statistics"),
+            row_groups_pruned_bloom_filter: counter("row_groups_pruned_bloom_filter"),
             row_groups_pruned_range: counter("row_groups_pruned_range"),
             pages_pruned: counter("page_index_pages_pruned"),
             page_index_rows_pruned: counter("page_index_rows_pruned"),
+            pushdown_rows_pruned: counter("pushdown_rows_pruned"),
             predicate_errors: counter("num_predicate_creation_errors"),
             metadata_load_time: MetricBuilder::new(metrics)
                 .subset_time("metadata_load_time", partition),
@@ -383,21 +415,47 @@ async fn open_file(
     metrics
         .row_groups_pruned_range
         .add(row_groups.len() - keep.len());
+    let mut builder = ParquetRecordBatchStreamBuilder::new_with_metadata(reader, metadata.clone())
+        .with_projection(mask);
     let mut selection = None;
     if prunes && let Some(predicate) = &source.predicate {
         let predicate = file_predicate(&source, &file, predicate, &logical, &physical)?;
-        let before = keep.len();
-        keep = prune_row_groups(&predicate, &physical, &metadata, keep, &metrics)?;
-        metrics
-            .row_groups_pruned_statistics
-            .add(before - keep.len());
+        if let Some(pruning) =
+            build_pruning_predicate(Arc::clone(&predicate), &physical, &metrics.predicate_errors)
+        {
+            let before = keep.len();
+            keep = prune_row_groups(&pruning, &metadata, keep)?;
+            metrics
+                .row_groups_pruned_statistics
+                .add(before - keep.len());
+            if options.bloom_filter_on_read && !keep.is_empty() {
+                let before = keep.len();
+                keep = prune_by_bloom_filters(&mut builder, &pruning, keep).await?;
+                metrics
+                    .row_groups_pruned_bloom_filter
+                    .add(before - keep.len());
+            }
+        }
         selection = prune_pages(&predicate, &physical, &metadata, &keep, &metrics);
     }
+    if let Some(row_predicate) = &source.row_predicate {
+        let row_predicate = file_predicate(&source, &file, row_predicate, &logical, &physical)?;
+        match filter::file_row_filter(
+            &row_predicate,
+            &physical,
+            &metadata,
+            &metrics.pushdown_rows_pruned,
+        )? {
+            FileRowFilter::All => {}
+            FileRowFilter::None => {
+                keep.clear();
+                selection = None;
+            }
+            FileRowFilter::Rows(row_filter) => builder = builder.with_row_filter(row_filter),
+        }
+    }
     metrics.row_groups_matched.add(keep.len());
-
-    let mut builder = ParquetRecordBatchStreamBuilder::new_with_metadata(reader, metadata)
-        .with_projection(mask)
-        .with_row_groups(keep);
+    builder = builder.with_row_groups(keep);
     if let Some(selection) = selection {
         builder = builder.with_row_selection(selection);
     }
@@ -455,27 +513,71 @@ fn file_predicate(
         .rewrite(predicate)
 }
 
-/// The row groups of `keep` whose statistics may satisfy `predicate`
-/// (over the file's columns).
+/// The row groups of `keep` whose statistics may satisfy `pruning`.
 fn prune_row_groups(
-    predicate: &Arc<dyn PhysicalExpr>,
-    physical: &DfSchemaRef,
+    pruning: &PruningPredicate,
     metadata: &ArrowReaderMetadata,
     keep: Vec<usize>,
-    metrics: &OpenerMetrics,
 ) -> Result<Vec<usize>> {
-    let Some(pruning) =
-        build_pruning_predicate(Arc::clone(predicate), physical, &metrics.predicate_errors)
-    else {
-        return Ok(keep);
-    };
     let statistics = RowGroupPruningStatistics::new(metadata, &keep);
     let matches = pruning.prune(&statistics)?;
-    Ok(keep
-        .into_iter()
+    Ok(kept(keep, &matches))
+}
+
+/// The entries of `keep` whose `matches` is true.
+fn kept(keep: Vec<usize>, matches: &[bool]) -> Vec<usize> {
+    keep.into_iter()
         .zip(matches)
-        .filter_map(|(i, m)| m.then_some(i))
-        .collect())
+        .filter_map(|(i, &m)| m.then_some(i))
+        .collect()
+}
+
+/// The row groups of `keep` whose Bloom filters may hold the literals
+/// `pruning` compares columns with (`=`, `IN`). A filter that cannot be
+/// read rules nothing out: it only ever skips data.
+async fn prune_by_bloom_filters<T: AsyncFileReader + Send + 'static>(
+    builder: &mut ParquetRecordBatchStreamBuilder<T>,
+    pruning: &PruningPredicate,
+    keep: Vec<usize>,
+) -> Result<Vec<usize>> {
+    let mut columns = HashMap::new();
+    for guarantee in pruning.literal_guarantees() {
+        let name = guarantee.column.name();
+        if columns.contains_key(name) {
+            continue;
+        }
+        let leaf = StatisticsConverter::try_new(name, builder.schema(), builder.parquet_schema())
+            .ok()
+            .and_then(|c| c.parquet_column_index());
+        let Some(leaf) = leaf else {
+            continue;
+        };
+        let Some(column) = builder.parquet_schema().columns().get(leaf) else {
+            continue;
+        };
+        let (physical_type, type_length) = (column.physical_type(), column.type_length());
+        let mut filters = Vec::with_capacity(keep.len());
+        for &row_group in &keep {
+            let filter = builder
+                .get_row_group_column_bloom_filter(row_group, leaf)
+                .await
+                .ok()
+                .flatten();
+            filters.push(filter);
+        }
+        if filters.iter().any(Option::is_some) {
+            columns.insert(
+                name.to_owned(),
+                ColumnBloomFilters::new(physical_type, type_length, filters),
+            );
+        }
+    }
+    if columns.is_empty() {
+        return Ok(keep);
+    }
+    let statistics = BloomFilterStatistics::new(keep.len(), columns);
+    let matches = pruning.prune(&statistics)?;
+    Ok(kept(keep, &matches))
 }
 
 /// The rows of the row groups `keep` left once the pages whose column

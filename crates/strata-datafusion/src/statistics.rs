@@ -7,14 +7,17 @@
 //!   of a file's row groups, as DataFusion's `PruningStatistics`, so a
 //!   `PruningPredicate` can rule row groups out;
 //! - [`PagePruningStatistics`]: the same of one column's data pages, from
-//!   the column index, so a predicate on that column can rule pages out.
+//!   the column index, so a predicate on that column can rule pages out;
+//! - [`BloomFilterStatistics`]: the row groups' Bloom filters of the
+//!   columns a predicate compares with literals (`=`, `IN`), so a row
+//!   group whose filter has none of the literals is ruled out.
 //!
 //! Bounds come as arrays of the column's Arrow type in strata's Arrow and
 //! cross to DataFusion's through [`crate::bridge`]. A bound a file does
 //! not state is unknown (`Absent`, or null in a pruning array), never a
 //! guess; a bound the writer truncated is `Inexact`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use arrow_array::Array;
@@ -25,7 +28,9 @@ use datafusion::common::{Column, ColumnStatistics, ScalarValue, Statistics};
 use datafusion::physical_optimizer::pruning::PruningStatistics;
 use strata_arrow::arrow_reader::ArrowReaderMetadata;
 use strata_arrow::arrow_reader::statistics::StatisticsConverter;
+use strata_file::bloom::Sbbf;
 use strata_file::metadata::{PageIndexProvider, RowGroupMetaData};
+use strata_format::metadata::Type as PhysicalType;
 
 use crate::bridge;
 
@@ -194,6 +199,126 @@ impl PruningStatistics for PagePruningStatistics {
         _values: &HashSet<ScalarValue>,
     ) -> Option<DfBooleanArray> {
         None
+    }
+}
+
+/// One column's Bloom filters, one per row group (`None` where the row
+/// group has none), with how the column stores its values.
+#[derive(Debug)]
+pub struct ColumnBloomFilters {
+    physical_type: PhysicalType,
+    type_length: i32,
+    filters: Vec<Option<Sbbf>>,
+}
+
+impl ColumnBloomFilters {
+    /// The filters of a column of `physical_type` (and, for
+    /// `FIXED_LEN_BYTE_ARRAY`, `type_length` bytes a value).
+    pub fn new(physical_type: PhysicalType, type_length: i32, filters: Vec<Option<Sbbf>>) -> Self {
+        Self {
+            physical_type,
+            type_length,
+            filters,
+        }
+    }
+}
+
+/// The Bloom filters of some columns over some row groups of a file, as
+/// DataFusion's `PruningStatistics`: only `contained` answers; bounds and
+/// counts are unknown here (the footer's statistics prune first).
+#[derive(Debug)]
+pub struct BloomFilterStatistics {
+    containers: usize,
+    columns: HashMap<String, ColumnBloomFilters>,
+}
+
+impl BloomFilterStatistics {
+    /// Filters of `containers` row groups, by column name.
+    pub fn new(containers: usize, columns: HashMap<String, ColumnBloomFilters>) -> Self {
+        Self {
+            containers,
+            columns,
+        }
+    }
+}
+
+/// Whether `filter` may hold `value`, hashed as the column stores it;
+/// `None` when the value's type does not match the column's storage (then
+/// nothing is ruled out).
+fn may_contain(filter: &Sbbf, value: &ScalarValue, column: &ColumnBloomFilters) -> Option<bool> {
+    use PhysicalType as P;
+    use ScalarValue as V;
+    Some(match (value, column.physical_type) {
+        (V::Boolean(Some(v)), P::Boolean) => filter.check(v),
+        (V::Int8(Some(v)), P::Int32) => filter.check(&i32::from(*v)),
+        (V::Int16(Some(v)), P::Int32) => filter.check(&i32::from(*v)),
+        (V::Int32(Some(v)), P::Int32) => filter.check(v),
+        (V::UInt8(Some(v)), P::Int32) => filter.check(&i32::from(*v)),
+        (V::UInt16(Some(v)), P::Int32) => filter.check(&i32::from(*v)),
+        // Unsigned 32- and 64-bit values are stored by their bits.
+        (V::UInt32(Some(v)), P::Int32) => filter.check(&i32::from_ne_bytes(v.to_ne_bytes())),
+        (V::Int64(Some(v)), P::Int64) => filter.check(v),
+        (V::UInt64(Some(v)), P::Int64) => filter.check(&i64::from_ne_bytes(v.to_ne_bytes())),
+        (V::Float32(Some(v)), P::Float) => filter.check(v),
+        (V::Float64(Some(v)), P::Double) => filter.check(v),
+        (V::Utf8(Some(v)) | V::LargeUtf8(Some(v)) | V::Utf8View(Some(v)), P::ByteArray) => {
+            filter.check(v.as_str())
+        }
+        (V::Binary(Some(v)) | V::LargeBinary(Some(v)) | V::BinaryView(Some(v)), P::ByteArray) => {
+            filter.check(v.as_slice())
+        }
+        (V::FixedSizeBinary(_, Some(v)), P::FixedLenByteArray) => filter.check(v.as_slice()),
+        (V::Decimal128(Some(v), _, _), P::Int32) => filter.check(&i32::try_from(*v).ok()?),
+        (V::Decimal128(Some(v), _, _), P::Int64) => filter.check(&i64::try_from(*v).ok()?),
+        (V::Decimal128(Some(v), _, _), P::FixedLenByteArray) => {
+            // Stored big-endian in the column's width, sign-extended.
+            let bytes = v.to_be_bytes();
+            let width = usize::try_from(column.type_length).ok()?;
+            let start = bytes.len().checked_sub(width)?;
+            filter.check(&bytes[start..])
+        }
+        (V::Dictionary(_, inner), _) => return may_contain(filter, inner, column),
+        _ => return None,
+    })
+}
+
+impl PruningStatistics for BloomFilterStatistics {
+    fn min_values(&self, _column: &Column) -> Option<DfArrayRef> {
+        None
+    }
+
+    fn max_values(&self, _column: &Column) -> Option<DfArrayRef> {
+        None
+    }
+
+    fn num_containers(&self) -> usize {
+        self.containers
+    }
+
+    fn null_counts(&self, _column: &Column) -> Option<DfArrayRef> {
+        None
+    }
+
+    fn row_counts(&self) -> Option<DfArrayRef> {
+        None
+    }
+
+    fn contained(&self, column: &Column, values: &HashSet<ScalarValue>) -> Option<DfBooleanArray> {
+        let filters = self.columns.get(&column.name)?;
+        let answers = filters.filters.iter().map(|filter| {
+            let filter = filter.as_ref()?;
+            // Any literal the filter may hold keeps the row group; a
+            // literal whose type does not match keeps it too.
+            let mut any = false;
+            for value in values {
+                match may_contain(filter, value, filters) {
+                    Some(false) => {}
+                    Some(true) | None => any = true,
+                }
+            }
+            Some(any)
+        });
+        Some(answers.collect())
     }
 }
 

@@ -80,6 +80,28 @@ const QUERIES: &[&str] = &[
     "SELECT id, ratio FROM t WHERE id % 1000 = 0 ORDER BY id",
 ];
 
+/// The statement creating table `t` over `location`.
+fn create_t(location: &Path) -> String {
+    format!(
+        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
+        location.display()
+    )
+}
+
+/// Table `t` over `location` in a strata session and one with
+/// DataFusion's own reader, checked to read with what they should.
+async fn both_over(
+    location: &Path,
+    config: impl Fn() -> SessionConfig,
+) -> (SessionContext, SessionContext) {
+    let ours = strata_ctx(config());
+    let theirs = builtin_ctx(config());
+    run(&ours, &create_t(location)).await;
+    run(&theirs, &create_t(location)).await;
+    assert_reads_with_strata(&ours, &theirs).await;
+    (ours, theirs)
+}
+
 /// `ours` scans table `t` with strata and `theirs` with DataFusion's own
 /// reader (the comparisons would prove nothing otherwise).
 async fn assert_reads_with_strata(ours: &SessionContext, theirs: &SessionContext) {
@@ -91,15 +113,7 @@ async fn assert_reads_with_strata(ours: &SessionContext, theirs: &SessionContext
 
 /// Both sessions over `path`, every query compared.
 async fn compare_queries(path: &Path, config: impl Fn() -> SessionConfig) {
-    let ours = strata_ctx(config());
-    let theirs = builtin_ctx(config());
-    let create = format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        path.display()
-    );
-    run(&ours, &create).await;
-    run(&theirs, &create).await;
-    assert_reads_with_strata(&ours, &theirs).await;
+    let (ours, theirs) = both_over(path, config).await;
     for query in QUERIES {
         let expected = run(&theirs, query).await;
         let actual = run(&ours, query).await;
@@ -129,6 +143,63 @@ async fn queries_over_files_written_by_datafusion_match_builtin_parquet() {
             .with_repartition_file_min_size(1)
     })
     .await;
+    // Filters run inside the scan, on both sides.
+    compare_queries(&file, pushdown_config).await;
+}
+
+/// A session configuration with filters pushed into the scan.
+fn pushdown_config() -> SessionConfig {
+    SessionConfig::new().set_bool("datafusion.execution.parquet.pushdown_filters", true)
+}
+
+#[tokio::test]
+async fn pushed_down_filters_run_inside_the_scan() {
+    let dir = scratch("pushdown");
+    let table = dir.join("table/");
+    std::fs::create_dir_all(&table).unwrap();
+    let writer = strata_ctx(SessionConfig::new());
+    // Two files, the second with a column the first lacks.
+    write(&writer, &source_query(3000), &table.join("a.parquet"), "").await;
+    write(
+        &writer,
+        &format!("SELECT *, id % 10 AS extra FROM ({})", source_query(2000)),
+        &table.join("b.parquet"),
+        "",
+    )
+    .await;
+    let ours = strata_ctx(pushdown_config());
+    let theirs = builtin_ctx(pushdown_config());
+    let create = format!(
+        "CREATE EXTERNAL TABLE t (id BIGINT, small INT, name VARCHAR, note VARCHAR, extra BIGINT) \
+         STORED AS PARQUET LOCATION '{}'",
+        table.display()
+    );
+    run(&ours, &create).await;
+    run(&theirs, &create).await;
+    assert_reads_with_strata(&ours, &theirs).await;
+    let plan = run(&ours, "EXPLAIN SELECT id FROM t WHERE small = 3").await;
+    assert!(
+        !plan.contains("FilterExec"),
+        "the filter runs in the scan:\n{plan}"
+    );
+    // 715 of the 5,000 rows have small = 3 (429 and 286 in the two files).
+    let plan = run(&ours, "EXPLAIN ANALYZE SELECT id FROM t WHERE small = 3").await;
+    // (DataFusion prints counts past a thousand rounded.)
+    assert!(plan.contains("output_rows=715,"), "{plan}");
+    assert!(plan.contains("pushdown_rows_pruned=4.29 K"), "{plan}");
+    for query in [
+        "SELECT id, note FROM t WHERE small = 3 AND note LIKE 'xx%' ORDER BY id, note",
+        "SELECT count(*) FROM t WHERE extra = 4",
+        "SELECT count(*) FROM t WHERE extra IS NULL",
+        "SELECT count(*), min(id) FROM t WHERE note IS NULL AND id > 100",
+        "SELECT id FROM t WHERE small = 1 ORDER BY id DESC LIMIT 3",
+    ] {
+        assert_eq!(
+            run(&ours, query).await,
+            run(&theirs, query).await,
+            "{query}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -176,14 +247,7 @@ async fn insert_into_appends_files_strata_reads_back() {
     run(&ctx, "INSERT INTO t VALUES (3, NULL)").await;
     let rows = run(&ctx, "SELECT id, name FROM t ORDER BY id").await;
     let theirs = builtin_ctx(SessionConfig::new());
-    run(
-        &theirs,
-        &format!(
-            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-            table.display()
-        ),
-    )
-    .await;
+    run(&theirs, &create_t(&table)).await;
     assert_eq!(
         rows,
         run(&theirs, "SELECT id, name FROM t ORDER BY id").await
@@ -271,14 +335,7 @@ async fn filters_prune_row_groups_by_statistics() {
         "OPTIONS ('format.max_row_group_size' '1000')",
     )
     .await;
-    run(
-        &ctx,
-        &format!(
-            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-            file.display()
-        ),
-    )
-    .await;
+    run(&ctx, &create_t(&file)).await;
     let plan = run(&ctx, "EXPLAIN ANALYZE SELECT name FROM t WHERE id = 4321").await;
     assert!(plan.contains("row_groups_pruned_statistics=9"), "{plan}");
     assert!(plan.contains("row_groups_matched_statistics=1"), "{plan}");
@@ -287,6 +344,46 @@ async fn filters_prune_row_groups_by_statistics() {
     // Nothing matches: every row group is pruned, no row is read.
     let plan = run(&ctx, "EXPLAIN ANALYZE SELECT name FROM t WHERE id > 20000").await;
     assert!(plan.contains("row_groups_pruned_statistics=10"), "{plan}");
+}
+
+#[tokio::test]
+async fn equality_and_in_prune_row_groups_by_bloom_filters() {
+    let dir = scratch("bloom");
+    let file = dir.join("bloom.parquet");
+    let ctx = strata_ctx(SessionConfig::new().with_target_partitions(1));
+    write(
+        &ctx,
+        &source_query(4000),
+        &file,
+        "OPTIONS ('format.max_row_group_size' '1000', 'format.bloom_filter_on_write' 'true')",
+    )
+    .await;
+    let (ctx, theirs) = both_over(&file, || SessionConfig::new().with_target_partitions(1)).await;
+    // 'name-55' lies between every row group's bounds ('name-0' and
+    // 'name-9'), so only the Bloom filters rule the row groups out.
+    for (query, pruned) in [
+        ("SELECT count(*) FROM t WHERE name = 'name-55'", 4),
+        (
+            "SELECT count(*) FROM t WHERE name IN ('name-55', 'name-77')",
+            4,
+        ),
+        (
+            "SELECT count(*) FROM t WHERE name IN ('name-55', 'name-7')",
+            0,
+        ),
+        (
+            "SELECT count(*) FROM t WHERE small = 3 AND name = 'name-4'",
+            0,
+        ),
+        // Within the second row group's bounds only: the statistics rule
+        // out three row groups, the Bloom filter the fourth.
+        ("SELECT count(*) FROM t WHERE maybe = 4001", 1),
+    ] {
+        let plan = run(&ctx, &format!("EXPLAIN ANALYZE {query}")).await;
+        let metric = format!("row_groups_pruned_bloom_filter={pruned}");
+        assert!(plan.contains(&metric), "{query}: {metric}\n{plan}");
+        assert_eq!(run(&ctx, query).await, run(&theirs, query).await, "{query}");
+    }
 }
 
 #[tokio::test]
@@ -303,14 +400,7 @@ async fn filters_prune_pages_by_the_column_index() {
          'format.write_batch_size' '100')",
     )
     .await;
-    let theirs = builtin_ctx(SessionConfig::new().with_target_partitions(1));
-    let create = format!(
-        "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-        file.display()
-    );
-    run(&ctx, &create).await;
-    run(&theirs, &create).await;
-    assert_reads_with_strata(&ctx, &theirs).await;
+    let (ctx, theirs) = both_over(&file, || SessionConfig::new().with_target_partitions(1)).await;
     let query = "SELECT id, name, note FROM t WHERE id BETWEEN 1250 AND 1420 ORDER BY id";
     let plan = run(&ctx, &format!("EXPLAIN ANALYZE {query}")).await;
     assert!(plan.contains("row_groups_pruned_statistics=1"), "{plan}");
@@ -345,10 +435,7 @@ async fn bad_files_in_a_listing_are_errors_naming_the_file() {
         std::fs::copy(&good, listing.join("a_good.parquet")).unwrap();
         std::fs::write(listing.join(name), &content).unwrap();
         let ctx = strata_ctx(SessionConfig::new());
-        let create = format!(
-            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-            listing.display()
-        );
+        let create = create_t(&listing);
         // Schema inference reads every footer: the bad one fails it.
         let err = match ctx.sql(&create).await {
             Err(e) => e.to_string(),
@@ -373,14 +460,7 @@ async fn bad_files_in_a_listing_are_errors_naming_the_file() {
     std::fs::copy(&good, listing.join("a_good.parquet")).unwrap();
     std::fs::write(listing.join("empty.parquet"), b"").unwrap();
     let ctx = strata_ctx(SessionConfig::new());
-    run(
-        &ctx,
-        &format!(
-            "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '{}'",
-            listing.display()
-        ),
-    )
-    .await;
+    run(&ctx, &create_t(&listing)).await;
     assert!(
         run(&ctx, "SELECT count(*) FROM t")
             .await
