@@ -4,19 +4,13 @@
 //! wrote the files.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use datafusion::arrow::array::RecordBatch;
-use datafusion::arrow::util::pretty::pretty_format_batches;
+use std::path::Path;
+
+use common::{run, scratch};
+
 use datafusion::prelude::{SessionConfig, SessionContext};
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("strata-datafusion-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A session reading and writing Parquet with strata.
 fn strata_ctx(config: SessionConfig) -> SessionContext {
@@ -28,18 +22,6 @@ fn strata_ctx(config: SessionConfig) -> SessionContext {
 /// A session with DataFusion's own Parquet format.
 fn builtin_ctx(config: SessionConfig) -> SessionContext {
     SessionContext::new_with_config(config)
-}
-
-/// The rows of `sql`, printed, in order (queries order their output).
-async fn run(ctx: &SessionContext, sql: &str) -> String {
-    let batches: Vec<RecordBatch> = ctx
-        .sql(sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-        .collect()
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    pretty_format_batches(&batches).unwrap().to_string()
 }
 
 /// A table of `rows` rows with the common kinds of column, some nulls,
