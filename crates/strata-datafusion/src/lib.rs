@@ -72,8 +72,11 @@ pub mod store;
 use std::sync::Arc;
 
 use datafusion::common::Result;
+use datafusion::datasource::listing::{
+    ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
+};
 use datafusion::datasource::provider::DefaultTableFactory;
-use datafusion::prelude::SessionContext;
+use datafusion::prelude::{DataFrame, SessionContext};
 
 pub use format::{StrataFormat, StrataFormatFactory};
 pub use sink::StrataSink;
@@ -94,5 +97,50 @@ pub fn register_strata(ctx: &SessionContext) -> Result<()> {
         .table_factories_mut()
         .entry("PARQUET".to_owned())
         .or_insert_with(|| Arc::new(DefaultTableFactory::new()));
+    Ok(())
+}
+
+/// The `.parquet` files at `path` (a file, a directory or a glob) as a
+/// table read by strata, with the session's Parquet options.
+async fn listing_table(ctx: &SessionContext, path: &str) -> Result<Arc<ListingTable>> {
+    let state = ctx.state();
+    let format = StrataFormat::new().with_options(state.default_table_options().parquet);
+    let options = ListingOptions::new(Arc::new(format)).with_file_extension(".parquet");
+    let config = ListingTableConfig::new(ListingTableUrl::parse(path)?)
+        .with_listing_options(options)
+        .infer_schema(&state)
+        .await?;
+    Ok(Arc::new(ListingTable::try_new(config)?))
+}
+
+/// The `.parquet` files at `path` (a file, a directory or a glob) read
+/// by strata, as DataFusion's `SessionContext::read_parquet` reads them
+/// (which a session without DataFusion's `parquet` feature lacks).
+///
+/// ```
+/// # use datafusion::prelude::SessionContext;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> datafusion::error::Result<()> {
+/// # let dir = std::env::temp_dir().join(format!("strata-datafusion-read-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let path = dir.join("n.parquet");
+/// # let path = path.to_str().unwrap();
+/// let ctx = SessionContext::new();
+/// strata_datafusion::register_strata(&ctx)?;
+/// ctx.sql(&format!("COPY (VALUES (1), (2)) TO '{path}'")).await?.collect().await?;
+/// let df = strata_datafusion::read_parquet(&ctx, path).await?;
+/// assert_eq!(df.count().await?, 2);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn read_parquet(ctx: &SessionContext, path: &str) -> Result<DataFrame> {
+    ctx.read_table(listing_table(ctx, path).await?)
+}
+
+/// Register the `.parquet` files at `path` as table `name`, read by
+/// strata, as DataFusion's `SessionContext::register_parquet` does.
+pub async fn register_parquet(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+    ctx.register_table(name, listing_table(ctx, path).await?)?;
     Ok(())
 }

@@ -449,3 +449,35 @@ async fn bad_files_in_a_listing_are_errors_naming_the_file() {
             .contains("| 100      |")
     );
 }
+
+#[tokio::test]
+async fn read_and_register_parquet_read_with_strata() {
+    let dir = scratch("helpers");
+    let ctx = strata_ctx(SessionConfig::new());
+    let parts = dir.join("parts/");
+    std::fs::create_dir_all(&parts).unwrap();
+    write(&ctx, &source_query(500), &parts.join("a.parquet"), "").await;
+    write(&ctx, &source_query(300), &parts.join("b.parquet"), "").await;
+    // A fresh session: the helpers work without register_strata too.
+    let fresh = SessionContext::new();
+    let df = strata_datafusion::read_parquet(&fresh, parts.to_str().unwrap())
+        .await
+        .unwrap();
+    let plan = df
+        .clone()
+        .explain(false, false)
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let plan = datafusion::arrow::util::pretty::pretty_format_batches(&plan)
+        .unwrap()
+        .to_string();
+    assert!(plan.contains("reader=strata"), "{plan}");
+    assert_eq!(df.count().await.unwrap(), 800);
+    strata_datafusion::register_parquet(&fresh, "t", parts.join("b.parquet").to_str().unwrap())
+        .await
+        .unwrap();
+    let rows = run(&fresh, "SELECT count(*), max(id) FROM t").await;
+    assert!(rows.contains("| 300      | 300"), "{rows}");
+}
