@@ -472,8 +472,12 @@ async fn open_file(
     } else {
         Some(BatchAdapterFactory::new(Arc::clone(&wanted)).make_adapter(&read)?)
     };
+    // An error while reading names the file, as an error opening it does.
+    let location = file.object_meta.location.to_string();
     Ok(stream
-        .map_err(external)
+        .map_err(move |e| {
+            external(e).context(format!("reading Parquet file {location} with strata"))
+        })
         .and_then(move |batch| {
             let converted = bridge::batch_to_df(&batch, &read)
                 .map_err(arrow_error)

@@ -435,6 +435,37 @@ async fn bad_files_in_a_listing_are_errors_naming_the_file() {
         };
         assert!(err.contains(name), "{name}: {err}");
     }
+    // A file whose footer reads but whose first page header is garbage
+    // fails the scan, not the planning: the error names it too.
+    let listing = dir.join("listing_bad_page/");
+    std::fs::create_dir_all(&listing).unwrap();
+    std::fs::copy(&good, listing.join("a_good.parquet")).unwrap();
+    let mut broken = bytes.clone();
+    let footer = strata_arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+        bytes::Bytes::from(bytes.clone()),
+    )
+    .unwrap();
+    let chunk = footer.metadata().row_group(0).column(0);
+    let start = usize::try_from(
+        chunk
+            .dictionary_page_offset()
+            .unwrap_or_else(|| chunk.data_page_offset()),
+    )
+    .unwrap();
+    broken[start..start + 16].fill(0xFF);
+    std::fs::write(listing.join("bad_page.parquet"), &broken).unwrap();
+    let ctx = strata_ctx(SessionConfig::new());
+    run(&ctx, &create_t(&listing)).await;
+    let err = ctx
+        .sql("SELECT * FROM t")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("bad_page.parquet"), "{err}");
+
     // DataFusion lists no empty object, so an empty file is no error:
     // the table is the good file alone.
     let listing = dir.join("listing_empty/");
