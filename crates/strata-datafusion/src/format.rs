@@ -22,7 +22,7 @@ use arrow59::datatypes::{
 };
 use async_trait::async_trait;
 use datafusion::catalog::Session;
-use datafusion::common::{DataFusionError, GetExt, Result, Statistics, not_impl_err};
+use datafusion::common::{DataFusionError, GetExt, Result, Statistics, internal_err, not_impl_err};
 use datafusion::config::{ConfigField, TableParquetOptions};
 use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
 use datafusion::datasource::file_format::{FileFormat, FileFormatFactory};
@@ -262,13 +262,16 @@ impl FileFormat for StrataFormat {
         _state: &dyn Session,
         conf: FileScanConfig,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let source = match conf.file_source().downcast_ref::<StrataSource>() {
-            Some(source) => source.clone().with_options(self.options.clone()),
-            None => StrataSource::new(
-                conf.file_source().table_schema().clone(),
-                self.options.clone(),
-            ),
+        // The source came from `file_source` and holds the projection and
+        // filters DataFusion pushed into it; a scan planned around another
+        // format's source would lose them, so it is refused.
+        let Some(source) = conf.file_source().downcast_ref::<StrataSource>() else {
+            return internal_err!(
+                "a strata Parquet scan was planned with a {} source",
+                conf.file_source().file_type()
+            );
         };
+        let source = source.clone().with_options(self.options.clone());
         let conf = FileScanConfigBuilder::from(conf)
             .with_source(Arc::new(source))
             .build();
