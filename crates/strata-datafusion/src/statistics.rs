@@ -328,8 +328,22 @@ fn summed(counts: &arrow_array::UInt64Array) -> Precision<usize> {
     if counts.null_count() > 0 {
         return Precision::Absent;
     }
-    let total: u64 = counts.values().iter().sum();
-    usize::try_from(total).map_or(Precision::Absent, Precision::Exact)
+    total(
+        counts
+            .values()
+            .iter()
+            .map(|&c| i64::try_from(c).unwrap_or(-1)),
+    )
+    .map_or(Precision::Absent, Precision::Exact)
+}
+
+/// The sum of counts or sizes a footer states, `None` if one is negative
+/// or the sum does not fit: a hostile footer's numbers are unknown, never
+/// an overflow.
+fn total(values: impl IntoIterator<Item = i64>) -> Option<usize> {
+    values
+        .into_iter()
+        .try_fold(0usize, |sum, v| sum.checked_add(usize::try_from(v).ok()?))
 }
 
 /// The least or greatest of one bound over every row group, as the
@@ -381,16 +395,16 @@ fn bound(
 pub fn file_statistics(metadata: &ArrowReaderMetadata, table_schema: &DfSchema) -> Statistics {
     let footer = metadata.metadata();
     let groups = footer.row_groups();
-    let rows: i64 = groups.iter().map(RowGroupMetaData::num_rows).sum();
-    let bytes: i64 = groups
-        .iter()
-        .flat_map(|g| g.columns())
-        .map(|c| c.compressed_size())
-        .sum();
+    let rows = total(groups.iter().map(RowGroupMetaData::num_rows));
+    let bytes = total(
+        groups
+            .iter()
+            .flat_map(|g| g.columns())
+            .map(|c| c.compressed_size()),
+    );
     let mut statistics = Statistics::new_unknown(table_schema);
-    statistics.num_rows = usize::try_from(rows).map_or(Precision::Absent, Precision::Exact);
-    statistics.total_byte_size =
-        usize::try_from(bytes).map_or(Precision::Absent, Precision::Inexact);
+    statistics.num_rows = rows.map_or(Precision::Absent, Precision::Exact);
+    statistics.total_byte_size = bytes.map_or(Precision::Absent, Precision::Inexact);
     for (field, column) in table_schema
         .fields()
         .iter()
@@ -436,5 +450,26 @@ fn column_statistics(
         min_value: bound(mins, min_exact, false, field),
         max_value: bound(maxes, max_exact, true, field),
         ..unknown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A footer's counts and sizes that overflow or are negative are
+    /// unknown, not a panic or a wrapped number.
+    #[test]
+    fn hostile_totals_are_unknown() {
+        assert_eq!(total([1, 2, 3]), Some(6));
+        assert_eq!(total([]), Some(0));
+        assert_eq!(total([i64::MAX, i64::MAX, i64::MAX]), None);
+        assert_eq!(total([5, -1]), None);
+        let counts = arrow_array::UInt64Array::from(vec![u64::MAX, 1]);
+        assert_eq!(summed(&counts), Precision::Absent);
+        let counts = arrow_array::UInt64Array::from(vec![Some(2), None]);
+        assert_eq!(summed(&counts), Precision::Absent);
+        let counts = arrow_array::UInt64Array::from(vec![2, 3]);
+        assert_eq!(summed(&counts), Precision::Exact(5));
     }
 }
