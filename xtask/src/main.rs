@@ -11,7 +11,13 @@
 //!   mixed-table writer (`peak_heap -- reads`). Unless a filter excludes
 //!   it, the async object-store reads (`benches/benches/object_store.rs`)
 //!   again with strata and arrow-rs taking turns, with the requests and
-//!   bytes each side asked of the store.
+//!   bytes each side asked of the store. Last, unless a filter excludes
+//!   it, TPC-H at scale factor 1 through DataFusion (`benches/tpch`):
+//!   strata's Parquet format against DataFusion's built-in one, taking
+//!   turns, built with the `release` profile whatever `--profile` says (an
+//!   LTO build of DataFusion takes too long on two cores; both sides share
+//!   the one binary). Its tables are appended to the report. A filter of
+//!   just `tpch` runs only it.
 //! - `cargo xtask corpus [DIR]`: read every Parquet file of the
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
@@ -67,6 +73,12 @@ fn bench(args: &[String]) -> Result<(), String> {
         .collect();
     let root = workspace_root();
     let started = SystemTime::now();
+    let wants_tpch = filter.is_empty() || filter.iter().any(|f| f.contains("tpch"));
+    if !filter.is_empty() && filter.iter().all(|f| f.contains("tpch")) {
+        let report = tpch(&root, full)?;
+        println!("{report}");
+        return write_report(&root, &report);
+    }
     // How long each part of the run took, so that the build (slow with the
     // LTO profile) and the benchmarking itself can be told apart.
     let mut phases: Vec<(&str, f64)> = Vec::new();
@@ -212,6 +224,10 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_encryption(&encryption));
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
+    if wants_tpch {
+        report.push_str(&tpch(&root, full)?);
+        lap(&mut phases, "TPC-H through DataFusion (build and run)");
+    }
     report.push_str(&render_phases(&phases));
     println!("{report}");
     let dir = target_dir.join("bench-report");
@@ -226,6 +242,37 @@ fn bench(args: &[String]) -> Result<(), String> {
         "xtask: done in {:.0} s",
         started.elapsed().map(|d| d.as_secs_f64()).unwrap_or(0.0)
     );
+    Ok(())
+}
+
+/// Builds and runs the TPC-H benchmark (`benches/tpch`) with the release
+/// profile and returns its Markdown tables.
+fn tpch(root: &Path, full: bool) -> Result<String, String> {
+    let runs = if full { "5" } else { "3" };
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root)
+        .args(["bench", "--profile", "release", "-p", "strata-tpch-bench"])
+        .args(["--", "--runs", runs])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("the TPC-H benchmark failed: {}", out.status));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Writes a report of only the TPC-H benchmark to
+/// `target/bench-report/tpch.md`.
+fn write_report(root: &Path, report: &str) -> Result<(), String> {
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let dir = target_dir.join("bench-report");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("tpch.md");
+    std::fs::write(&path, report).map_err(|e| format!("{}: {e}", path.display()))?;
+    eprintln!("xtask: report written to {}", path.display());
     Ok(())
 }
 

@@ -137,12 +137,41 @@ impl StrataSource {
     /// The scan pruning row groups by `predicate` (over the table's
     /// columns), as well as by any filters it already had.
     pub fn with_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
-        self.predicate = Some(match self.predicate.take() {
-            Some(old) => conjunction([old, predicate]),
-            None => predicate,
-        });
+        and_also(&mut self.predicate, predicate);
         self
     }
+
+    /// The filters run inside the scan as row filters (those DataFusion
+    /// was told are pushed down, under `pushdown_filters`), all in one
+    /// conjunction.
+    pub fn row_predicate(&self) -> Option<&Arc<dyn PhysicalExpr>> {
+        self.row_predicate.as_ref()
+    }
+
+    /// The scan dropping the rows `predicate` (over the table's columns,
+    /// naming file columns only)
+    /// does not keep, as well as those its row filters already dropped.
+    /// Whoever calls this answers for the rows: DataFusion does not filter
+    /// them again. For rebuilding a planned scan elsewhere, as a plan codec
+    /// does.
+    pub fn with_row_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
+        and_also(&mut self.row_predicate, predicate);
+        self
+    }
+
+    /// The batch size DataFusion set, if it set one.
+    pub fn batch_size(&self) -> Option<usize> {
+        self.batch_size
+    }
+}
+
+/// `slot`'s predicate and `predicate` too (just `predicate` where `slot`
+/// held none).
+fn and_also(slot: &mut Option<Arc<dyn PhysicalExpr>>, predicate: Arc<dyn PhysicalExpr>) {
+    *slot = Some(match slot.take() {
+        Some(old) => conjunction([old, predicate]),
+        None => predicate,
+    });
 }
 
 impl FileSource for StrataSource {
@@ -230,10 +259,7 @@ impl FileSource for StrataSource {
         let mut reported = Vec::with_capacity(filters.len());
         for filter in &filters {
             if pushdown && filter::can_push_down(filter, self.table_schema.file_schema()) {
-                source.row_predicate = Some(match source.row_predicate.take() {
-                    Some(old) => conjunction([old, Arc::clone(filter)]),
-                    None => Arc::clone(filter),
-                });
+                source = source.with_row_predicate(Arc::clone(filter));
                 reported.push(PushedDown::Yes);
             } else {
                 reported.push(PushedDown::No);
@@ -293,6 +319,10 @@ struct OpenerMetrics {
     predicate_errors: Count,
     /// Time spent loading footers.
     metadata_load_time: Time,
+    /// Time spent inside the reader's stream: decoding pages, running row
+    /// filters and handing batches across the C Data Interface. Waits for
+    /// bytes from the store are not in it (the stream is pending then).
+    decode_time: Time,
 }
 
 impl OpenerMetrics {
@@ -310,6 +340,7 @@ impl OpenerMetrics {
             predicate_errors: counter("num_predicate_creation_errors"),
             metadata_load_time: MetricBuilder::new(metrics)
                 .subset_time("metadata_load_time", partition),
+            decode_time: MetricBuilder::new(metrics).subset_time("decode_time", partition),
         }
     }
 }
@@ -474,7 +505,7 @@ async fn open_file(
     };
     // An error while reading names the file, as an error opening it does.
     let location = file.object_meta.location.to_string();
-    Ok(stream
+    let decoded = stream
         .map_err(move |e| {
             external(e).context(format!("reading Parquet file {location} with strata"))
         })
@@ -487,7 +518,34 @@ async fn open_file(
                 });
             futures::future::ready(converted)
         })
-        .boxed())
+        .boxed();
+    Ok(TimedPolls {
+        inner: decoded,
+        time: metrics.decode_time,
+    }
+    .boxed())
+}
+
+/// A stream that adds the time spent inside its inner stream's polls to a
+/// metric: the work done between the moments the inner stream waits.
+struct TimedPolls<S> {
+    inner: S,
+    time: Time,
+}
+
+impl<S: futures::Stream + Unpin> futures::Stream for TimedPolls<S> {
+    type Item = S::Item;
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<S::Item>> {
+        let this = self.get_mut();
+        let timer = this.time.timer();
+        let polled = this.inner.poll_next_unpin(cx);
+        timer.done();
+        polled
+    }
 }
 
 /// The scan's predicate as it applies to one file: partition columns

@@ -321,6 +321,9 @@ async fn filters_prune_row_groups_by_statistics() {
     let plan = run(&ctx, "EXPLAIN ANALYZE SELECT name FROM t WHERE id = 4321").await;
     assert!(plan.contains("row_groups_pruned_statistics=9"), "{plan}");
     assert!(plan.contains("row_groups_matched_statistics=1"), "{plan}");
+    // The kept row group was decoded, and the time it took is counted.
+    assert!(plan.contains("decode_time="), "{plan}");
+    assert!(!plan.contains("decode_time=0ns"), "{plan}");
     let rows = run(&ctx, "SELECT name FROM t WHERE id = 4321").await;
     assert!(rows.contains("name-5"), "{rows}");
     // Nothing matches: every row group is pruned, no row is read.

@@ -7,103 +7,26 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use common::tpch_data::{self, Writer};
 use common::{run, scratch};
 
 use datafusion::prelude::{SessionConfig, SessionContext};
-use tpchgen::generators::{
-    CustomerGenerator, LineItemGenerator, NationGenerator, OrderGenerator, PartGenerator,
-    PartSuppGenerator, RegionGenerator, SupplierGenerator,
-};
-use tpchgen_arrow::arrow::array::RecordBatch;
-use tpchgen_arrow::{
-    CustomerArrow, LineItemArrow, NationArrow, OrderArrow, PartArrow, PartSuppArrow, RegionArrow,
-    SupplierArrow,
-};
 
 const SCALE: f64 = 0.01;
 
 /// How many of the 22 queries return rows at [`SCALE`].
 const MIN_ANSWERED: usize = 22;
 
-/// The eight tables, each as its batches.
-fn tables() -> Vec<(&'static str, Vec<RecordBatch>)> {
-    fn collect(
-        batches: impl Iterator<Item = Result<RecordBatch, tpchgen_arrow::arrow::error::ArrowError>>,
-    ) -> Vec<RecordBatch> {
-        batches.collect::<Result<_, _>>().unwrap()
-    }
-    vec![
-        (
-            "nation",
-            collect(NationArrow::new(NationGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "region",
-            collect(RegionArrow::new(RegionGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "part",
-            collect(PartArrow::new(PartGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "supplier",
-            collect(SupplierArrow::new(SupplierGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "partsupp",
-            collect(PartSuppArrow::new(PartSuppGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "customer",
-            collect(CustomerArrow::new(CustomerGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "orders",
-            collect(OrderArrow::new(OrderGenerator::new(SCALE, 1, 1))),
-        ),
-        (
-            "lineitem",
-            collect(LineItemArrow::new(LineItemGenerator::new(SCALE, 1, 1))),
-        ),
-    ]
-}
+/// Row groups of 10,000 rows: lineitem has seven, so four partitions
+/// each read some.
+const ROW_GROUP_ROWS: usize = 10_000;
 
-/// Write every table to `dir/<table>.parquet`, by strata or by arrow-rs,
-/// in row groups of 10,000 rows (lineitem has seven).
-fn write_tables(dir: &Path, by_strata: bool) {
-    std::fs::create_dir_all(dir).unwrap();
-    for (name, batches) in tables() {
-        let file = std::fs::File::create(dir.join(format!("{name}.parquet"))).unwrap();
-        let schema = batches[0].schema();
-        if by_strata {
-            let props = strata_file::properties::WriterProperties::builder()
-                .set_max_row_group_row_count(Some(10_000))
-                .build();
-            let mut writer = strata_arrow::ArrowWriter::try_new(file, schema, Some(props)).unwrap();
-            for batch in &batches {
-                writer.write(batch).unwrap();
-            }
-            writer.close().unwrap();
-        } else {
-            let props = parquet::file::properties::WriterProperties::builder()
-                .set_max_row_group_row_count(Some(10_000))
-                .build();
-            let mut writer =
-                parquet::arrow::ArrowWriter::try_new(file, schema, Some(props)).unwrap();
-            for batch in &batches {
-                writer.write(batch).unwrap();
-            }
-            writer.close().unwrap();
-        }
-    }
-}
-
-/// The text of query `n` (the files in `tests/tpch/`).
+/// The text of query `n`.
 fn query(n: usize) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/tpch/q{n}.sql"));
-    std::fs::read_to_string(path).unwrap()
+    let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tpch");
+    tpch_data::query(&dir, n)
 }
 
 /// A session over the tables in `dir`, reading with strata or not.
@@ -115,13 +38,7 @@ async fn session(dir: &Path, strata: bool, partitions: usize) -> SessionContext 
     if strata {
         strata_datafusion::register_strata(&ctx).unwrap();
     }
-    for (name, _) in tables() {
-        let sql = format!(
-            "CREATE EXTERNAL TABLE {name} STORED AS PARQUET LOCATION '{}'",
-            dir.join(format!("{name}.parquet")).display()
-        );
-        ctx.sql(&sql).await.unwrap().collect().await.unwrap();
-    }
+    tpch_data::register_tables(&ctx, dir).await;
     let plan = run(&ctx, "EXPLAIN SELECT * FROM nation").await;
     assert_eq!(plan.contains("reader=strata"), strata, "{plan}");
     ctx
@@ -160,13 +77,13 @@ async fn compare_all(dir: &Path) {
 #[tokio::test]
 async fn tpch_over_files_written_by_strata() {
     let dir = scratch("tpch-strata");
-    write_tables(&dir, true);
+    tpch_data::write_tables(&dir, SCALE, Writer::Strata, Some(ROW_GROUP_ROWS));
     compare_all(&dir).await;
 }
 
 #[tokio::test]
 async fn tpch_over_files_written_by_arrow_rs() {
     let dir = scratch("tpch-arrow-rs");
-    write_tables(&dir, false);
+    tpch_data::write_tables(&dir, SCALE, Writer::ArrowRs, Some(ROW_GROUP_ROWS));
     compare_all(&dir).await;
 }

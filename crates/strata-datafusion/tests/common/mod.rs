@@ -1,6 +1,8 @@
 //! Helpers shared by the SQL and TPC-H tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
+pub mod tpch_data;
+
 use std::path::PathBuf;
 
 use datafusion::arrow::util::pretty::pretty_format_batches;

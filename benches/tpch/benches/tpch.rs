@@ -1,0 +1,353 @@
+//! TPC-H through DataFusion: strata's Parquet format against DataFusion's
+//! built-in Parquet, on the same files and the same session settings.
+//!
+//! The tables come from `tpchgen-arrow`, written once by strata and once
+//! by arrow-rs (each writer's defaults) under `target/tpch/sf<SCALE>/`,
+//! and kept there for the next run. For each file set, at one partition
+//! and at one partition per core, the 22 queries run `--runs` times on
+//! each side, the two sides taking turns (the first side alternates from
+//! run to run). A query's time is from its SQL text to its last batch:
+//! planning and execution. Each side's first answer must equal the
+//! other's, row for row, or the run fails.
+//!
+//! Prints one Markdown table per file set and partition count: each
+//! query's median time on either side, their ratio (strata / built-in,
+//! below 1 is faster), and what the scans read: bytes fetched, row
+//! groups and pages pruned. `cargo xtask bench` runs it and appends the
+//! tables to its report.
+//!
+//! ```text
+//! cargo bench --profile release -p strata-tpch-bench -- [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain]
+//! ```
+#![forbid(unsafe_code)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../../../crates/strata-datafusion/tests/common/tpch_data.rs"]
+mod tpch_data;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::physical_plan::metrics::MetricValue;
+use datafusion::physical_plan::{ExecutionPlan, collect};
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+use tpch_data::Writer;
+
+/// The command line.
+struct Options {
+    scale: f64,
+    runs: usize,
+    queries: Vec<usize>,
+    partitions: Vec<usize>,
+    /// Print each query's `EXPLAIN ANALYZE` on both sides instead of
+    /// timing it.
+    explain: bool,
+}
+
+fn options() -> Options {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut opts = Options {
+        scale: 1.0,
+        runs: 3,
+        queries: Vec::new(),
+        partitions: Vec::new(),
+        explain: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).map(String::as_str);
+        let number = || -> usize {
+            value
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{} needs a number", args[i]))
+        };
+        match args[i].as_str() {
+            // What `cargo bench` passes to every benchmark binary.
+            "--bench" => {
+                i += 1;
+                continue;
+            }
+            "--explain" => {
+                opts.explain = true;
+                i += 1;
+                continue;
+            }
+            "--scale" => {
+                opts.scale = value
+                    .and_then(|v| v.parse().ok())
+                    .filter(|s: &f64| *s > 0.0)
+                    .expect("--scale needs a positive number")
+            }
+            "--runs" => opts.runs = number().max(1),
+            "--query" => opts.queries.push(number()),
+            "--partitions" => opts.partitions.push(number().max(1)),
+            "--help" | "-h" => {
+                println!(
+                    "tpch [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain]\n\
+                     defaults: scale 1, 3 runs, all 22 queries, 1 and {cores} partitions"
+                );
+                std::process::exit(0);
+            }
+            other => panic!("unknown argument {other} (try --help)"),
+        }
+        i += 2;
+    }
+    if opts.queries.is_empty() {
+        opts.queries = (1..=22).collect();
+    }
+    if opts.partitions.is_empty() {
+        opts.partitions = vec![1];
+        if cores > 1 {
+            opts.partitions.push(cores);
+        }
+    }
+    opts
+}
+
+/// The workspace's target directory.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
+}
+
+/// The tables of one file set, written on the first run and kept. A
+/// marker written last tells a finished set from an interrupted one.
+fn file_set(scale: f64, writer: Writer) -> PathBuf {
+    let name = match writer {
+        Writer::Strata => "strata",
+        Writer::ArrowRs => "arrow-rs",
+    };
+    let dir = target_dir().join(format!("tpch/sf{scale}/{name}"));
+    let done = dir.join("complete");
+    if !done.exists() {
+        let started = Instant::now();
+        eprintln!("tpch: writing SF {scale} with {name} to {}", dir.display());
+        let _ = std::fs::remove_dir_all(&dir);
+        tpch_data::write_tables(&dir, scale, writer, None);
+        std::fs::write(&done, b"").unwrap();
+        eprintln!("tpch: written in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    dir
+}
+
+/// A session over the tables in `dir`, with strata as its Parquet format
+/// or DataFusion's own.
+async fn session(dir: &Path, strata: bool, partitions: usize) -> SessionContext {
+    let config = SessionConfig::new().with_target_partitions(partitions);
+    let ctx = SessionContext::new_with_config(config);
+    if strata {
+        strata_datafusion::register_strata(&ctx).unwrap();
+    }
+    tpch_data::register_tables(&ctx, dir).await;
+    ctx
+}
+
+/// What the scans of one query read, summed over the plan's scans.
+#[derive(Debug, Default, Clone, Copy)]
+struct Scanned {
+    bytes: usize,
+    row_groups_pruned: usize,
+    pages_pruned: usize,
+}
+
+impl Scanned {
+    fn of(plan: &Arc<dyn ExecutionPlan>) -> Self {
+        let mut total = Self::default();
+        total.add(plan);
+        total
+    }
+
+    fn add(&mut self, plan: &Arc<dyn ExecutionPlan>) {
+        for metric in plan.metrics().iter().flat_map(|m| m.iter()) {
+            let (name, value) = match metric.value() {
+                MetricValue::Count { name, count } => (name.as_ref(), count.value()),
+                MetricValue::PruningMetrics {
+                    name,
+                    pruning_metrics,
+                } => (name.as_ref(), pruning_metrics.pruned()),
+                _ => continue,
+            };
+            match name {
+                "bytes_scanned" => self.bytes += value,
+                "row_groups_pruned_statistics" | "row_groups_pruned_bloom_filter" => {
+                    self.row_groups_pruned += value
+                }
+                "page_index_pages_pruned" => self.pages_pruned += value,
+                _ => {}
+            }
+        }
+        for child in plan.children() {
+            self.add(child);
+        }
+    }
+}
+
+/// One run of `sql`: its time from text to last batch, its batches and
+/// what its scans read.
+async fn run(ctx: &SessionContext, sql: &str) -> (Duration, Vec<RecordBatch>, Scanned) {
+    let started = Instant::now();
+    let frame = ctx.sql(sql).await.unwrap_or_else(|e| panic!("{e}\n{sql}"));
+    let plan = frame
+        .create_physical_plan()
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"));
+    let batches = collect(Arc::clone(&plan), ctx.task_ctx())
+        .await
+        .unwrap_or_else(|e| panic!("{e}\n{sql}"));
+    (started.elapsed(), batches, Scanned::of(&plan))
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+/// One query's row of a table.
+struct Row {
+    query: usize,
+    strata: Duration,
+    builtin: Duration,
+    strata_read: Scanned,
+    builtin_read: Scanned,
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+fn render(title: &str, rows: &[Row]) -> String {
+    let mut out = format!(
+        "\n### {title}\n\n\
+         | query | strata ms | built-in ms | ratio | MiB read strata / built-in \
+         | row groups pruned | pages pruned |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "| Q{} | {:.1} | {:.1} | {:.2} | {:.1} / {:.1} | {} / {} | {} / {} |\n",
+            r.query,
+            ms(r.strata),
+            ms(r.builtin),
+            ms(r.strata) / ms(r.builtin),
+            mib(r.strata_read.bytes),
+            mib(r.builtin_read.bytes),
+            r.strata_read.row_groups_pruned,
+            r.builtin_read.row_groups_pruned,
+            r.strata_read.pages_pruned,
+            r.builtin_read.pages_pruned,
+        ));
+    }
+    let strata: Duration = rows.iter().map(|r| r.strata).sum();
+    let builtin: Duration = rows.iter().map(|r| r.builtin).sum();
+    let bytes = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
+    out.push_str(&format!(
+        "| **total** | {:.1} | {:.1} | **{:.2}** | {:.1} / {:.1} | | |\n",
+        ms(strata),
+        ms(builtin),
+        ms(strata) / ms(builtin),
+        mib(bytes(|r| r.strata_read.bytes)),
+        mib(bytes(|r| r.builtin_read.bytes)),
+    ));
+    out
+}
+
+#[tokio::main]
+async fn main() {
+    let opts = options();
+    let started = Instant::now();
+    let mut report = format!(
+        "\n## TPC-H SF {} through DataFusion: strata's format against the built-in Parquet\n\n\
+         Median of {} runs, the two sides taking turns; time from SQL text to last batch. \
+         Ratio is strata / built-in.\n",
+        opts.scale, opts.runs
+    );
+    for writer in [Writer::Strata, Writer::ArrowRs] {
+        let dir = file_set(opts.scale, writer);
+        for &partitions in &opts.partitions {
+            let ours = session(&dir, true, partitions).await;
+            let theirs = session(&dir, false, partitions).await;
+            let mut rows = Vec::new();
+            for &n in &opts.queries {
+                let sql = tpch_data::query(&query_dir(), n);
+                if opts.explain {
+                    for (side, ctx) in [("strata", &ours), ("built-in", &theirs)] {
+                        let (_, batches, _) = run(ctx, &format!("EXPLAIN ANALYZE {sql}")).await;
+                        let text = pretty_format_batches(&batches).unwrap();
+                        eprintln!("tpch: Q{n} {side}, {partitions} partition(s):\n{text}");
+                    }
+                    continue;
+                }
+                let mut times = (Vec::new(), Vec::new());
+                let mut answers = (None, None);
+                let mut read = (Scanned::default(), Scanned::default());
+                for run_index in 0..opts.runs {
+                    for side in 0..2 {
+                        let strata = (side + run_index) % 2 == 0;
+                        let ctx = if strata { &ours } else { &theirs };
+                        let (time, batches, scanned) = run(ctx, &sql).await;
+                        let (t, a, r) = if strata {
+                            (&mut times.0, &mut answers.0, &mut read.0)
+                        } else {
+                            (&mut times.1, &mut answers.1, &mut read.1)
+                        };
+                        t.push(time);
+                        *r = scanned;
+                        if a.is_none() {
+                            *a = Some(pretty_format_batches(&batches).unwrap().to_string());
+                        }
+                    }
+                }
+                assert_eq!(
+                    answers.0,
+                    answers.1,
+                    "Q{n} differs between strata and the built-in reader over {} at {partitions} partitions",
+                    dir.display()
+                );
+                let row = Row {
+                    query: n,
+                    strata: median(&mut times.0),
+                    builtin: median(&mut times.1),
+                    strata_read: read.0,
+                    builtin_read: read.1,
+                };
+                eprintln!(
+                    "tpch: Q{n} {:.1} ms / {:.1} ms",
+                    ms(row.strata),
+                    ms(row.builtin)
+                );
+                rows.push(row);
+            }
+            if opts.explain {
+                continue;
+            }
+            let written = match writer {
+                Writer::Strata => "files written by strata",
+                Writer::ArrowRs => "files written by arrow-rs",
+            };
+            report.push_str(&render(
+                &format!("{written}, {partitions} partition(s)"),
+                &rows,
+            ));
+        }
+    }
+    report.push_str(&format!(
+        "\nEvery answer equal on both sides. Benchmark run time: {:.0} s.\n",
+        started.elapsed().as_secs_f64()
+    ));
+    println!("{report}");
+}
+
+/// The query texts, kept with the TPC-H test.
+fn query_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/strata-datafusion/tests/tpch")
+}
