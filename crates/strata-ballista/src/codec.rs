@@ -158,7 +158,14 @@ impl StrataPhysicalCodec {
         let table_schema = FileScanConfig::parse_table_schema_from_proto(config)?;
         let columns = Arc::clone(table_schema.table_schema());
         let options = options_from_proto(node.options.as_ref())?;
-        let mut source = StrataSource::new(table_schema, options);
+        // The executor's own cache: its later tasks over the same files
+        // skip their footers.
+        let cache = ctx
+            .task_ctx()
+            .runtime_env()
+            .cache_manager
+            .get_file_metadata_cache();
+        let mut source = StrataSource::new(table_schema, options).with_metadata_cache(cache);
         if let Some(predicate) = &node.predicate {
             let predicate =
                 parse_physical_expr_with_converter(predicate, &columns, ctx, converter)?;

@@ -128,14 +128,18 @@ impl StrataFormat {
         &self.options
     }
 
-    /// The footer of `object`, with its Arrow schema.
+    /// The footer of `object`, with its Arrow schema (kept in the
+    /// session's file metadata cache for the scans to come).
     async fn metadata(
         &self,
+        state: &dyn Session,
         store: &Arc<dyn ObjectStore>,
         object: &ObjectMeta,
     ) -> Result<ArrowReaderMetadata> {
+        let cache = state.runtime_env().cache_manager.get_file_metadata_cache();
         let mut reader = ObjectStoreFileReader::new(Arc::clone(store), object.clone())
-            .with_footer_size_hint(self.options.global.metadata_size_hint);
+            .with_footer_size_hint(self.options.global.metadata_size_hint)
+            .with_metadata_cache(Some(cache));
         ArrowReaderMetadata::load_async(&mut reader, ArrowReaderOptions::new())
             .await
             .map_err(|e| {
@@ -149,10 +153,11 @@ impl StrataFormat {
     /// The path of `object` and its Arrow schema.
     async fn schema_of(
         &self,
+        state: &dyn Session,
         store: &Arc<dyn ObjectStore>,
         object: &ObjectMeta,
     ) -> Result<(String, DfSchema)> {
-        let metadata = self.metadata(store, object).await?;
+        let metadata = self.metadata(state, store, object).await?;
         let schema = bridge::schema_to_df(metadata.schema())
             .map_err(|e| DataFusionError::ArrowError(Box::new(e), None))?;
         Ok((object.location.to_string(), schema))
@@ -226,7 +231,7 @@ impl FileFormat for StrataFormat {
             .get();
         let loads: Vec<_> = objects
             .iter()
-            .map(|object| self.schema_of(store, object))
+            .map(|object| self.schema_of(state, store, object))
             .collect();
         let mut schemas: Vec<(String, DfSchema)> = futures::stream::iter(loads)
             .buffer_unordered(concurrency)
@@ -248,18 +253,18 @@ impl FileFormat for StrataFormat {
 
     async fn infer_stats(
         &self,
-        _state: &dyn Session,
+        state: &dyn Session,
         store: &Arc<dyn ObjectStore>,
         table_schema: DfSchemaRef,
         object: &ObjectMeta,
     ) -> Result<Statistics> {
-        let metadata = self.metadata(store, object).await?;
+        let metadata = self.metadata(state, store, object).await?;
         Ok(file_statistics(&metadata, &table_schema))
     }
 
     async fn create_physical_plan(
         &self,
-        _state: &dyn Session,
+        state: &dyn Session,
         conf: FileScanConfig,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         // The source came from `file_source` and holds the projection and
@@ -271,7 +276,11 @@ impl FileFormat for StrataFormat {
                 conf.file_source().file_type()
             );
         };
-        let source = source.clone().with_options(self.options.clone());
+        let cache = state.runtime_env().cache_manager.get_file_metadata_cache();
+        let source = source
+            .clone()
+            .with_options(self.options.clone())
+            .with_metadata_cache(cache);
         let conf = FileScanConfigBuilder::from(conf)
             .with_source(Arc::new(source))
             .build();

@@ -7,7 +7,8 @@
 //! [`StrataOpener`]. Opening a file:
 //!
 //! 1. loads its footer through the object store (one suffix request of
-//!    `metadata_size_hint` bytes where the footer fits),
+//!    `metadata_size_hint` bytes where the footer fits), or takes it from
+//!    the session's file metadata cache, where the file is unchanged,
 //! 2. reads it with the table's types where only the Arrow type differs
 //!    (`Utf8View` for `Utf8` under `schema_force_view_types`, strings for
 //!    binary under `binary_as_string`), so no cast follows the decode,
@@ -45,6 +46,7 @@ use datafusion::datasource::physical_plan::{
 };
 use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion::datasource::table_schema::TableSchema;
+use datafusion::execution::cache::cache_manager::FileMetadataCache;
 use datafusion::physical_expr::projection::ProjectionExprs;
 use datafusion::physical_expr::utils::collect_columns;
 use datafusion::physical_expr::{conjunction, split_conjunction};
@@ -88,6 +90,8 @@ pub struct StrataSource {
     row_predicate: Option<Arc<dyn PhysicalExpr>>,
     batch_size: Option<usize>,
     metrics: ExecutionPlanMetricsSet,
+    /// Where decoded footers are kept between scans (the session's).
+    metadata_cache: Option<Arc<FileMetadataCache>>,
 }
 
 impl fmt::Debug for StrataSource {
@@ -115,7 +119,16 @@ impl StrataSource {
             row_predicate: None,
             batch_size: None,
             metrics: ExecutionPlanMetricsSet::new(),
+            metadata_cache: None,
         }
+    }
+
+    /// The scan keeping the footers it decodes in `cache` and taking them
+    /// from it (DataFusion's file metadata cache: the session runtime's
+    /// `cache_manager.get_file_metadata_cache()`).
+    pub fn with_metadata_cache(mut self, cache: Arc<FileMetadataCache>) -> Self {
+        self.metadata_cache = Some(cache);
+        self
     }
 
     /// The options the scan reads under.
@@ -149,19 +162,13 @@ impl StrataSource {
     }
 
     /// The scan dropping the rows `predicate` (over the table's columns,
-    /// naming file columns only)
-    /// does not keep, as well as those its row filters already dropped.
-    /// Whoever calls this answers for the rows: DataFusion does not filter
-    /// them again. For rebuilding a planned scan elsewhere, as a plan codec
-    /// does.
+    /// naming file columns only) does not keep, as well as those its row
+    /// filters already dropped. Whoever calls this answers for the rows:
+    /// DataFusion does not filter them again. For rebuilding a planned
+    /// scan elsewhere, as a plan codec does.
     pub fn with_row_predicate(mut self, predicate: Arc<dyn PhysicalExpr>) -> Self {
         and_also(&mut self.row_predicate, predicate);
         self
-    }
-
-    /// The batch size DataFusion set, if it set one.
-    pub fn batch_size(&self) -> Option<usize> {
-        self.batch_size
     }
 }
 
@@ -397,7 +404,8 @@ async fn open_file(
     let hint = file.metadata_size_hint.or(options.metadata_size_hint);
     let mut reader = ObjectStoreFileReader::new(store, file.object_meta.clone())
         .with_footer_size_hint(hint)
-        .with_bytes_counter(metrics.bytes_scanned.clone());
+        .with_bytes_counter(metrics.bytes_scanned.clone())
+        .with_metadata_cache(source.metadata_cache.clone());
     let logical = Arc::clone(source.table_schema.file_schema());
 
     // The page index is loaded only where it can prune pages.

@@ -7,11 +7,26 @@
 //! hint is given, then the metadata), and the pages are fetched with
 //! `get_ranges`, which coalesces nearby ranges and runs the requests
 //! concurrently.
+//!
+//! Given DataFusion's file metadata cache (the session runtime's, as
+//! DataFusion's own Parquet reader uses it), the reader keeps each
+//! decoded footer there, keyed by path and checked against the file's
+//! size and modification time, so that planning and every later scan of
+//! an unchanged file skip the footer's request and decoding. A cached
+//! footer without the page index serves a read that wants one only once
+//! the index is loaded and cached with it.
 
+use std::any::Any;
+
+use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use datafusion::common::HashMap;
+use datafusion::execution::cache::cache_manager::{
+    CachedFileMetadataEntry, FileMetadata, FileMetadataCache,
+};
 use datafusion::physical_plan::metrics::Count;
 use futures::future::{BoxFuture, FutureExt};
 use object_store13::{ObjectMeta, ObjectStore, ObjectStoreExt};
@@ -21,12 +36,67 @@ use strata_arrow::async_reader::{AsyncFileReader, fetch_metadata};
 use strata_file::metadata::ParquetMetaData;
 
 /// One file of a DataFusion object store, read by byte ranges.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ObjectStoreFileReader {
     store: Arc<dyn ObjectStore>,
     meta: ObjectMeta,
     footer_size_hint: Option<usize>,
     bytes_read: Option<Count>,
+    metadata_cache: Option<Arc<FileMetadataCache>>,
+}
+
+impl fmt::Debug for ObjectStoreFileReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ObjectStoreFileReader")
+            .field("location", &self.meta.location)
+            .field("size", &self.meta.size)
+            .field("footer_size_hint", &self.footer_size_hint)
+            .field("metadata_cache", &self.metadata_cache.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A footer strata decoded, as DataFusion's file metadata cache holds it.
+pub struct CachedStrataMetadata(Arc<ParquetMetaData>);
+
+impl CachedStrataMetadata {
+    /// The decoded footer.
+    pub fn metadata(&self) -> &Arc<ParquetMetaData> {
+        &self.0
+    }
+}
+
+impl FileMetadata for CachedStrataMetadata {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    /// An estimate, for the cache's size limit: the structs of the
+    /// footer, its row groups and column chunks, and the page locations
+    /// of a loaded page index twice over (its column index holds about as
+    /// many entries). Statistics' bounds and key-value metadata are not
+    /// counted.
+    fn memory_size(&self) -> usize {
+        use std::mem::size_of;
+        let metadata = &self.0;
+        let mut size = size_of::<ParquetMetaData>();
+        for (i, row_group) in metadata.row_groups().iter().enumerate() {
+            size += size_of_val(row_group) + size_of_val(row_group.columns());
+            if metadata.page_index().is_some() {
+                let index = metadata.page_index_for_row_group(i);
+                for column in 0..row_group.columns().len() {
+                    let pages = index.page_locations(column).map_or(0, Vec::len);
+                    size += 2 * pages * size_of::<strata_file::metadata::PageLocation>();
+                }
+            }
+        }
+        size
+    }
+
+    fn extra_info(&self) -> HashMap<String, String> {
+        let page_index = self.0.page_index().is_some();
+        HashMap::from([("page_index".to_owned(), page_index.to_string())])
+    }
 }
 
 impl ObjectStoreFileReader {
@@ -37,7 +107,31 @@ impl ObjectStoreFileReader {
             meta,
             footer_size_hint: None,
             bytes_read: None,
+            metadata_cache: None,
         }
+    }
+
+    /// Keep decoded footers in `cache` and take them from it (see the
+    /// module docs).
+    pub fn with_metadata_cache(mut self, cache: Option<Arc<FileMetadataCache>>) -> Self {
+        self.metadata_cache = cache;
+        self
+    }
+
+    /// The footer in the cache for this very file (same size and
+    /// modification time), if it has one with the page index or none is
+    /// wanted.
+    fn cached_metadata(&self, wants_page_index: bool) -> Option<Arc<ParquetMetaData>> {
+        let entry = self.metadata_cache.as_ref()?.get(&self.meta.location)?;
+        if !entry.is_valid_for(&self.meta) {
+            return None;
+        }
+        let cached = entry
+            .file_metadata
+            .as_any()
+            .downcast_ref::<CachedStrataMetadata>()?;
+        let usable = !wants_page_index || cached.0.page_index().is_some();
+        usable.then(|| Arc::clone(&cached.0))
     }
 
     /// Read the last `hint` bytes first when loading the metadata, so a
@@ -104,9 +198,21 @@ impl AsyncFileReader for ObjectStoreFileReader {
         options: Option<&'a ArrowReaderOptions>,
     ) -> BoxFuture<'a, strata_arrow::Result<Arc<ParquetMetaData>>> {
         async move {
+            let wants_page_index = options.is_some_and(ArrowReaderOptions::page_index);
+            if let Some(metadata) = self.cached_metadata(wants_page_index) {
+                return Ok(metadata);
+            }
             let size = self.meta.size;
             let hint = self.footer_size_hint.map(|h| h as u64);
-            Ok(Arc::new(fetch_metadata(self, size, hint, options).await?))
+            let metadata = Arc::new(fetch_metadata(self, size, hint, options).await?);
+            if let Some(cache) = &self.metadata_cache {
+                let entry = CachedStrataMetadata(Arc::clone(&metadata));
+                cache.put(
+                    &self.meta.location,
+                    CachedFileMetadataEntry::new(self.meta.clone(), Arc::new(entry)),
+                );
+            }
+            Ok(metadata)
         }
         .boxed()
     }

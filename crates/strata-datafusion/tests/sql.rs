@@ -515,3 +515,38 @@ async fn read_and_register_parquet_read_with_strata() {
     let rows = run(&fresh, "SELECT count(*), max(id) FROM t").await;
     assert!(rows.contains("| 300      | 300"), "{rows}");
 }
+
+#[tokio::test]
+async fn footers_are_kept_in_the_session_cache_until_the_file_changes() {
+    let dir = scratch("metadata-cache");
+    let file = dir.join("t.parquet");
+    let ctx = strata_ctx(SessionConfig::new().with_target_partitions(1));
+    write(&ctx, &source_query(3000), &file, "").await;
+    let cache = ctx.runtime_env().cache_manager.get_file_metadata_cache();
+    let location = object_store_path(&file);
+    assert!(cache.get(&location).is_none(), "nothing read yet");
+    run(&ctx, &create_t(&file)).await;
+    // Inferring the schema decoded the footer, without the page index.
+    let entry = cache.get(&location).expect("the footer is cached");
+    assert_eq!(entry.file_metadata.extra_info()["page_index"], "false");
+    assert!(entry.file_metadata.memory_size() > 0);
+    let sum = "SELECT sum(id), count(maybe) FROM t WHERE id > 100";
+    assert!(run(&ctx, sum).await.contains("4496450"));
+    // A filter can use the page index: it was loaded and cached with the
+    // footer.
+    let entry = cache.get(&location).expect("the footer is cached");
+    assert_eq!(entry.file_metadata.extra_info()["page_index"], "true");
+    // The file rewritten with other rows (another size): the cached
+    // footer no longer matches it, and the scan reads the new one.
+    std::fs::remove_file(&file).unwrap();
+    write(&ctx, &source_query(2000), &file, "").await;
+    assert!(
+        run(&ctx, sum).await.contains("1995950"),
+        "the new file's rows"
+    );
+}
+
+/// The object store path of a local file, as DataFusion keys its caches.
+fn object_store_path(file: &Path) -> datafusion::object_store::path::Path {
+    datafusion::object_store::path::Path::from_absolute_path(file).unwrap()
+}
