@@ -16,8 +16,9 @@
 //!   strata's Parquet format against DataFusion's built-in one, taking
 //!   turns, built with the `release` profile whatever `--profile` says (an
 //!   LTO build of DataFusion takes too long on two cores; both sides share
-//!   the one binary). Its tables are appended to the report. A filter of
-//!   just `tpch` runs only it.
+//!   the one binary), one run a side (five with `--full`). Its tables are
+//!   appended to the report. A filter of just `tpch` runs only it, three
+//!   runs a side (five with `--full`).
 //! - `cargo xtask corpus [DIR]`: read every Parquet file of the
 //!   parquet-testing corpus (default `../shared/parquet-testing`) through
 //!   strata's Arrow reader and print pass/fail per file.
@@ -75,7 +76,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     let started = SystemTime::now();
     let wants_tpch = filter.is_empty() || filter.iter().any(|f| f.contains("tpch"));
     if !filter.is_empty() && filter.iter().all(|f| f.contains("tpch")) {
-        let report = tpch(&root, full)?;
+        let report = tpch(&root, if full { 5 } else { 3 })?;
         println!("{report}");
         return write_report(&root, &report);
     }
@@ -225,7 +226,9 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
     if wants_tpch {
-        report.push_str(&tpch(&root, full)?);
+        // One run a side in the quick run keeps it near five minutes of
+        // benchmarking; `cargo xtask bench tpch` takes three.
+        report.push_str(&tpch(&root, if full { 5 } else { 1 })?);
         lap(&mut phases, "TPC-H through DataFusion (build and run)");
     }
     report.push_str(&render_phases(&phases));
@@ -246,13 +249,13 @@ fn bench(args: &[String]) -> Result<(), String> {
 }
 
 /// Builds and runs the TPC-H benchmark (`benches/tpch`) with the release
-/// profile and returns its Markdown tables.
-fn tpch(root: &Path, full: bool) -> Result<String, String> {
-    let runs = if full { "5" } else { "3" };
+/// profile, `runs` times a side, and returns its Markdown tables.
+fn tpch(root: &Path, runs: usize) -> Result<String, String> {
+    let runs = runs.to_string();
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root)
         .args(["bench", "--profile", "release", "-p", "strata-tpch-bench"])
-        .args(["--", "--runs", runs])
+        .args(["--", "--runs", runs.as_str()])
         .stderr(std::process::Stdio::inherit())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
