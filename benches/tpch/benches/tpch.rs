@@ -3,10 +3,11 @@
 //!
 //! The tables come from `tpchgen-arrow`, written once by strata and once
 //! by arrow-rs (each writer's defaults) under `target/tpch/sf<SCALE>/`,
-//! and kept there for the next run. For each file set, at one partition
-//! and at one partition per core, the 22 queries run `--runs` times on
-//! each side, the two sides taking turns (the first side alternates from
-//! run to run). A query's time is from its SQL text to its last batch:
+//! and kept there for the next run (delete `target/tpch` after a change
+//! to either writer, or the runs keep reading the old files). For each
+//! file set, at one partition and at one partition per core, the 22
+//! queries run `--runs` times on each side, the two sides taking turns
+//! (the first side alternates from run to run). A query's time is from its SQL text to its last batch:
 //! planning and execution. Each side's first answer must equal the
 //! other's, row for row, or the run fails.
 //!
