@@ -38,6 +38,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use futures::{StreamExt, TryStreamExt};
 use object_store13::{ObjectMeta, ObjectStore};
 use strata_arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use strata_file::metadata::PageIndexPolicy;
 
 use crate::bridge;
 use crate::sink::StrataSink;
@@ -129,7 +130,10 @@ impl StrataFormat {
     }
 
     /// The footer of `object`, with its Arrow schema (kept in the
-    /// session's file metadata cache for the scans to come).
+    /// session's file metadata cache for the scans to come). The page
+    /// index is loaded with it where the options enable it, as DataFusion's
+    /// own reader does with a cache: a scan with a predicate would
+    /// otherwise load it, and planning reads every file once anyway.
     async fn metadata(
         &self,
         state: &dyn Session,
@@ -140,7 +144,13 @@ impl StrataFormat {
         let mut reader = ObjectStoreFileReader::new(Arc::clone(store), object.clone())
             .with_footer_size_hint(self.options.global.metadata_size_hint)
             .with_metadata_cache(Some(cache));
-        ArrowReaderMetadata::load_async(&mut reader, ArrowReaderOptions::new())
+        let page_index = if self.options.global.enable_page_index {
+            PageIndexPolicy::Optional
+        } else {
+            PageIndexPolicy::Skip
+        };
+        let options = ArrowReaderOptions::new().with_page_index_policy(page_index);
+        ArrowReaderMetadata::load_async(&mut reader, options)
             .await
             .map_err(|e| {
                 external(e).context(format!(

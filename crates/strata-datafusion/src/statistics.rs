@@ -1,8 +1,9 @@
 //! What a footer tells DataFusion's planner and pruning, read through
 //! strata's [`StatisticsConverter`].
 //!
-//! - [`file_statistics`]: one file's row count, size and per-column
-//!   null counts and bounds, for the planner (`FileFormat::infer_stats`).
+//! - [`file_statistics`]: one file's row count and per-column null
+//!   counts, bounds, distinct counts and sizes in memory, for the planner
+//!   (`FileFormat::infer_stats`), as DataFusion's own reader states them;
 //! - [`RowGroupPruningStatistics`]: the bounds, null counts and row counts
 //!   of a file's row groups, as DataFusion's `PruningStatistics`, so a
 //!   `PruningPredicate` can rule row groups out;
@@ -390,42 +391,53 @@ fn bound(
     }
 }
 
-/// One file's statistics for the planner: rows, bytes, and each column of
+/// One file's statistics for the planner: rows, and each column of
 /// `table_schema` that the file holds, from its footer.
+///
+/// The numbers are the ones DataFusion's own Parquet reader gives its
+/// planner, so that a query plans the same with either format (the join
+/// order follows them):
+///
+/// - the file's `total_byte_size` is unknown: its bytes on disk say little
+///   about its size in memory, and each column's `byte_size` says more;
+/// - a column's `byte_size` is its width times the rows for a type of
+///   fixed width (exact), else the uncompressed size of its chunks (an
+///   estimate);
+/// - a column the file lacks reads as nulls: every row is null;
+/// - a column's `distinct_count` is the greatest of the row groups' counts,
+///   exact for one row group, an estimate when at least three in four row
+///   groups state one, and unknown otherwise.
 pub fn file_statistics(metadata: &ArrowReaderMetadata, table_schema: &DfSchema) -> Statistics {
-    let footer = metadata.metadata();
-    let groups = footer.row_groups();
+    let groups = metadata.metadata().row_groups();
     let rows = total(groups.iter().map(RowGroupMetaData::num_rows));
-    let bytes = total(
-        groups
-            .iter()
-            .flat_map(|g| g.columns())
-            .map(|c| c.compressed_size()),
-    );
     let mut statistics = Statistics::new_unknown(table_schema);
     statistics.num_rows = rows.map_or(Precision::Absent, Precision::Exact);
-    statistics.total_byte_size = bytes.map_or(Precision::Absent, Precision::Inexact);
     for (field, column) in table_schema
         .fields()
         .iter()
         .zip(statistics.column_statistics.iter_mut())
     {
-        *column = column_statistics(metadata, field, groups);
+        *column = column_statistics(metadata, field, groups, rows);
     }
     statistics
 }
 
-/// The statistics of the column `field` names, over all of `groups`.
+/// The statistics of the column `field` names, over all of `groups`
+/// (`rows` in all).
 fn column_statistics(
     metadata: &ArrowReaderMetadata,
     field: &arrow59::datatypes::Field,
     groups: &[RowGroupMetaData],
+    rows: Option<usize>,
 ) -> ColumnStatistics {
     let unknown = ColumnStatistics::new_unknown();
     let Ok(converter) =
         StatisticsConverter::try_new(field.name(), metadata.schema(), metadata.parquet_schema())
     else {
-        return unknown;
+        return match (metadata.schema().index_of(field.name()), rows) {
+            (Err(_), Some(rows)) => unknown.with_null_count(Precision::Exact(rows)),
+            _ => unknown,
+        };
     };
     let all_exact = |flags: Result<arrow_array::BooleanArray, _>| {
         flags
@@ -445,11 +457,61 @@ fn column_statistics(
         .row_group_maxes(groups)
         .ok()
         .and_then(|a| to_df(a.as_ref()));
+    let leaf = converter.parquet_column_index();
     ColumnStatistics {
         null_count,
         min_value: bound(mins, min_exact, false, field),
         max_value: bound(maxes, max_exact, true, field),
+        distinct_count: leaf.map_or(Precision::Absent, |leaf| distinct_count(groups, leaf)),
+        byte_size: byte_size(field.data_type(), groups, leaf, rows),
         ..unknown
+    }
+}
+
+/// A column's size in memory as Arrow: exact for a type of fixed width,
+/// else the uncompressed size of its chunks in `groups` (leaf `leaf`).
+fn byte_size(
+    data_type: &arrow59::datatypes::DataType,
+    groups: &[RowGroupMetaData],
+    leaf: Option<usize>,
+    rows: Option<usize>,
+) -> Precision<usize> {
+    if let (Some(width), Some(rows)) = (data_type.primitive_width(), rows) {
+        return rows
+            .checked_mul(width)
+            .map_or(Precision::Absent, Precision::Exact);
+    }
+    let Some(leaf) = leaf else {
+        return Precision::Absent;
+    };
+    let sizes = groups.iter().map(|g| {
+        g.columns()
+            .get(leaf)
+            .map_or(-1, |chunk| chunk.uncompressed_size())
+    });
+    total(sizes).map_or(Precision::Absent, Precision::Inexact)
+}
+
+/// The greatest distinct count the row groups state for leaf `leaf`:
+/// exact for a single row group, an estimate when at least three in four
+/// row groups state one, unknown otherwise.
+fn distinct_count(groups: &[RowGroupMetaData], leaf: usize) -> Precision<usize> {
+    let counts: Vec<u64> = groups
+        .iter()
+        .filter_map(|g| g.columns().get(leaf)?.statistics()?.distinct_count_opt())
+        .collect();
+    let Some(&greatest) = counts.iter().max() else {
+        return Precision::Absent;
+    };
+    let Ok(greatest) = usize::try_from(greatest) else {
+        return Precision::Absent;
+    };
+    if groups.len() == 1 {
+        Precision::Exact(greatest)
+    } else if counts.len() * 4 >= groups.len() * 3 {
+        Precision::Inexact(greatest)
+    } else {
+        Precision::Absent
     }
 }
 
@@ -471,5 +533,83 @@ mod tests {
         assert_eq!(summed(&counts), Precision::Absent);
         let counts = arrow_array::UInt64Array::from(vec![2, 3]);
         assert_eq!(summed(&counts), Precision::Exact(5));
+    }
+
+    /// Row groups of one INT32 column `x`, each of `rows` rows with the
+    /// distinct count given (none where `None`).
+    fn groups(distinct: &[Option<u64>], rows: i64) -> Vec<RowGroupMetaData> {
+        use strata_file::metadata::ColumnChunkMetaData;
+        use strata_format::SchemaDescriptor;
+        use strata_format::metadata::TypedStatistics;
+        use strata_format::schema::parser::parse_message_type;
+        let message = parse_message_type("message schema { required int32 x; }").unwrap();
+        let schema = Arc::new(SchemaDescriptor::new(Arc::new(message)));
+        distinct
+            .iter()
+            .map(|&d| {
+                let stats = TypedStatistics::int32(Some(1), Some(9), d, Some(0), false);
+                let chunk = ColumnChunkMetaData::builder(schema.column(0))
+                    .set_total_uncompressed_size(rows * 5)
+                    .set_statistics(stats)
+                    .build()
+                    .unwrap();
+                RowGroupMetaData::builder(Arc::clone(&schema))
+                    .set_num_rows(rows)
+                    .add_column_metadata(chunk)
+                    .build()
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    /// Distinct counts are exact from one row group, the greatest count an
+    /// estimate when three in four row groups or more state one, and
+    /// unknown below that.
+    #[test]
+    fn distinct_counts_as_the_planner_is_told_them() {
+        assert_eq!(
+            distinct_count(&groups(&[Some(7)], 10), 0),
+            Precision::Exact(7)
+        );
+        assert_eq!(distinct_count(&groups(&[None], 10), 0), Precision::Absent);
+        let three_of_four = groups(&[Some(7), Some(9), None, Some(2)], 10);
+        assert_eq!(distinct_count(&three_of_four, 0), Precision::Inexact(9));
+        let half = groups(&[Some(7), None, None, Some(2)], 10);
+        assert_eq!(distinct_count(&half, 0), Precision::Absent);
+        assert_eq!(distinct_count(&groups(&[], 10), 0), Precision::Absent);
+        // A leaf past the row groups' chunks (a malformed footer).
+        assert_eq!(
+            distinct_count(&groups(&[Some(7)], 10), 3),
+            Precision::Absent
+        );
+    }
+
+    /// A column's size in memory: width times rows for a fixed width, the
+    /// chunks' uncompressed bytes otherwise, unknown without a leaf or on
+    /// overflow.
+    #[test]
+    fn byte_sizes_as_the_planner_is_told_them() {
+        use arrow59::datatypes::DataType;
+        let two = groups(&[None, None], 10);
+        assert_eq!(
+            byte_size(&DataType::Int32, &two, Some(0), Some(20)),
+            Precision::Exact(80)
+        );
+        assert_eq!(
+            byte_size(&DataType::Utf8View, &two, Some(0), Some(20)),
+            Precision::Inexact(100)
+        );
+        assert_eq!(
+            byte_size(&DataType::Utf8View, &two, None, Some(20)),
+            Precision::Absent
+        );
+        assert_eq!(
+            byte_size(&DataType::Int64, &two, Some(0), Some(usize::MAX)),
+            Precision::Absent
+        );
+        assert_eq!(
+            byte_size(&DataType::Utf8View, &two, Some(5), Some(20)),
+            Precision::Absent
+        );
     }
 }

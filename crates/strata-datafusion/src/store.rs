@@ -13,8 +13,9 @@
 //! decoded footer there, keyed by path and checked against the file's
 //! size and modification time, so that planning and every later scan of
 //! an unchanged file skip the footer's request and decoding. A cached
-//! footer without the page index serves a read that wants one only once
-//! the index is loaded and cached with it.
+//! footer without the page index serves a read that wants one once the
+//! index alone is fetched, decoded and added to the cached entry; the
+//! footer is not read again.
 
 use std::any::Any;
 
@@ -32,7 +33,7 @@ use futures::future::{BoxFuture, FutureExt};
 use object_store13::{ObjectMeta, ObjectStore, ObjectStoreExt};
 use strata_arrow::ParquetError;
 use strata_arrow::arrow_reader::ArrowReaderOptions;
-use strata_arrow::async_reader::{AsyncFileReader, fetch_metadata};
+use strata_arrow::async_reader::{AsyncFileReader, fetch_metadata, fetch_page_index};
 use strata_file::metadata::ParquetMetaData;
 
 /// One file of a DataFusion object store, read by byte ranges.
@@ -119,9 +120,8 @@ impl ObjectStoreFileReader {
     }
 
     /// The footer in the cache for this very file (same size and
-    /// modification time), if it has one with the page index or none is
-    /// wanted.
-    fn cached_metadata(&self, wants_page_index: bool) -> Option<Arc<ParquetMetaData>> {
+    /// modification time), if it has one.
+    fn cached_metadata(&self) -> Option<Arc<ParquetMetaData>> {
         let entry = self.metadata_cache.as_ref()?.get(&self.meta.location)?;
         if !entry.is_valid_for(&self.meta) {
             return None;
@@ -130,8 +130,18 @@ impl ObjectStoreFileReader {
             .file_metadata
             .as_any()
             .downcast_ref::<CachedStrataMetadata>()?;
-        let usable = !wants_page_index || cached.0.page_index().is_some();
-        usable.then(|| Arc::clone(&cached.0))
+        Some(Arc::clone(&cached.0))
+    }
+
+    /// Keep `metadata` in the cache, if there is one.
+    fn cache_metadata(&self, metadata: &Arc<ParquetMetaData>) {
+        if let Some(cache) = &self.metadata_cache {
+            let entry = CachedStrataMetadata(Arc::clone(metadata));
+            cache.put(
+                &self.meta.location,
+                CachedFileMetadataEntry::new(self.meta.clone(), Arc::new(entry)),
+            );
+        }
     }
 
     /// Read the last `hint` bytes first when loading the metadata, so a
@@ -198,20 +208,24 @@ impl AsyncFileReader for ObjectStoreFileReader {
         options: Option<&'a ArrowReaderOptions>,
     ) -> BoxFuture<'a, strata_arrow::Result<Arc<ParquetMetaData>>> {
         async move {
-            let wants_page_index = options.is_some_and(ArrowReaderOptions::page_index);
-            if let Some(metadata) = self.cached_metadata(wants_page_index) {
-                return Ok(metadata);
-            }
-            let size = self.meta.size;
-            let hint = self.footer_size_hint.map(|h| h as u64);
-            let metadata = Arc::new(fetch_metadata(self, size, hint, options).await?);
-            if let Some(cache) = &self.metadata_cache {
-                let entry = CachedStrataMetadata(Arc::clone(&metadata));
-                cache.put(
-                    &self.meta.location,
-                    CachedFileMetadataEntry::new(self.meta.clone(), Arc::new(entry)),
-                );
-            }
+            let cached = self.cached_metadata();
+            let wanted = options.filter(|o| o.page_index());
+            let metadata = match (cached, wanted) {
+                (Some(cached), None) => return Ok(cached),
+                (Some(cached), Some(_)) if cached.page_index().is_some() => return Ok(cached),
+                // A footer cached without its page index: add the index.
+                (Some(cached), Some(options)) => {
+                    let size = self.meta.size;
+                    let cached = ParquetMetaData::clone(&cached);
+                    Arc::new(fetch_page_index(self, size, cached, options).await?)
+                }
+                (None, _) => {
+                    let size = self.meta.size;
+                    let hint = self.footer_size_hint.map(|h| h as u64);
+                    Arc::new(fetch_metadata(self, size, hint, options).await?)
+                }
+            };
+            self.cache_metadata(&metadata);
             Ok(metadata)
         }
         .boxed()

@@ -525,17 +525,34 @@ async fn footers_are_kept_in_the_session_cache_until_the_file_changes() {
     let cache = ctx.runtime_env().cache_manager.get_file_metadata_cache();
     let location = object_store_path(&file);
     assert!(cache.get(&location).is_none(), "nothing read yet");
+    // Without the page index enabled, inferring the schema decodes and
+    // caches the footer alone.
+    run(
+        &ctx,
+        "SET datafusion.execution.parquet.enable_page_index = false",
+    )
+    .await;
     run(&ctx, &create_t(&file)).await;
-    // Inferring the schema decoded the footer, without the page index.
     let entry = cache.get(&location).expect("the footer is cached");
     assert_eq!(entry.file_metadata.extra_info()["page_index"], "false");
     assert!(entry.file_metadata.memory_size() > 0);
     let sum = "SELECT sum(id), count(maybe) FROM t WHERE id > 100";
     assert!(run(&ctx, sum).await.contains("4496450"));
-    // A filter can use the page index: it was loaded and cached with the
-    // footer.
+    let entry = cache.get(&location).expect("the footer is cached");
+    assert_eq!(entry.file_metadata.extra_info()["page_index"], "false");
+    // With it enabled (the default), planning loads the page index too,
+    // as DataFusion's own reader does with a cache: the cached footer
+    // gains it, and a filter over the new table reads the same rows.
+    run(
+        &ctx,
+        "SET datafusion.execution.parquet.enable_page_index = true",
+    )
+    .await;
+    run(&ctx, &create_t(&file).replace(" t ", " t2 ")).await;
     let entry = cache.get(&location).expect("the footer is cached");
     assert_eq!(entry.file_metadata.extra_info()["page_index"], "true");
+    let sum2 = sum.replace("FROM t ", "FROM t2 ");
+    assert!(run(&ctx, &sum2).await.contains("4496450"));
     // The file rewritten with other rows (another size): the cached
     // footer no longer matches it, and the scan reads the new one.
     std::fs::remove_file(&file).unwrap();

@@ -160,7 +160,15 @@ pub(crate) fn metadata_decoder(
     file_len: u64,
     options: Option<&ArrowReaderOptions>,
 ) -> Result<ParquetMetaDataPushDecoder> {
-    let decoder = ParquetMetaDataPushDecoder::try_new(file_len)?;
+    configure_decoder(ParquetMetaDataPushDecoder::try_new(file_len)?, options)
+}
+
+/// `decoder` set to load what `options` say (no page index when there are
+/// none).
+fn configure_decoder(
+    decoder: ParquetMetaDataPushDecoder,
+    options: Option<&ArrowReaderOptions>,
+) -> Result<ParquetMetaDataPushDecoder> {
     #[cfg(feature = "encryption")]
     let decoder = decoder.with_decryption_keys(
         options
@@ -214,6 +222,45 @@ pub async fn fetch_metadata<T: AsyncFileReader + ?Sized>(
         decoder.push_range(range, tail)?;
     }
     decode_metadata(input, decoder).await
+}
+
+/// `metadata`, decoded already from a file of `file_len` bytes, with the
+/// page indexes `options` ask for, fetched through `input`: only the
+/// index bytes are read, not the footer again (as arrow-rs's
+/// `ParquetMetaDataReader::load_page_index`). For a footer kept in a
+/// cache without its page index.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+/// # use strata_arrow::ArrowWriter;
+/// # let batch = RecordBatch::try_from_iter([("x", Arc::new(Int32Array::from(vec![1, 2, 3])) as ArrayRef)]).unwrap();
+/// # let mut file = Vec::new();
+/// # let mut w = ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+/// # w.write(&batch).unwrap();
+/// # w.close().unwrap();
+/// use strata_arrow::arrow_reader::ArrowReaderOptions;
+/// use strata_arrow::async_reader::{fetch_metadata, fetch_page_index};
+/// use strata_file::metadata::PageIndexPolicy;
+///
+/// # futures::executor::block_on(async {
+/// let len = file.len() as u64;
+/// let mut input = std::io::Cursor::new(file);
+/// let footer = fetch_metadata(&mut input, len, None, None).await.unwrap();
+/// assert!(footer.page_index().is_none());
+/// let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+/// let indexed = fetch_page_index(&mut input, len, footer, &options).await.unwrap();
+/// assert!(indexed.page_index().is_some());
+/// # });
+/// ```
+pub async fn fetch_page_index<T: AsyncFileReader + ?Sized>(
+    input: &mut T,
+    file_len: u64,
+    metadata: ParquetMetaData,
+    options: &ArrowReaderOptions,
+) -> Result<ParquetMetaData> {
+    let decoder = ParquetMetaDataPushDecoder::try_new_with_metadata(file_len, metadata)?;
+    decode_metadata(input, configure_decoder(decoder, Some(options))?).await
 }
 
 /// Run `decoder`, fetching what it asks for from `input`.
