@@ -293,6 +293,17 @@ numeric_value!(i64, 8, "INT64");
 numeric_value!(f32, 4, "FLOAT");
 numeric_value!(f64, 8, "DOUBLE");
 
+/// INT32 or INT64 values read as 128-bit integers (the values of a
+/// 128-bit decimal stored as integers), sign-extended as they are decoded.
+/// Only read, never encoded.
+impl sealed::Sealed for i128 {}
+
+impl ValueType for i128 {
+    type Batch<'a> = &'a [i128];
+    type Out = [i128];
+    const NAME: &'static str = "INT32/INT64 as 128-bit integers";
+}
+
 /// A deprecated INT96 value (legacy timestamps): three little-endian `u32`
 /// words, least significant first, stored as 12 bytes.
 ///

@@ -116,6 +116,8 @@ enum Column {
     Bool(Typed<bool>),
     I32(Typed<i32>),
     I64(Typed<i64>),
+    /// INT32 or INT64 read as a 128-bit decimal: widened as decoded.
+    Wide(Typed<i128>),
     I96(Typed<Int96>),
     F32(Typed<f32>),
     F64(Typed<f64>),
@@ -166,7 +168,16 @@ impl LeafReader {
         use strata_format::metadata::Type as P;
         let stored_unit = unit_of(&descr);
         let repeated = descr.max_rep_level > 0;
+        // The value type a dictionary target holds, else the target.
+        let value_type = match &target {
+            DataType::Dictionary(_, value) => value.as_ref(),
+            other => other,
+        };
+        let widened = matches!(value_type, DataType::Decimal128(..));
         let column = match descr.physical_type {
+            P::Int32 | P::Int64 if widened => {
+                Column::Wide(Typed::new(pages, descr, top_level, slot_def)?)
+            }
             P::Boolean => Column::Bool(Typed::new(pages, descr, top_level, slot_def)?),
             P::Int32 => Column::I32(Typed::new(pages, descr, top_level, slot_def)?),
             P::Int64 => Column::I64(Typed::new(pages, descr, top_level, slot_def)?),
@@ -238,6 +249,7 @@ impl LeafReader {
             })?,
             Column::I32(t) => plain(t, runs, keep, |v, nulls| from_i32(v, nulls, &target))?,
             Column::I64(t) => plain(t, runs, keep, |v, nulls| from_i64(v, nulls, &target, unit))?,
+            Column::Wide(t) => plain(t, runs, keep, |v, nulls| from_i128(v, nulls, &target))?,
             Column::I96(t) => plain(t, runs, keep, |v, nulls| from_int96(&v, nulls, &target))?,
             Column::F32(t) => plain(t, runs, keep, |v, nulls| {
                 Ok(Arc::new(Float32Array::new(v.into(), nulls)) as ArrayRef)
@@ -1055,6 +1067,17 @@ fn rescale<N: ArrowPrimitiveType<Native = i64>>(
         (1, 1) => PrimitiveArray::<N>::new(v.into(), nulls),
         (m, 1) => PrimitiveArray::<N>::new(v.iter().map(|x| x.wrapping_mul(m)).collect(), nulls),
         (_, d) => PrimitiveArray::<N>::new(v.iter().map(|x| x.div_euclid(d)).collect(), nulls),
+    }
+}
+
+/// INT32 or INT64 values read widened ([`Column::Wide`]) as their
+/// 128-bit decimal: the buffer becomes the array's, no copy.
+fn from_i128(v: Vec<i128>, nulls: Option<NullBuffer>, target: &DataType) -> Result<ArrayRef> {
+    match target {
+        DataType::Decimal128(p, s) => Ok(Arc::new(
+            Decimal128Array::new(v.into(), nulls).with_precision_and_scale(*p, *s)?,
+        )),
+        other => Err(general(format!("128-bit integers read as {other}"))),
     }
 }
 

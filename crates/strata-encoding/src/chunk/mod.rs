@@ -69,7 +69,7 @@ mod value;
 mod view_buffers;
 
 pub use plain_dict::PlainDict;
-pub use value::{ChunkValue, Spaced, ValueBuffer};
+pub use value::{ChunkValue, IntWidth, Spaced, ValueBuffer, WideDict};
 pub use view_buffers::ViewBuffers;
 
 /// Where the current page's values come from.
@@ -996,5 +996,91 @@ mod tests {
             dec.set_page(Encoding::RleDictionary, Bytes::from_static(&[33, 0]), 1)
                 .is_err()
         );
+    }
+
+    /// INT32 and INT64 pages read as `i128`: every encoding gives the
+    /// values sign-extended (the extremes, -1 and 0 included), with nulls
+    /// spread, and a dictionary index past the entries is an error.
+    #[test]
+    fn integers_read_widened_to_128_bits() {
+        use crate::{DeltaBinaryPackedEncoder, Encoder};
+        use strata_sink::ByteSink;
+        fn delta_page<T: crate::DeltaInt>(
+            mut enc: DeltaBinaryPackedEncoder<T>,
+            values: &[T],
+        ) -> Bytes {
+            enc.put(values).unwrap();
+            let mut page = ByteSink::new();
+            enc.flush_into(&mut page).unwrap();
+            Bytes::from(page.as_slice().to_vec())
+        }
+        let v64: Vec<i64> = vec![i64::MIN, -1, 0, 1, i64::MAX, -123_456_789_012, 42];
+        let v32: Vec<i32> = vec![i32::MIN, -1, 0, 1, i32::MAX, -7, 42];
+        let cases: [(Type, Vec<i128>, Vec<u8>, Bytes); 2] = [
+            (
+                Type::Int64,
+                v64.iter().map(|&v| i128::from(v)).collect(),
+                v64.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                delta_page(DeltaBinaryPackedEncoder::<i64>::new(), &v64),
+            ),
+            (
+                Type::Int32,
+                v32.iter().map(|&v| i128::from(v)).collect(),
+                v32.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                delta_page(DeltaBinaryPackedEncoder::<i32>::new(), &v32),
+            ),
+        ];
+        for (physical, want, plain, delta) in cases {
+            let d = leaf_descr(physical, -1);
+            let n = want.len();
+            // PLAIN, read in two parts.
+            let mut dec = ChunkDecoder::<i128>::new(&d).unwrap();
+            dec.set_page(Encoding::Plain, Bytes::from(plain.clone()), n)
+                .unwrap();
+            let mut got = Vec::new();
+            dec.read(3, &mut got, None).unwrap();
+            dec.read(n - 3, &mut got, None).unwrap();
+            assert_eq!(got, want, "{physical:?} PLAIN");
+            assert!(dec.read(1, &mut got, None).is_err(), "past the count");
+            // DELTA_BINARY_PACKED, through the page store.
+            dec.set_page(Encoding::DeltaBinaryPacked, delta, n).unwrap();
+            got.clear();
+            dec.read(n, &mut got, None).unwrap();
+            assert_eq!(got, want, "{physical:?} DELTA_BINARY_PACKED");
+            // Dictionary indices, the entries gathered widened.
+            let order: Vec<u32> = vec![4, 0, 1, 1, 6, 2, 3, 5, 0];
+            dec.set_dictionary(Encoding::Plain, &Bytes::from(plain.clone()), n)
+                .unwrap();
+            dec.set_page(Encoding::RleDictionary, index_page(&order, 3), order.len())
+                .unwrap();
+            got.clear();
+            dec.read(order.len(), &mut got, None).unwrap();
+            let gathered: Vec<i128> = order.iter().map(|&i| want[i as usize]).collect();
+            assert_eq!(got, gathered, "{physical:?} dictionary");
+            // Nulls spread: slots 1 and 3 of five are null.
+            dec.set_page(Encoding::Plain, Bytes::from(plain.clone()), n)
+                .unwrap();
+            got.clear();
+            let validity = [0b10101u8];
+            let spaced = Spaced {
+                validity: &validity,
+                offset: 0,
+                slots: 5,
+                nulls: 2,
+            };
+            dec.read(3, &mut got, Some(spaced)).unwrap();
+            assert_eq!(
+                (got[0], got[2], got[4]),
+                (want[0], want[1], want[2]),
+                "{physical:?} spaced"
+            );
+            // An index past the entries.
+            dec.set_page(Encoding::RleDictionary, index_page(&[1, 7], 3), 2)
+                .unwrap();
+            assert!(dec.read(2, &mut got, None).is_err(), "{physical:?} index");
+        }
+        // Neither a BOOLEAN nor a DOUBLE column is read as 128-bit integers.
+        assert!(ChunkDecoder::<i128>::new(&leaf_descr(Type::Boolean, -1)).is_err());
+        assert!(ChunkDecoder::<i128>::new(&leaf_descr(Type::Double, -1)).is_err());
     }
 }

@@ -591,6 +591,41 @@ fn store_range<T>(store: &[T], start: usize, present: usize) -> Result<&[T]> {
         .ok_or_else(|| short(present, store.len().saturating_sub(start)))
 }
 
+/// Append `value(entry)` for the entry of `W` PLAIN bytes of `page` that
+/// each index names: one vectorised check of every index, then a loop the
+/// compiler can unroll (the lookups cannot fail after it).
+fn gather_entries<const W: usize, T>(
+    page: &[u8],
+    indices: &[u32],
+    out: &mut Vec<T>,
+    value: impl Fn([u8; W]) -> T,
+) -> Result<()> {
+    let (entries, _) = page.as_chunks::<W>();
+    if !indices_below(indices, entries.len()) {
+        let bad = indices.iter().copied().max().unwrap_or(0);
+        return Err(bad_index(bad));
+    }
+    out.extend(
+        indices
+            .iter()
+            .map(|&i| value(entries.get(i as usize).copied().unwrap_or([0; W]))),
+    );
+    Ok(())
+}
+
+/// Append values `start..start + present` of a decoded page `store` to
+/// `out`, spread over null slots when `spaced` is given.
+fn read_store_vec<T: Debug + Copy + Default>(
+    store: &[T],
+    start: usize,
+    present: usize,
+    out: &mut Vec<T>,
+    spaced: Option<Spaced<'_>>,
+) -> Result<()> {
+    let data = store_range(store, start, present)?;
+    extend_spread(data, out, spaced)
+}
+
 macro_rules! dict_numeric {
     ($t:ty, $w:literal, |$c:ident| $from_le:expr) => {
         type Dict = PlainDict<$t>;
@@ -608,19 +643,8 @@ macro_rules! dict_numeric {
         }
 
         fn gather(dict: &Self::Dict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
-            // Entries straight from the page's bytes. One vectorised check
-            // of every index, then a loop the compiler can unroll (the
-            // lookups cannot fail after it).
-            let (entries, _) = dict.page().as_chunks::<$w>();
-            if !indices_below(indices, entries.len()) {
-                let bad = indices.iter().copied().max().unwrap_or(0);
-                return Err(bad_index(bad));
-            }
-            out.extend(indices.iter().map(|&i| {
-                let $c = entries.get(i as usize).copied().unwrap_or([0; $w]);
-                $from_le
-            }));
-            Ok(())
+            // Entries straight from the page's bytes.
+            gather_entries::<$w, _>(dict.page(), indices, out, |$c| $from_le)
         }
     };
 }
@@ -699,8 +723,7 @@ macro_rules! fixed_common {
             out: &mut Self::Values,
             spaced: Option<Spaced<'_>>,
         ) -> Result<()> {
-            let data = store_range(store, start, present)?;
-            extend_spread(data, out, spaced)
+            read_store_vec(store, start, present, out, spaced)
         }
     };
 }
@@ -743,6 +766,162 @@ numeric_value!(i32, 4, Int32, DeltaBinaryPacked => DeltaBinaryPackedDecoder);
 numeric_value!(i64, 8, Int64, DeltaBinaryPacked => DeltaBinaryPackedDecoder);
 numeric_value!(f32, 4, Float);
 numeric_value!(f64, 8, Double);
+
+/// The stored width of INT32 or INT64 values read as `i128`: the
+/// [`ChunkValue::Context`] of `i128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum IntWidth {
+    /// INT32: 4 bytes a value.
+    Four,
+    /// INT64: 8 bytes a value.
+    #[default]
+    Eight,
+}
+
+/// The dictionary of INT32 or INT64 values read as `i128`: the page's
+/// entries at their stored width, widened as they are gathered.
+#[derive(Debug)]
+pub enum WideDict {
+    /// INT32 entries.
+    Four(PlainDict<i32>),
+    /// INT64 entries.
+    Eight(PlainDict<i64>),
+}
+
+/// Append the little-endian integers of `bytes` (whole values of
+/// `width`) to `out`, sign-extended to 128 bits.
+fn extend_widened(width: IntWidth, bytes: &[u8], out: &mut Vec<i128>) {
+    match width {
+        IntWidth::Four => {
+            let (chunks, _) = bytes.as_chunks::<4>();
+            out.extend(chunks.iter().map(|c| i128::from(i32::from_le_bytes(*c))));
+        }
+        IntWidth::Eight => {
+            let (chunks, _) = bytes.as_chunks::<8>();
+            out.extend(chunks.iter().map(|c| i128::from(i64::from_le_bytes(*c))));
+        }
+    }
+}
+
+/// INT32 and INT64 columns read as `i128`, each value sign-extended as it
+/// is decoded: the values of a 128-bit decimal stored as integers are
+/// written once, at their final width, where reading them as `i32` /
+/// `i64` would write them twice (a batch at the stored width, then a
+/// widened copy). PLAIN values widen straight from the page, dictionary
+/// entries as they are gathered from the page; other encodings decode at
+/// the stored width into a page-sized store, widened once.
+impl sealed::Sealed for i128 {}
+impl ChunkValue for i128 {
+    type Values = Vec<i128>;
+    type Dict = WideDict;
+    type Context = IntWidth;
+    const PHYSICAL: Type = Type::Int64;
+
+    fn accepts(physical: Type) -> bool {
+        matches!(physical, Type::Int32 | Type::Int64)
+    }
+
+    fn context(descr: &ColumnDescriptor) -> Result<IntWidth> {
+        match descr.physical_type {
+            Type::Int32 => Ok(IntWidth::Four),
+            Type::Int64 => Ok(IntWidth::Eight),
+            other => Err(EncodingError::Unsupported(format!(
+                "{other:?} values read as 128-bit integers"
+            ))),
+        }
+    }
+
+    fn plain_width(ctx: IntWidth) -> Option<usize> {
+        Some(match ctx {
+            IntWidth::Four => 4,
+            IntWidth::Eight => 8,
+        })
+    }
+
+    fn read_plain(
+        ctx: IntWidth,
+        bytes: &[u8],
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        let width = Self::plain_width(ctx).unwrap_or(8);
+        if bytes.len() != present.saturating_mul(width) {
+            return Err(short(present, bytes.len() / width));
+        }
+        match spaced {
+            None => extend_widened(ctx, bytes, out),
+            Some(s) => {
+                let mark = out.mark_spaced(s.slots)?;
+                extend_widened(ctx, bytes, out);
+                out.spread_tail(mark, s)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn decode_page(
+        ctx: IntWidth,
+        encoding: Encoding,
+        data: &[u8],
+        present: usize,
+        store: &mut Self::Values,
+    ) -> Result<()> {
+        // Decoded at the stored width, then widened once into the store.
+        fn widened<T: ChunkValue<Context = (), Values = Vec<T>> + Into<i128> + Copy>(
+            encoding: Encoding,
+            data: &[u8],
+            present: usize,
+            store: &mut Vec<i128>,
+        ) -> Result<()> {
+            let mut stored = Vec::new();
+            T::decode_page((), encoding, data, present, &mut stored)?;
+            store.clear();
+            store.extend(stored.iter().map(|&v| v.into()));
+            Ok(())
+        }
+        match ctx {
+            IntWidth::Four => widened::<i32>(encoding, data, present, store),
+            IntWidth::Eight => widened::<i64>(encoding, data, present, store),
+        }
+    }
+
+    fn read_store(
+        store: &Self::Values,
+        start: usize,
+        present: usize,
+        out: &mut Self::Values,
+        spaced: Option<Spaced<'_>>,
+    ) -> Result<()> {
+        read_store_vec(store, start, present, out, spaced)
+    }
+
+    fn decode_dictionary(ctx: IntWidth, data: &Bytes, num_values: usize) -> Result<Arc<WideDict>> {
+        let page = Bytes::clone(data);
+        Ok(Arc::new(match ctx {
+            IntWidth::Four => WideDict::Four(PlainDict::new(page, num_values)?),
+            IntWidth::Eight => WideDict::Eight(PlainDict::new(page, num_values)?),
+        }))
+    }
+
+    fn dict_len(dict: &WideDict) -> Result<usize> {
+        Ok(match dict {
+            WideDict::Four(d) => d.len(),
+            WideDict::Eight(d) => d.len(),
+        })
+    }
+
+    fn gather(dict: &WideDict, indices: &[u32], out: &mut Self::Values) -> Result<()> {
+        match dict {
+            WideDict::Four(d) => gather_entries::<4, _>(d.page(), indices, out, |c| {
+                i128::from(i32::from_le_bytes(c))
+            }),
+            WideDict::Eight(d) => gather_entries::<8, _>(d.page(), indices, out, |c| {
+                i128::from(i64::from_le_bytes(c))
+            }),
+        }
+    }
+}
 
 /// An INT96 value from its 12 PLAIN bytes.
 #[inline]
