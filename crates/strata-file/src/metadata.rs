@@ -153,7 +153,8 @@ pub struct ParquetMetaData {
 }
 
 /// Point the footer's row groups and chunks at the schema and its
-/// leaves, and fill in the sort order of its `TYPE_ORDER` column orders.
+/// leaves, give a chunk written without its path the schema's, and fill
+/// in the sort order of its `TYPE_ORDER` column orders.
 /// Chunks past the schema's leaves (a malformed footer) keep `None`.
 fn pair_with_schema(footer: &mut Footer, schema: &Arc<SchemaDescriptor>) {
     let columns = schema.columns();
@@ -170,6 +171,12 @@ fn pair_with_schema(footer: &mut Footer, schema: &Arc<SchemaDescriptor>) {
         row_group.schema_descr = Some(Arc::clone(schema));
         for (chunk, column) in row_group.columns.iter_mut().zip(columns) {
             chunk.column_descr = Some(Arc::clone(column));
+            // A chunk written without its path takes the schema's.
+            if let Some(meta) = &mut chunk.meta_data
+                && meta.path_in_schema.is_empty()
+            {
+                meta.path_in_schema = column.path().clone();
+            }
         }
     }
 }

@@ -77,6 +77,12 @@ pub const DEFAULT_BLOOM_FILTER_FPP: f64 = 0.05;
 pub const DEFAULT_BLOOM_FILTER_NDV: u64 = DEFAULT_MAX_ROW_GROUP_ROW_COUNT as u64;
 /// Default of [`WriterProperties::coerce_types`].
 pub const DEFAULT_COERCE_TYPES: bool = false;
+/// Default of [`WriterProperties::write_path_in_schema`].
+pub const DEFAULT_WRITE_PATH_IN_SCHEMA: bool = true;
+/// Default of [`WriterProperties::data_page_v2_compression_ratio_threshold`]:
+/// a data page v2 keeps its compressed values when they are smaller than
+/// the page uncompressed.
+pub const DEFAULT_DATA_PAGE_V2_COMPRESSION_RATIO_THRESHOLD: f64 = 1.0;
 
 /// Parquet format version the writer targets.
 ///
@@ -192,6 +198,7 @@ struct ColumnProperties {
     bloom_filter_enabled: Option<bool>,
     bloom_filter_fpp: Option<f64>,
     bloom_filter_ndv: Option<u64>,
+    data_page_v2_compression_ratio_threshold: Option<f64>,
 }
 
 impl ColumnProperties {
@@ -223,6 +230,7 @@ pub struct WriterProperties {
     write_page_crc: bool,
     write_distinct_count: bool,
     coerce_types: bool,
+    write_path_in_schema: bool,
     /// Resolved Bloom filter settings: the default, and columns that set
     /// any Bloom filter option.
     bloom_default: Option<BloomFilterProperties>,
@@ -266,6 +274,7 @@ impl WriterProperties {
             write_page_crc: self.write_page_crc,
             write_distinct_count: self.write_distinct_count,
             coerce_types: self.coerce_types,
+            write_path_in_schema: self.write_path_in_schema,
             #[cfg(feature = "encryption")]
             file_encryption_properties: self.file_encryption_properties,
         }
@@ -360,6 +369,12 @@ impl WriterProperties {
         self.coerce_types
     }
 
+    /// Whether each column chunk's metadata names its column's path
+    /// ([`WriterPropertiesBuilder::set_write_path_in_schema`]).
+    pub fn write_path_in_schema(&self) -> bool {
+        self.write_path_in_schema
+    }
+
     /// Key/value metadata of the footer.
     pub fn key_value_metadata(&self) -> Option<&Vec<KeyValue>> {
         self.key_value_metadata.as_ref()
@@ -429,6 +444,23 @@ impl WriterProperties {
             .unwrap_or(DEFAULT_DICTIONARY_ENABLED)
     }
 
+    /// The ratio of a data page v2's compressed values to the page's
+    /// uncompressed size (levels and values) at or above which its values
+    /// are stored uncompressed
+    /// ([`WriterPropertiesBuilder::set_data_page_v2_compression_ratio_threshold`]).
+    pub fn data_page_v2_compression_ratio_threshold(&self) -> f64 {
+        self.default_column
+            .data_page_v2_compression_ratio_threshold
+            .unwrap_or(DEFAULT_DATA_PAGE_V2_COMPRESSION_RATIO_THRESHOLD)
+    }
+
+    /// [`data_page_v2_compression_ratio_threshold`](Self::data_page_v2_compression_ratio_threshold)
+    /// of one column.
+    pub fn column_data_page_v2_compression_ratio_threshold(&self, col: &ColumnPath) -> f64 {
+        self.resolve(col, |c| c.data_page_v2_compression_ratio_threshold)
+            .unwrap_or(DEFAULT_DATA_PAGE_V2_COMPRESSION_RATIO_THRESHOLD)
+    }
+
     /// Statistics level of a column.
     pub fn statistics_enabled(&self, col: &ColumnPath) -> EnabledStatistics {
         self.resolve(col, |c| c.statistics_enabled)
@@ -470,6 +502,7 @@ pub struct WriterPropertiesBuilder {
     write_page_crc: bool,
     write_distinct_count: bool,
     coerce_types: bool,
+    write_path_in_schema: bool,
     #[cfg(feature = "encryption")]
     file_encryption_properties: Option<std::sync::Arc<crate::encryption::FileEncryptionProperties>>,
 }
@@ -492,6 +525,7 @@ impl Default for WriterPropertiesBuilder {
             write_page_crc: false,
             write_distinct_count: false,
             coerce_types: DEFAULT_COERCE_TYPES,
+            write_path_in_schema: DEFAULT_WRITE_PATH_IN_SCHEMA,
             #[cfg(feature = "encryption")]
             file_encryption_properties: None,
         }
@@ -548,6 +582,7 @@ impl WriterPropertiesBuilder {
             write_page_crc: self.write_page_crc,
             write_distinct_count: self.write_distinct_count,
             coerce_types: self.coerce_types,
+            write_path_in_schema: self.write_path_in_schema,
             bloom_default,
             bloom_columns,
             #[cfg(feature = "encryption")]
@@ -647,6 +682,25 @@ impl WriterPropertiesBuilder {
         self
     }
 
+    /// Whether each column chunk's metadata repeats its column's path in
+    /// the schema (`path_in_schema`; on by default). Without it a wide
+    /// file's footer is smaller, and strata and arrow-rs take each chunk's
+    /// path from the schema, but the format still requires the field:
+    /// pyarrow, DuckDB, Spark and most other readers refuse such files.
+    /// Turn it off only for files that strata or arrow-rs alone will read.
+    ///
+    /// ```
+    /// use strata_file::properties::WriterProperties;
+    ///
+    /// let props = WriterProperties::builder().set_write_path_in_schema(false).build();
+    /// assert!(!props.write_path_in_schema());
+    /// assert!(WriterProperties::default().write_path_in_schema());
+    /// ```
+    pub fn set_write_path_in_schema(mut self, write_path_in_schema: bool) -> Self {
+        self.write_path_in_schema = write_path_in_schema;
+        self
+    }
+
     /// Leave out offset indexes (ignored while page statistics are on).
     pub fn set_offset_index_disabled(mut self, value: bool) -> Self {
         self.offset_index_disabled = value;
@@ -742,6 +796,43 @@ impl WriterPropertiesBuilder {
     /// Whether data page headers carry statistics (default off).
     pub fn set_write_page_header_statistics(mut self, value: bool) -> Self {
         self.default_column.write_page_header_statistics = Some(value);
+        self
+    }
+
+    /// Store a data page v2's values uncompressed when compressing them
+    /// does not bring them below `value` times the page's uncompressed
+    /// size (levels and values): 1.0 (the default) keeps compression that
+    /// makes the page smaller at all, 0.9 asks for a tenth less, above 1.0
+    /// keeps compression that makes it somewhat larger. Pages v1 are
+    /// always stored as the codec leaves them. A value that is not a
+    /// positive finite number is ignored (arrow-rs panics).
+    ///
+    /// ```
+    /// use strata_file::properties::WriterProperties;
+    ///
+    /// let props = WriterProperties::builder()
+    ///     .set_data_page_v2_compression_ratio_threshold(0.9)
+    ///     .set_data_page_v2_compression_ratio_threshold(f64::NAN)
+    ///     .build();
+    /// assert_eq!(props.data_page_v2_compression_ratio_threshold(), 0.9);
+    /// ```
+    pub fn set_data_page_v2_compression_ratio_threshold(mut self, value: f64) -> Self {
+        if value.is_finite() && value > 0.0 {
+            self.default_column.data_page_v2_compression_ratio_threshold = Some(value);
+        }
+        self
+    }
+
+    /// [`set_data_page_v2_compression_ratio_threshold`](Self::set_data_page_v2_compression_ratio_threshold)
+    /// for one column.
+    pub fn set_column_data_page_v2_compression_ratio_threshold(
+        mut self,
+        col: ColumnPath,
+        value: f64,
+    ) -> Self {
+        if value.is_finite() && value > 0.0 {
+            self.col(col).data_page_v2_compression_ratio_threshold = Some(value);
+        }
         self
     }
 

@@ -209,6 +209,8 @@ compat! {
     write::page_and_batch_limits;
     write::batch_schema_metadata;
     write::compression_level_ranges;
+    write::v2_compression_ratio_threshold;
+    write::without_path_in_schema;
 
     read::projection_by_roots;
     read::projection_leaves_nested_struct;

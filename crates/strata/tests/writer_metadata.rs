@@ -5,6 +5,8 @@
 //! maximum), the page index (column index min/max, null pages, boundary
 //! order; offset index page starts), and the row groups' sorting columns.
 //! Both files are read back by arrow-rs, and by pyarrow where present.
+//! Also: which data pages v2 keep their compressed values under a
+//! compression ratio threshold, and chunks written without their paths.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 #[path = "support/python.rs"]
@@ -125,9 +127,16 @@ macro_rules! write_with {
                 .set_statistics_truncate_length(None)
                 .set_column_index_truncate_length(None),
         };
+        write_props!($pq, $batch, b.build())
+    }};
+}
+
+/// `batch` written by the crate `pq` with the built properties `props`.
+macro_rules! write_props {
+    ($pq:ident, $batch:expr, $props:expr) => {{
         let mut out = Vec::new();
         let mut w =
-            $pq::arrow::ArrowWriter::try_new(&mut out, $batch.schema(), Some(b.build())).unwrap();
+            $pq::arrow::ArrowWriter::try_new(&mut out, $batch.schema(), Some($props)).unwrap();
         w.write($batch).unwrap();
         w.close().unwrap();
         Bytes::from(out)
@@ -322,4 +331,204 @@ fn pyarrow_reads_strata_sorting_columns_and_statistics_as_arrow_rs_ones() {
         println!("{props:?}:\n{va}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Whether each data page v2 of the file's columns stores its values
+/// compressed, read with arrow-rs's page reader, a line per column.
+fn compressed_pages(file: &Bytes) -> String {
+    use parquet::column::page::Page;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(file.clone()).unwrap();
+    let group = reader.get_row_group(0).unwrap();
+    let mut out = String::new();
+    for column in 0..group.num_columns() {
+        let mut pages = group.get_column_page_reader(column).unwrap();
+        let mut flags = Vec::new();
+        while let Some(page) = pages.get_next_page().unwrap() {
+            if let Page::DataPageV2 { is_compressed, .. } = page {
+                flags.push(if is_compressed { 'c' } else { '-' });
+            }
+        }
+        writeln!(
+            out,
+            "column {column}: {}",
+            flags.into_iter().collect::<String>()
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// A data page v2 keeps its compressed values only below the threshold
+/// times its uncompressed size, page by page as arrow-rs decides it:
+/// pseudo-random integers (which Snappy cannot shrink) and a run of one
+/// value, with nulls so the pages have levels, at thresholds under, at
+/// and above 1.0, set for all columns and for one.
+#[test]
+fn data_page_v2_compression_ratio_thresholds_store_pages_as_arrow_rs_does() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let noise: ArrayRef = Arc::new(Int64Array::from_iter((0..4000).map(|i| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (i % 11 != 0).then_some(state as i64)
+    })));
+    let flat: ArrayRef = Arc::new(Int64Array::from_iter(
+        (0..4000).map(|i| (i % 13 != 0).then_some(7)),
+    ));
+    let batch = RecordBatch::try_from_iter([("noise", noise), ("flat", flat)]).unwrap();
+    macro_rules! write {
+        ($krate:ident, $threshold:expr, $column:expr) => {{
+            use $krate::basic::Compression;
+            use $krate::file::properties::{WriterProperties, WriterVersion};
+            use $krate::schema::types::ColumnPath;
+            let mut props = WriterProperties::builder()
+                .set_writer_version(WriterVersion::PARQUET_2_0)
+                .set_compression(Compression::SNAPPY)
+                .set_dictionary_enabled(false)
+                .set_data_page_row_count_limit(500)
+                .set_write_batch_size(500);
+            props = match $column {
+                Some(name) => props.set_column_data_page_v2_compression_ratio_threshold(
+                    ColumnPath::from(name),
+                    $threshold,
+                ),
+                None => props.set_data_page_v2_compression_ratio_threshold($threshold),
+            };
+            let props = props.build();
+            assert_eq!(
+                props.column_data_page_v2_compression_ratio_threshold(&ColumnPath::from("noise")),
+                if $column.is_none() || $column == Some("noise") {
+                    $threshold
+                } else {
+                    1.0
+                }
+            );
+            write_props!($krate, &batch, props)
+        }};
+    }
+    let mut seen = String::new();
+    for (threshold, column) in [
+        (0.05, None),
+        (0.5, None),
+        (1.0, None),
+        (1.5, None),
+        (10.0, None),
+        (10.0, Some("noise")),
+        (0.05, Some("flat")),
+    ] {
+        let ours = write!(strata, threshold, column);
+        let theirs = write!(parquet, threshold, column);
+        let (a, b) = (compressed_pages(&ours), compressed_pages(&theirs));
+        assert_eq!(
+            a, b,
+            "threshold {threshold} on {column:?}: strata (left), arrow-rs"
+        );
+        // Both files read back whole, by arrow-rs.
+        for file in [ours, theirs] {
+            let rows: usize =
+                parquet::arrow::arrow_reader::ParquetRecordBatchReader::try_new(file, 1024)
+                    .unwrap()
+                    .map(|b| b.unwrap().num_rows())
+                    .sum();
+            assert_eq!(rows, 4000);
+        }
+        writeln!(seen, "{threshold} {column:?}\n{a}").unwrap();
+    }
+    // The thresholds made a difference: the noise (delta encoded, which
+    // Snappy cannot shrink, though the page's levels count in its
+    // uncompressed size) stays compressed at 1.0 and not at 0.5, the run
+    // of one value stays compressed at 0.5 and not at 0.05, and a column's
+    // own threshold leaves the other column at the default.
+    assert!(
+        seen.contains("0.5 None\ncolumn 0: --------\ncolumn 1: cccccccc"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("0.05 None\ncolumn 0: --------\ncolumn 1: --------"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("1 None\ncolumn 0: cccccccc\ncolumn 1: cccccccc"),
+        "{seen}"
+    );
+    assert!(
+        seen.contains("0.05 Some(\"flat\")\ncolumn 0: cccccccc\ncolumn 1: --------"),
+        "{seen}"
+    );
+}
+
+/// Without `path_in_schema` (arrow-rs's `set_write_path_in_schema(false)`)
+/// neither writer puts a path in any chunk's metadata, and each crate
+/// reads the other's file whole, every chunk's path taken from the schema.
+#[test]
+fn chunks_written_without_their_paths_read_with_the_schemas_paths() {
+    let batch = batch();
+    macro_rules! write {
+        ($krate:ident, $paths:expr) => {{
+            let props = $krate::file::properties::WriterProperties::builder()
+                .set_write_path_in_schema($paths)
+                .set_max_row_group_row_count(Some(100))
+                .build();
+            assert_eq!(props.write_path_in_schema(), $paths);
+            write_props!($krate, &batch, props)
+        }};
+    }
+    let footer = |file: &Bytes| {
+        let tail: [u8; 8] = file[file.len() - 8..].try_into().unwrap();
+        let len = u32::from_le_bytes(tail[..4].try_into().unwrap()) as usize;
+        strata_format::footer::decode_metadata(&file[file.len() - 8 - len..file.len() - 8]).unwrap()
+    };
+    let (ours, theirs) = (write!(strata, false), write!(parquet, false));
+    for file in [&ours, &theirs] {
+        let raw = footer(file);
+        assert_eq!(raw.row_groups.len(), 3);
+        for chunk in raw.row_groups.iter().flat_map(|g| &g.columns) {
+            assert!(chunk.column_path().is_empty(), "a path was written");
+        }
+        // Read whole by both crates, paths from the schema.
+        macro_rules! read_all {
+            ($krate:ident) => {{
+                let rows: Vec<RecordBatch> =
+                    $krate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(
+                        file.clone(),
+                    )
+                    .unwrap()
+                    .build()
+                    .unwrap()
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                arrow_select::concat::concat_batches(&batch.schema(), &rows).unwrap()
+            }};
+        }
+        assert_eq!(read_all!(strata), batch);
+        assert_eq!(read_all!(parquet), batch);
+        let metadata = strata::file::metadata::ParquetMetaDataReader::new()
+            .parse_and_finish(file)
+            .unwrap();
+        let paths: Vec<String> = metadata
+            .row_group(2)
+            .columns()
+            .iter()
+            .map(|c| c.column_path().string())
+            .collect();
+        let names: Vec<String> = batch
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(paths, names);
+    }
+    // With paths (the default) every chunk names one, and the footer is
+    // the larger for it.
+    let with_paths = write!(strata, true);
+    assert!(
+        footer(&with_paths)
+            .row_groups
+            .iter()
+            .flat_map(|g| &g.columns)
+            .all(|c| !c.column_path().is_empty())
+    );
+    assert!(with_paths.len() > ours.len());
 }

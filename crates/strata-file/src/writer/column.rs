@@ -26,6 +26,11 @@ use crate::statistics::{StatisticsAccumulator, StatsValue, ValueOrder, is_utf8};
 #[derive(Debug, Clone, Copy)]
 struct Settings {
     v2: bool,
+    /// Of a page v2: compressed values at or above this share of the
+    /// page's uncompressed size are stored uncompressed.
+    v2_ratio: f64,
+    /// Whether the chunk's metadata names its path.
+    write_path: bool,
     compression: Compression,
     dictionary: bool,
     encoding: strata_encoding::Encoding,
@@ -61,6 +66,8 @@ impl Settings {
         let stats = props.statistics_enabled(path);
         Settings {
             v2: props.writer_version() == WriterVersion::PARQUET_2_0,
+            v2_ratio: props.column_data_page_v2_compression_ratio_threshold(path),
+            write_path: props.write_path_in_schema(),
             compression: props.compression(path),
             dictionary: props.dictionary_enabled(path),
             encoding,
@@ -646,7 +653,11 @@ impl<T: ColumnValue> ChunkState<T> {
     /// Compress `self.body[from..]` after copying `self.body[..from]`
     /// as is into `self.compressed`; returns whether the tail was stored
     /// compressed. Without a codec nothing is copied.
-    fn compress_body(&mut self, from: usize, keep_if_larger: bool) -> Result<bool> {
+    /// Compress the body after its first `from` bytes (a page v2's levels,
+    /// kept as they are) into `compressed`; whether it was compressed. With
+    /// `threshold` (a page v2), compressed values at or above that share of
+    /// the whole body's size are dropped and the body stored as it is.
+    fn compress_body(&mut self, from: usize, threshold: Option<f64>) -> Result<bool> {
         let Some(codec) = &mut self.codec else {
             return Ok(false);
         };
@@ -654,7 +665,8 @@ impl<T: ColumnValue> ChunkState<T> {
         self.compressed.clear();
         self.compressed.extend_from_slice(&body[..from]);
         codec.compress(&body[from..], &mut self.compressed)?;
-        if keep_if_larger && self.compressed.len() >= body.len() {
+        let values = self.compressed.len() - from;
+        if threshold.is_some_and(|t| values as f64 >= body.len() as f64 * t) {
             self.compressed.clear();
             self.compressed.extend_from_slice(body);
             return Ok(false);
@@ -697,10 +709,10 @@ impl<T: ColumnValue> ChunkState<T> {
         };
         let uncompressed = self.body.len();
         let (compressed, values_compressed) = if s.v2 {
-            let c = self.compress_body(levels_len, true)?;
+            let c = self.compress_body(levels_len, Some(s.v2_ratio))?;
             (self.codec.is_some(), c)
         } else {
-            let c = self.compress_body(0, false)?;
+            let c = self.compress_body(0, None)?;
             (c, c)
         };
         let stored: &[u8] = if compressed {
@@ -800,7 +812,7 @@ impl<T: ColumnValue> ChunkState<T> {
         self.body.clear();
         dict.write_dict_page(&mut self.body)?;
         let uncompressed = self.body.len();
-        let compressed = self.compress_body(0, false)?;
+        let compressed = self.compress_body(0, None)?;
         let stored: &[u8] = if compressed {
             &self.compressed
         } else {
@@ -1289,7 +1301,13 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         let metadata = ColumnMetaData {
             physical_type: T::PHYSICAL,
             encodings,
-            path_in_schema: descr.path.clone(),
+            // Left empty, the path is not written (and the reader takes
+            // the schema's).
+            path_in_schema: if s.write_path {
+                descr.path.clone()
+            } else {
+                strata_format::ColumnPath::new(Vec::new())
+            },
             codec: s.compression.codec(),
             num_values: to_i64(st.num_values),
             total_uncompressed_size: to_i64(st.total_uncompressed),

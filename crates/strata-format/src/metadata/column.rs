@@ -286,14 +286,16 @@ impl ColumnMetaData {
             }
         }
         r.end_struct(saved);
-        const ALL: u32 = (1 << 8) - 1;
-        if seen == ALL {
+        // `path_in_schema` may be left out (arrow-rs's
+        // `set_write_path_in_schema(false)`): the chunk's path is then the
+        // schema's, filled in where the footer meets its schema.
+        const REQUIRED: u32 = ((1 << 8) - 1) & !PATH;
+        if seen & REQUIRED == REQUIRED {
             return Ok(());
         }
         for (bit, field) in [
             (TYPE, "type"),
             (ENCODINGS, "encodings"),
-            (PATH, "path_in_schema"),
             (CODEC, "codec"),
             (NUM_VALUES, "num_values"),
             (UNCOMPRESSED, "total_uncompressed_size"),
@@ -326,7 +328,10 @@ impl WriteThrift for ColumnMetaData {
         let saved = w.begin_struct();
         w.field(1, &self.physical_type);
         w.field(2, &self.encodings);
-        w.field(3, &self.path_in_schema[..]);
+        // An empty path (never a column's) stands for a path left out.
+        if !self.path_in_schema.is_empty() {
+            w.field(3, &self.path_in_schema[..]);
+        }
         w.field(4, &self.codec);
         w.i64_field(5, self.num_values);
         w.i64_field(6, self.total_uncompressed_size);

@@ -709,3 +709,43 @@ pub fn page_and_batch_limits(_dir: &Path) -> String {
         fmt_batches(&roundtrip(&batch, Some(props)))
     )
 }
+
+/// Data pages v2 under Snappy that store their values uncompressed unless
+/// compression takes off a quarter (a column of its own: a tenth), read
+/// back whole.
+pub fn v2_compression_ratio_threshold(_dir: &Path) -> String {
+    let batch = people(300);
+    let props = WriterProperties::builder()
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_compression(Compression::SNAPPY)
+        .set_data_page_v2_compression_ratio_threshold(0.75)
+        .set_column_data_page_v2_compression_ratio_threshold(ColumnPath::from("name"), 0.9)
+        .build();
+    let out = format!(
+        "default {} name {} id {}\n",
+        props.data_page_v2_compression_ratio_threshold(),
+        props.column_data_page_v2_compression_ratio_threshold(&ColumnPath::from("name")),
+        props.column_data_page_v2_compression_ratio_threshold(&ColumnPath::from("id")),
+    );
+    out + &fmt_batches(&roundtrip(&batch, Some(props)))
+}
+
+/// A file whose chunks do not repeat their paths (for a reader known to
+/// take them from the schema), read back with each chunk's path.
+pub fn without_path_in_schema(_dir: &Path) -> String {
+    let batch = people(50);
+    let props = WriterProperties::builder()
+        .set_write_path_in_schema(false)
+        .build();
+    let mut out = format!("write_path_in_schema {}\n", props.write_path_in_schema());
+    let mut buf = Vec::new();
+    let mut writer = ArrowWriter::try_new(&mut buf, batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(Bytes::from(buf)).unwrap();
+    for chunk in builder.metadata().row_group(0).columns() {
+        out.push_str(&format!("chunk {}\n", chunk.column_path().string()));
+    }
+    let batches: Vec<RecordBatch> = builder.build().unwrap().collect::<Result<_, _>>().unwrap();
+    out + &fmt_batches(&batches)
+}
