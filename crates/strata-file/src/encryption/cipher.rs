@@ -108,17 +108,7 @@ impl ModuleCipher {
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<Vec<u8>> {
-        let len = u32::try_from(NONCE_LEN + plaintext.len() + TAG_LEN).map_err(|_| {
-            FileError::InvalidArgument(format!(
-                "a module of {} bytes: encrypted modules are under 4 GiB",
-                plaintext.len()
-            ))
-        })?;
-        let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
-        module.extend_from_slice(&len.to_le_bytes());
-        module.extend_from_slice(nonce);
-        let start = module.len();
-        module.extend_from_slice(plaintext);
+        let (mut module, start) = module_frame(nonce, plaintext, TAG_LEN)?;
         let tag = self
             .gcm
             .seal_in_place_separate_tag(
@@ -157,17 +147,7 @@ impl ModuleCipher {
     /// The CTR module of `plaintext` under `nonce`: its length, the nonce
     /// and the ciphertext (CTR is its own inverse).
     pub(crate) fn encrypt_ctr(&self, nonce: &[u8; NONCE_LEN], plaintext: &[u8]) -> Result<Vec<u8>> {
-        let len = u32::try_from(NONCE_LEN + plaintext.len()).map_err(|_| {
-            FileError::InvalidArgument(format!(
-                "a module of {} bytes: encrypted modules are under 4 GiB",
-                plaintext.len()
-            ))
-        })?;
-        let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
-        module.extend_from_slice(&len.to_le_bytes());
-        module.extend_from_slice(nonce);
-        let start = module.len();
-        module.extend_from_slice(plaintext);
+        let (mut module, start) = module_frame(nonce, plaintext, 0)?;
         // Encrypted where it lies: no copy of the page but the one above.
         self.apply_ctr(nonce, &mut module[start..], "a page")?;
         Ok(module)
@@ -225,6 +205,29 @@ pub(crate) fn split_module<'a>(bytes: &'a [u8], what: &str) -> Result<(&'a [u8],
         ))
     })?;
     Ok((module, LENGTH_LEN + len))
+}
+
+/// A module's frame around `plaintext`, not yet encrypted: the length
+/// (nonce, body and a tag of `tag_len` bytes to come), the nonce, then
+/// the plaintext, which starts at the returned offset; room is reserved
+/// for the tag.
+fn module_frame(
+    nonce: &[u8; NONCE_LEN],
+    plaintext: &[u8],
+    tag_len: usize,
+) -> Result<(Vec<u8>, usize)> {
+    let len = u32::try_from(NONCE_LEN + plaintext.len() + tag_len).map_err(|_| {
+        FileError::InvalidArgument(format!(
+            "a module of {} bytes: encrypted modules are under 4 GiB",
+            plaintext.len()
+        ))
+    })?;
+    let mut module = Vec::with_capacity(LENGTH_LEN + len as usize);
+    module.extend_from_slice(&len.to_le_bytes());
+    module.extend_from_slice(nonce);
+    let start = module.len();
+    module.extend_from_slice(plaintext);
+    Ok((module, start))
 }
 
 #[cfg(test)]
