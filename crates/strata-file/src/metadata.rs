@@ -14,8 +14,8 @@ use strata_format::SchemaDescriptor;
 use strata_format::metadata::FileMetaData as Footer;
 pub use strata_format::metadata::{
     ColumnChunk as ColumnChunkMetaData, ColumnChunkBuilder as ColumnChunkMetaDataBuilder, KeyValue,
-    ParquetMetaDataOptions, ParquetStatisticsPolicy, RowGroup as RowGroupMetaData,
-    RowGroupBuilder as RowGroupMetaDataBuilder, SortingColumn,
+    PageEncodingStats, ParquetMetaDataOptions, ParquetStatisticsPolicy,
+    RowGroup as RowGroupMetaData, RowGroupBuilder as RowGroupMetaDataBuilder, SortingColumn,
 };
 
 mod column_chunk_mask;

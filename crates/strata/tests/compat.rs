@@ -260,6 +260,7 @@ compat! {
     api::column_descriptors;
     metadata::metadata_reader_page_index;
     metadata::footer_tail_and_decode;
+    metadata::page_encoding_counts;
     metadata::statistics_policy_keeps_read_columns;
     metadata::parquet_schema_reused_across_files;
     metadata::metadata_options_and_prefetch;

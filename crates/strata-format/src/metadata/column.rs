@@ -502,6 +502,14 @@ impl ColumnChunk {
         TypedStatistics::from_thrift(meta.physical_type, meta.statistics.as_ref()?)
     }
 
+    /// How many pages of each type and encoding the chunk holds, where
+    /// the writer counted them (arrow-rs's `page_encoding_stats()`,
+    /// returned by value: the footer's form is packed).
+    pub fn page_encoding_stats(&self) -> Option<Vec<PageEncodingStats>> {
+        let stats = self.meta_data.as_ref()?.encoding_stats.as_ref()?;
+        Some(stats.iter().collect())
+    }
+
     /// The column's physical type (`BOOLEAN` for a chunk without
     /// metadata).
     pub fn column_type(&self) -> Type {
@@ -846,6 +854,12 @@ impl ColumnChunkBuilder {
     /// Drop the chunk's statistics.
     pub fn clear_statistics(mut self) -> Self {
         self.meta().statistics = None;
+        self
+    }
+
+    /// The chunk's page counts by type and encoding.
+    pub fn set_page_encoding_stats(mut self, value: Vec<PageEncodingStats>) -> Self {
+        self.meta().encoding_stats = Some(value.into());
         self
     }
 

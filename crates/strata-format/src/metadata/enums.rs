@@ -708,8 +708,8 @@ open_enum! {
 }
 
 open_enum! {
-    /// Kind of page (`PageType`).
-    #[derive(Debug)]
+    /// Kind of page (`PageType`). Printed, and also named, with arrow-rs's
+    /// spellings (`PageType::DATA_PAGE`).
     pub enum PageType {
         /// Version 1 data page.
         DataPage = 0,
@@ -719,6 +719,46 @@ open_enum! {
         DictionaryPage = 2,
         /// Version 2 data page.
         DataPageV2 = 3,
+    }
+}
+
+/// arrow-rs's spellings (`parquet::basic::PageType`).
+impl PageType {
+    /// `DATA_PAGE`.
+    pub const DATA_PAGE: Self = Self::DataPage;
+    /// `INDEX_PAGE`.
+    pub const INDEX_PAGE: Self = Self::IndexPage;
+    /// `DICTIONARY_PAGE`.
+    pub const DICTIONARY_PAGE: Self = Self::DictionaryPage;
+    /// `DATA_PAGE_V2`.
+    pub const DATA_PAGE_V2: Self = Self::DataPageV2;
+}
+
+/// The specification's name (`DATA_PAGE`), as arrow-rs prints it;
+/// `UNKNOWN(id)` for a value the format does not name.
+///
+/// ```
+/// use strata_format::metadata::PageType;
+///
+/// assert_eq!(format!("{:?}", PageType::DICTIONARY_PAGE), "DICTIONARY_PAGE");
+/// assert_eq!(PageType::from_i32(9).to_string(), "UNKNOWN(9)");
+/// ```
+impl std::fmt::Display for PageType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::DataPage => "DATA_PAGE",
+            Self::IndexPage => "INDEX_PAGE",
+            Self::DictionaryPage => "DICTIONARY_PAGE",
+            Self::DataPageV2 => "DATA_PAGE_V2",
+            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
+        })
+    }
+}
+
+/// As [`Display`](std::fmt::Display).
+impl std::fmt::Debug for PageType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 
