@@ -496,9 +496,14 @@ fn byte_size(
 /// exact for a single row group, an estimate when at least three in four
 /// row groups state one, unknown otherwise.
 fn distinct_count(groups: &[RowGroupMetaData], leaf: usize) -> Precision<usize> {
+    // Read from the footer's statistics as they are (no typed copy of
+    // their bounds); a negative count is none.
     let counts: Vec<u64> = groups
         .iter()
-        .filter_map(|g| g.columns().get(leaf)?.statistics()?.distinct_count_opt())
+        .filter_map(|g| {
+            let meta = g.columns().get(leaf)?.meta_data.as_ref()?;
+            u64::try_from(meta.statistics.as_ref()?.distinct_count()?).ok()
+        })
         .collect();
     let Some(&greatest) = counts.iter().max() else {
         return Precision::Absent;

@@ -36,6 +36,16 @@ use strata_arrow::arrow_reader::ArrowReaderOptions;
 use strata_arrow::async_reader::{AsyncFileReader, fetch_metadata, fetch_page_index};
 use strata_file::metadata::ParquetMetaData;
 
+/// Whether any chunk of `metadata` locates a column or offset index: a
+/// footer of a file without one is complete without loading it.
+fn has_page_index(metadata: &ParquetMetaData) -> bool {
+    metadata.row_groups().iter().any(|g| {
+        g.columns()
+            .iter()
+            .any(|c| c.column_index_offset().is_some() || c.offset_index_offset().is_some())
+    })
+}
+
 /// One file of a DataFusion object store, read by byte ranges.
 #[derive(Clone)]
 pub struct ObjectStoreFileReader {
@@ -212,7 +222,12 @@ impl AsyncFileReader for ObjectStoreFileReader {
             let wanted = options.filter(|o| o.page_index());
             let metadata = match (cached, wanted) {
                 (Some(cached), None) => return Ok(cached),
-                (Some(cached), Some(_)) if cached.page_index().is_some() => return Ok(cached),
+                // Indexed already, or a file without a page index.
+                (Some(cached), Some(_))
+                    if cached.page_index().is_some() || !has_page_index(&cached) =>
+                {
+                    return Ok(cached);
+                }
                 // A footer cached without its page index: add the index.
                 (Some(cached), Some(options)) => {
                     let size = self.meta.size;
