@@ -283,6 +283,40 @@ impl WriteThrift for FieldRepetitionType {
     }
 }
 
+/// arrow-rs's names for the variants of an [`open_enum!`] enum, as
+/// associated constants (`PageType::DATA_PAGE`), and `Display` / `Debug`
+/// printing them as arrow-rs does (`UNKNOWN(id)` for a value the format
+/// does not name).
+macro_rules! arrow_spellings {
+    ($name:ident, $path:literal { $( $variant:ident => $spelling:ident, )+ }) => {
+        #[doc = concat!("arrow-rs's spellings (`", $path, "`).")]
+        impl $name {
+            $(
+                #[doc = concat!("`", stringify!($spelling), "`.")]
+                pub const $spelling: Self = Self::$variant;
+            )+
+        }
+
+        /// The specification's name, as arrow-rs prints it; `UNKNOWN(id)`
+        /// for a value the format does not name.
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(match self {
+                    $( Self::$variant => stringify!($spelling), )+
+                    Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
+                })
+            }
+        }
+
+        /// As [`Display`](std::fmt::Display).
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(self, f)
+            }
+        }
+    };
+}
+
 open_enum! {
     /// Legacy type annotation (`ConvertedType`), superseded by
     /// [`LogicalType`](super::LogicalType) but still written for
@@ -710,6 +744,13 @@ open_enum! {
 open_enum! {
     /// Kind of page (`PageType`). Printed, and also named, with arrow-rs's
     /// spellings (`PageType::DATA_PAGE`).
+    ///
+    /// ```
+    /// use strata_format::metadata::PageType;
+    ///
+    /// assert_eq!(format!("{:?}", PageType::DICTIONARY_PAGE), "DICTIONARY_PAGE");
+    /// assert_eq!(PageType::from_i32(9).to_string(), "UNKNOWN(9)");
+    /// ```
     pub enum PageType {
         /// Version 1 data page.
         DataPage = 0,
@@ -722,50 +763,24 @@ open_enum! {
     }
 }
 
-/// arrow-rs's spellings (`parquet::basic::PageType`).
-impl PageType {
-    /// `DATA_PAGE`.
-    pub const DATA_PAGE: Self = Self::DataPage;
-    /// `INDEX_PAGE`.
-    pub const INDEX_PAGE: Self = Self::IndexPage;
-    /// `DICTIONARY_PAGE`.
-    pub const DICTIONARY_PAGE: Self = Self::DictionaryPage;
-    /// `DATA_PAGE_V2`.
-    pub const DATA_PAGE_V2: Self = Self::DataPageV2;
-}
-
-/// The specification's name (`DATA_PAGE`), as arrow-rs prints it;
-/// `UNKNOWN(id)` for a value the format does not name.
-///
-/// ```
-/// use strata_format::metadata::PageType;
-///
-/// assert_eq!(format!("{:?}", PageType::DICTIONARY_PAGE), "DICTIONARY_PAGE");
-/// assert_eq!(PageType::from_i32(9).to_string(), "UNKNOWN(9)");
-/// ```
-impl std::fmt::Display for PageType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::DataPage => "DATA_PAGE",
-            Self::IndexPage => "INDEX_PAGE",
-            Self::DictionaryPage => "DICTIONARY_PAGE",
-            Self::DataPageV2 => "DATA_PAGE_V2",
-            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
-        })
-    }
-}
-
-/// As [`Display`](std::fmt::Display).
-impl std::fmt::Debug for PageType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
-    }
-}
+arrow_spellings!(PageType, "parquet::basic::PageType" {
+    DataPage => DATA_PAGE,
+    IndexPage => INDEX_PAGE,
+    DictionaryPage => DICTIONARY_PAGE,
+    DataPageV2 => DATA_PAGE_V2,
+});
 
 open_enum! {
     /// Ordering of the page bounds in a column index (`BoundaryOrder`).
     /// Printed, and also named, with arrow-rs's spellings
     /// (`BoundaryOrder::ASCENDING`).
+    ///
+    /// ```
+    /// use strata_format::metadata::BoundaryOrder;
+    ///
+    /// assert_eq!(format!("{:?}", BoundaryOrder::ASCENDING), "ASCENDING");
+    /// assert_eq!(BoundaryOrder::from_i32(7).to_string(), "UNKNOWN(7)");
+    /// ```
     pub enum BoundaryOrder {
         /// No particular order.
         Unordered = 0,
@@ -776,42 +791,11 @@ open_enum! {
     }
 }
 
-/// arrow-rs's spellings (`parquet::basic::BoundaryOrder`).
-impl BoundaryOrder {
-    /// `UNORDERED`.
-    pub const UNORDERED: Self = Self::Unordered;
-    /// `ASCENDING`.
-    pub const ASCENDING: Self = Self::Ascending;
-    /// `DESCENDING`.
-    pub const DESCENDING: Self = Self::Descending;
-}
-
-/// The specification's name (`ASCENDING`), as arrow-rs prints it;
-/// `UNKNOWN(id)` for a value the format does not name.
-///
-/// ```
-/// use strata_format::metadata::BoundaryOrder;
-///
-/// assert_eq!(format!("{:?}", BoundaryOrder::ASCENDING), "ASCENDING");
-/// assert_eq!(BoundaryOrder::from_i32(7).to_string(), "UNKNOWN(7)");
-/// ```
-impl std::fmt::Display for BoundaryOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Unordered => "UNORDERED",
-            Self::Ascending => "ASCENDING",
-            Self::Descending => "DESCENDING",
-            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
-        })
-    }
-}
-
-/// As [`Display`](std::fmt::Display).
-impl std::fmt::Debug for BoundaryOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(self, f)
-    }
-}
+arrow_spellings!(BoundaryOrder, "parquet::basic::BoundaryOrder" {
+    Unordered => UNORDERED,
+    Ascending => ASCENDING,
+    Descending => DESCENDING,
+});
 
 open_enum! {
     /// Edge interpolation of the `GEOGRAPHY` logical type.
