@@ -2120,3 +2120,126 @@ fn coerce_types_with_and_without() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------
+// Floats: NaNs, zeros, total order and NaN counts as the peers read them
+// ---------------------------------------------------------------------------
+
+/// strata writes FLOAT, DOUBLE and FLOAT16 columns with NaNs of both signs,
+/// both zeros, infinities and nulls, in row groups of numbers, of numbers
+/// and NaNs, and of NaNs only. pyarrow reads every value bit for bit,
+/// DuckDB every value and every chunk's NaN count, and DuckDB's filters
+/// count the same rows over the file as over the rows in memory.
+#[test]
+fn floats_with_nans_read_by_peers() {
+    let Some(py) = python() else { return };
+    let dir = work_dir("floats");
+    let rows = 60usize;
+    let value = |i: usize| -> Option<f64> {
+        let k = i % 20;
+        match i / 20 {
+            0 if k % 7 == 6 => None,
+            0 if k.is_multiple_of(5) => Some(if k.is_multiple_of(2) { 0.0 } else { -0.0 }),
+            0 => Some(k as f64 - 9.5),
+            1 if k.is_multiple_of(4) => Some(f64::NAN),
+            1 if k % 4 == 1 => Some(-f64::NAN),
+            1 if k == 2 => Some(f64::INFINITY),
+            1 if k == 3 => Some(f64::NEG_INFINITY),
+            1 => Some(k as f64 * 100.0),
+            _ if k % 6 == 5 => None,
+            _ if k.is_multiple_of(2) => Some(f64::NAN),
+            _ => Some(-f64::NAN),
+        }
+    };
+    // The FLOAT column has no nulls: its null rows hold 1.5.
+    let d = Float64Array::from_iter((0..rows).map(value));
+    let f = Float32Array::from_iter_values((0..rows).map(|i| value(i).unwrap_or(1.5) as f32));
+    let h = Float16Array::from_iter((0..rows).map(|i| value(i).map(half::f16::from_f64)));
+    let batch = RecordBatch::try_from_iter([
+        ("d", Arc::new(d.clone()) as ArrayRef),
+        ("f", Arc::new(f.clone())),
+        ("h", Arc::new(h.clone())),
+    ])
+    .unwrap();
+    let path = dir.join("floats.parquet");
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(20))
+        .build();
+    let mut w =
+        ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+
+    // Expected rows as bit patterns, and NaN counts per row group, from
+    // the arrays themselves.
+    fn column<T: ToString>(kind: &str, cells: Vec<Option<(T, bool)>>) -> String {
+        let rows: Vec<String> = cells
+            .iter()
+            .map(|c| match c {
+                Some((bits, _)) => format!("\"{}\"", bits.to_string()),
+                None => "null".to_string(),
+            })
+            .collect();
+        let nans: Vec<String> = cells
+            .chunks(20)
+            .map(|g| {
+                g.iter()
+                    .flatten()
+                    .filter(|(_, nan)| *nan)
+                    .count()
+                    .to_string()
+            })
+            .collect();
+        format!(
+            "{{\"kind\": \"{kind}\", \"rows\": [{}], \"nan_counts\": [{}]}}",
+            rows.join(", "),
+            nans.join(", ")
+        )
+    }
+    let d_cells = d
+        .iter()
+        .map(|v| v.map(|v| (format!("{:016x}", v.to_bits()), v.is_nan())))
+        .collect();
+    let f_cells = f
+        .iter()
+        .map(|v| v.map(|v| (format!("{:08x}", v.to_bits()), v.is_nan())))
+        .collect();
+    let h_cells = h
+        .iter()
+        .map(|v| v.map(|v| (format!("{:04x}", v.to_bits()), v.is_nan())))
+        .collect();
+    let filters = [
+        "d > 1000",
+        "d < -1000",
+        "d < 0",
+        "d = 0",
+        "d >= 0 AND d <= 0",
+        "isnan(d)",
+        "f > 1000",
+        "f <= -9",
+        "h > 1000",
+        "h < 0",
+    ];
+    let json = format!(
+        "{{\"columns\": {{\"d\": {}, \"f\": {}, \"h\": {}}}, \"filters\": [{}]}}",
+        column("f64", d_cells),
+        column("f32", f_cells),
+        column("f16", h_cells),
+        filters
+            .iter()
+            .map(|f| format!("\"{f}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let expected = dir.join("expected.json");
+    fs::write(&expected, json).unwrap();
+    let out = run_python(&py, "check_floats.py", &[&path, &expected]);
+    let results = results(&out);
+    eprintln!("{out}");
+    // 3 columns x (pyarrow values, DuckDB values, DuckDB NaN counts), and
+    // the filters.
+    assert_eq!(results.len(), 9 + filters.len(), "{out}");
+    let failed: Vec<_> = results.iter().filter(|r| r[2] != "ok").collect();
+    assert!(failed.is_empty(), "{failed:?}\n{out}");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -70,6 +70,7 @@ use crate::bridge;
 use crate::filter::{self, FileRowFilter};
 use crate::statistics::{
     BloomFilterStatistics, ColumnBloomFilters, PagePruningStatistics, RowGroupPruningStatistics,
+    column_orders,
 };
 use crate::store::ObjectStoreFileReader;
 
@@ -679,6 +680,7 @@ fn prune_pages(
         ) else {
             continue;
         };
+        let converter = converter.with_column_orders(column_orders(metadata));
         let Some(statistics) =
             PagePruningStatistics::try_new(&converter, page_index.as_ref(), groups, keep)
         else {

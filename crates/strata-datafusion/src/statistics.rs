@@ -36,6 +36,19 @@ use strata_format::metadata::Type as PhysicalType;
 use crate::bridge;
 
 /// A strata array as DataFusion's, `None` if it cannot cross.
+/// The file's column orders, for a [`StatisticsConverter`]: floats'
+/// bounds are exact only under IEEE 754 total order, INT96 bounds usable
+/// only under the INT96 timestamp order.
+pub(crate) fn column_orders(
+    metadata: &ArrowReaderMetadata,
+) -> Option<&[strata_format::metadata::ColumnOrder]> {
+    metadata
+        .metadata()
+        .file_metadata()
+        .column_orders()
+        .map(Vec::as_slice)
+}
+
 fn to_df(array: &dyn Array) -> Option<DfArrayRef> {
     let data_type = bridge::data_type_to_df(array.data_type()).ok()?;
     bridge::array_to_df(array, &data_type).ok()
@@ -70,6 +83,7 @@ impl<'a> RowGroupPruningStatistics<'a> {
             self.metadata.parquet_schema(),
         )
         .ok()
+        .map(|c| c.with_column_orders(column_orders(self.metadata)))
     }
 }
 
@@ -439,6 +453,7 @@ fn column_statistics(
             _ => unknown,
         };
     };
+    let converter = converter.with_column_orders(column_orders(metadata));
     let all_exact = |flags: Result<arrow_array::BooleanArray, _>| {
         flags
             .ok()

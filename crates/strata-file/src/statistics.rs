@@ -7,9 +7,13 @@
 //! - INT32 / INT64 compare as signed integers, or unsigned for `UINT_*` /
 //!   unsigned `INTEGER` annotations (decimals stored in integers are
 //!   signed integers);
-//! - FLOAT / DOUBLE (and FLOAT16 in a 2-byte FIXED_LEN_BYTE_ARRAY) compare
-//!   as numbers, NaNs left out of the bounds; a zero minimum is written as
-//!   `-0.0` and a zero maximum as `+0.0`, so that either zero is covered;
+//! - FLOAT / DOUBLE (and FLOAT16 in a 2-byte FIXED_LEN_BYTE_ARRAY) follow
+//!   IEEE 754 total order, the `IEEE_754_TOTAL_ORDER` column order the
+//!   writer names for them: `-0.0 < +0.0`, infinities at the ends. NaNs
+//!   are counted (`nan_count`, written for every float chunk and page) and
+//!   left out of the bounds, unless every value is NaN: then the bounds
+//!   are the least and the greatest NaN in total order (a NaN with its
+//!   sign bit set is below every number, one without above);
 //! - BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY compare byte by byte as unsigned
 //!   bytes, except decimals, which compare as signed big-endian integers;
 //! - BOOLEAN: `false < true`;
@@ -26,19 +30,29 @@
 //! inexact (`is_min_value_exact` / `is_max_value_exact`).
 //!
 //! The deprecated `min`/`max` fields (signed order) are written only where
-//! the legacy signed comparison agrees with the column order: booleans,
-//! signed integers and floating point.
+//! the legacy signed comparison agrees with the column order: booleans and
+//! signed integers (not floats, whose total-order bounds a reader of the
+//! old fields would misread when they are NaN).
 //!
 //! ```
 //! use strata_file::statistics::{StatisticsAccumulator, ValueOrder};
 //!
 //! let mut acc = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
-//! acc.update(&[3.5, f64::NAN, -0.0, 0.0]);
+//! acc.update(&[3.5, f64::NAN, 0.0, -0.0]);
 //! acc.add_nulls(2);
 //! let stats = acc.to_statistics(None).unwrap();
 //! assert_eq!(stats.null_count, Some(2));
+//! assert_eq!(stats.nan_count(), Some(1));
 //! assert_eq!(stats.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
 //! assert_eq!(stats.max_value(), Some(&3.5f64.to_le_bytes()[..]));
+//!
+//! // Only NaNs: the bounds are NaNs.
+//! let mut acc = StatisticsAccumulator::<f32>::new(ValueOrder::Float);
+//! acc.update(&[f32::NAN, -f32::NAN]);
+//! let stats = acc.to_statistics(None).unwrap();
+//! assert_eq!(stats.nan_count(), Some(2));
+//! assert_eq!(stats.min_value(), Some(&(-f32::NAN).to_le_bytes()[..]));
+//! assert_eq!(stats.max_value(), Some(&f32::NAN.to_le_bytes()[..]));
 //! ```
 
 use std::cmp::Ordering;
@@ -63,9 +77,10 @@ pub enum ValueOrder {
     SignedInt,
     /// Unsigned integers (`UINT_8` .. `UINT_64`).
     UnsignedInt,
-    /// IEEE 754 numbers, NaN excluded.
+    /// IEEE 754 numbers in total order, NaN counted and left out of the
+    /// bounds unless every value is NaN.
     Float,
-    /// Half-precision floats in 2 little-endian bytes, NaN excluded.
+    /// Half-precision floats in 2 little-endian bytes, as [`Float`](Self::Float).
     Float16,
     /// Lexicographic by unsigned bytes.
     Bytes,
@@ -122,7 +137,12 @@ impl ValueOrder {
     /// Whether the deprecated signed-order `min`/`max` agree with this
     /// order and are written too.
     pub fn writes_deprecated_min_max(self) -> bool {
-        matches!(self, Self::Boolean | Self::SignedInt | Self::Float)
+        matches!(self, Self::Boolean | Self::SignedInt)
+    }
+
+    /// Whether values may be NaN, which are counted (`nan_count`).
+    pub fn counts_nans(self) -> bool {
+        matches!(self, Self::Float | Self::Float16)
     }
 
     /// Whether long bounds may be truncated (unsigned byte order only).
@@ -159,15 +179,22 @@ pub trait StatsValue: ValueType {
     /// An owned bound.
     type Owned: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static;
 
-    /// Fold a batch of (non-null) values into `acc`.
-    fn update(acc: &mut MinMax<Self::Owned>, values: Self::Batch<'_>, order: ValueOrder);
+    /// Fold a batch of (non-null) values into `acc`; returns how many of
+    /// them are NaN (0 but for floats).
+    fn update(acc: &mut MinMax<Self::Owned>, values: Self::Batch<'_>, order: ValueOrder) -> u64;
 
     /// Whether `a < b` under `order`.
     fn less(a: &Self::Owned, b: &Self::Owned, order: ValueOrder) -> bool;
 
-    /// The PLAIN bytes of a bound (no length prefix), with the sign of zero
-    /// bounds fixed (`-0.0` for a minimum, `+0.0` for a maximum).
-    fn to_bytes(v: &Self::Owned, is_min: bool, order: ValueOrder) -> Vec<u8>;
+    /// Fold the bounds of other values (a page's into its chunk's) into
+    /// `acc`. Floats override it: bounds of numbers replace NaN-only
+    /// bounds and are never replaced by them.
+    fn fold(acc: &mut MinMax<Self::Owned>, lo: &Self::Owned, hi: &Self::Owned, order: ValueOrder) {
+        fold_owned(acc, lo, hi, |a, b| Self::less(a, b, order));
+    }
+
+    /// The PLAIN bytes of a bound (no length prefix).
+    fn to_bytes(v: &Self::Owned, order: ValueOrder) -> Vec<u8>;
 }
 
 /// Fold one candidate into `acc` with `less`.
@@ -215,7 +242,7 @@ macro_rules! int_stats {
         impl StatsValue for $t {
             type Owned = $t;
 
-            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) {
+            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) -> u64 {
                 let found = match order {
                     ValueOrder::UnsignedInt => {
                         key_bounds(values, |v| v as $u).map(|(lo, hi)| (lo as $t, hi as $t))
@@ -226,6 +253,7 @@ macro_rules! int_stats {
                 if let Some((lo, hi)) = found {
                     fold_owned(acc, &lo, &hi, |a, b| Self::less(a, b, order));
                 }
+                0
             }
 
             fn less(a: &$t, b: &$t, order: ValueOrder) -> bool {
@@ -236,7 +264,7 @@ macro_rules! int_stats {
                 }
             }
 
-            fn to_bytes(v: &$t, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+            fn to_bytes(v: &$t, _order: ValueOrder) -> Vec<u8> {
                 v.to_le_bytes().to_vec()
             }
         }
@@ -246,88 +274,153 @@ macro_rules! int_stats {
 int_stats!(i32, u32);
 int_stats!(i64, u64);
 
+/// The IEEE 754 total order of floats as integers: the bits of a value
+/// read as a signed integer, with the magnitude bits of negative values
+/// flipped, order as `total_cmp` orders the values (`-NaN < -inf < ... <
+/// -0.0 < +0.0 < ... < +inf < +NaN`). The mapping is its own inverse.
+macro_rules! total_order_key {
+    ($name:ident, $int:ty, $uint:ty) => {
+        #[inline(always)]
+        fn $name(bits: $int) -> $int {
+            bits ^ ((((bits >> (<$int>::BITS - 1)) as $uint) >> 1) as $int)
+        }
+    };
+}
+
+total_order_key!(total_key16, i16, u16);
+total_order_key!(total_key32, i32, u32);
+total_order_key!(total_key64, i64, u64);
+
+/// Fold float bounds into `acc` under total order, where bounds of
+/// numbers replace NaN-only bounds and are never replaced by them (`lo`
+/// and `hi` are both NaN or neither, as are `acc`'s).
+fn fold_float<S: Clone>(
+    acc: &mut MinMax<S>,
+    lo: &S,
+    hi: &S,
+    is_nan: impl Fn(&S) -> bool,
+    less: impl Fn(&S, &S) -> bool,
+) {
+    match &acc.min {
+        Some(m) if is_nan(m) && !is_nan(lo) => {
+            acc.min = Some(lo.clone());
+            acc.max = Some(hi.clone());
+        }
+        Some(m) if !is_nan(m) && is_nan(lo) => {}
+        _ => fold_owned(acc, lo, hi, less),
+    }
+}
+
 macro_rules! float_stats {
-    ($t:ty) => {
+    ($t:ty, $int:ty, $key:ident) => {
         impl StatsValue for $t {
             type Owned = $t;
 
-            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) {
-                if order != ValueOrder::Float {
-                    return;
+            fn update(acc: &mut MinMax<$t>, values: &[$t], order: ValueOrder) -> u64 {
+                if order != ValueOrder::Float || values.is_empty() {
+                    return 0;
                 }
-                // Lanes as for integers. NaN fails both comparisons and is
-                // never a bound; of a zero and a negative zero either may
-                // end up the bound (the written bounds normalise its sign).
+                // Lanes as for integers, compared as numbers: NaN fails
+                // both comparisons and is never a bound, and the two zeros
+                // compare equal (their signs are settled below). Number
+                // comparisons vectorise where total-order keys (integer
+                // minimums of the lane width) would not on every target.
                 let mut lo = [<$t>::INFINITY; SCAN_LANES];
                 let mut hi = [<$t>::NEG_INFINITY; SCAN_LANES];
-                let mut any = false;
-                let mut step = |l: &mut $t, h: &mut $t, v: $t| {
-                    if v < *l {
-                        *l = v;
-                    }
-                    if v > *h {
-                        *h = v;
-                    }
-                    any |= !v.is_nan();
-                };
+                let mut nans = [0u64; SCAN_LANES];
                 let (chunks, rest) = values.as_chunks::<SCAN_LANES>();
                 for chunk in chunks {
-                    for ((l, h), &v) in lo.iter_mut().zip(hi.iter_mut()).zip(chunk) {
-                        step(l, h, v);
+                    for i in 0..SCAN_LANES {
+                        let v = chunk[i];
+                        if v < lo[i] {
+                            lo[i] = v;
+                        }
+                        if v > hi[i] {
+                            hi[i] = v;
+                        }
+                        nans[i] += u64::from(v.is_nan());
                     }
                 }
                 for &v in rest {
-                    step(&mut lo[0], &mut hi[0], v);
+                    if v < lo[0] {
+                        lo[0] = v;
+                    }
+                    if v > hi[0] {
+                        hi[0] = v;
+                    }
+                    nans[0] += u64::from(v.is_nan());
                 }
-                let lo = lo
-                    .into_iter()
-                    .fold(<$t>::INFINITY, |a, b| if b < a { b } else { a });
-                let hi = hi
-                    .into_iter()
-                    .fold(<$t>::NEG_INFINITY, |a, b| if b > a { b } else { a });
-                if any {
-                    // All-infinite batches: the loops above keep a bound
-                    // equal to the sentinel only if that value occurred.
-                    fold_owned(acc, &lo, &hi, |a, b| a < b);
-                }
+                let nan_count: u64 = nans.iter().sum();
+                let (lo, hi) = if nan_count == values.len() as u64 {
+                    // Only NaNs: their least and greatest in total order.
+                    let Some((lo, hi)) = key_bounds(values, |v| $key(v.to_bits() as $int)) else {
+                        return nan_count;
+                    };
+                    let value = |k: $int| <$t>::from_bits($key(k) as _);
+                    (value(lo), value(hi))
+                } else {
+                    // A sentinel left in place is a value that occurred
+                    // (some value is a number, so both bounds are).
+                    let lo = lo
+                        .into_iter()
+                        .fold(<$t>::INFINITY, |a, b| if b < a { b } else { a });
+                    let hi = hi
+                        .into_iter()
+                        .fold(<$t>::NEG_INFINITY, |a, b| if b > a { b } else { a });
+                    // A zero bound is `-0.0` when a `-0.0` occurred (the
+                    // least zero), a zero maximum `+0.0` when a `+0.0` did.
+                    let has = |zero: $t| values.iter().any(|v| v.to_bits() == zero.to_bits());
+                    let lo = if lo == 0.0 {
+                        if has(-0.0) { -0.0 } else { 0.0 }
+                    } else {
+                        lo
+                    };
+                    let hi = if hi == 0.0 {
+                        if has(0.0) { 0.0 } else { -0.0 }
+                    } else {
+                        hi
+                    };
+                    (lo, hi)
+                };
+                Self::fold(acc, &lo, &hi, order);
+                nan_count
             }
 
             fn less(a: &$t, b: &$t, _order: ValueOrder) -> bool {
-                a < b
+                a.total_cmp(b).is_lt()
             }
 
-            fn to_bytes(v: &$t, is_min: bool, _order: ValueOrder) -> Vec<u8> {
-                let v = if *v == 0.0 {
-                    if is_min { -0.0 } else { 0.0 }
-                } else {
-                    *v
-                };
+            fn fold(acc: &mut MinMax<$t>, lo: &$t, hi: &$t, order: ValueOrder) {
+                fold_float(acc, lo, hi, |v| v.is_nan(), |a, b| Self::less(a, b, order));
+            }
+
+            fn to_bytes(v: &$t, _order: ValueOrder) -> Vec<u8> {
                 v.to_le_bytes().to_vec()
             }
         }
     };
 }
 
-float_stats!(f32);
-float_stats!(f64);
+float_stats!(f32, i32, total_key32);
+float_stats!(f64, i64, total_key64);
 
 impl StatsValue for bool {
     type Owned = bool;
 
-    fn update(acc: &mut MinMax<bool>, values: &[bool], _order: ValueOrder) {
-        if values.is_empty() {
-            return;
+    fn update(acc: &mut MinMax<bool>, values: &[bool], _order: ValueOrder) -> u64 {
+        if !values.is_empty() {
+            let any_false = values.iter().any(|v| !v);
+            let any_true = values.iter().any(|&v| v);
+            fold_owned(acc, &!any_false, &any_true, |a, b| !a & b);
         }
-        let any_false = values.iter().any(|v| !v);
-        let any_true = values.iter().any(|&v| v);
-        fold_owned(acc, &!any_false, &any_true, |a, b| !a & b);
+        0
     }
 
     fn less(a: &bool, b: &bool, _order: ValueOrder) -> bool {
         !a & b
     }
 
-    fn to_bytes(v: &bool, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+    fn to_bytes(v: &bool, _order: ValueOrder) -> Vec<u8> {
         vec![u8::from(*v)]
     }
 }
@@ -335,13 +428,15 @@ impl StatsValue for bool {
 impl StatsValue for Int96 {
     type Owned = Int96;
 
-    fn update(_acc: &mut MinMax<Int96>, _values: &[Int96], _order: ValueOrder) {}
+    fn update(_acc: &mut MinMax<Int96>, _values: &[Int96], _order: ValueOrder) -> u64 {
+        0
+    }
 
     fn less(_a: &Int96, _b: &Int96, _order: ValueOrder) -> bool {
         false
     }
 
-    fn to_bytes(v: &Int96, _is_min: bool, _order: ValueOrder) -> Vec<u8> {
+    fn to_bytes(v: &Int96, _order: ValueOrder) -> Vec<u8> {
         v.0.iter().flat_map(|w| w.to_le_bytes()).collect()
     }
 }
@@ -371,59 +466,79 @@ pub fn cmp_signed_be(a: &[u8], b: &[u8]) -> Ordering {
     Ordering::Equal
 }
 
-/// A half-precision float (little-endian bytes) as an `f32`; `None` for
-/// NaN or a wrong length.
-fn f16_value(bytes: &[u8]) -> Option<f32> {
+/// A half-precision float (2 little-endian bytes): its total-order key
+/// and whether it is NaN; `None` for another length.
+fn f16_key(bytes: &[u8]) -> Option<(i16, bool)> {
     let &[lo, hi] = bytes else { return None };
     let bits = u16::from_le_bytes([lo, hi]);
-    let sign = if bits & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let exp = i32::from((bits >> 10) & 0x1F);
-    let frac = f32::from(bits & 0x3FF);
-    let v = match exp {
-        0 => frac * 2f32.powi(-24),
-        31 if frac == 0.0 => f32::INFINITY,
-        31 => return None,
-        e => (1.0 + frac / 1024.0) * 2f32.powi(e - 15),
-    };
-    Some(sign * v)
+    let nan = bits & 0x7C00 == 0x7C00 && bits & 0x03FF != 0;
+    Some((total_key16(bits as i16), nan))
 }
 
 fn bytes_less(a: &[u8], b: &[u8], order: ValueOrder) -> bool {
     match order {
         ValueOrder::SignedBytes => cmp_signed_be(a, b) == Ordering::Less,
-        ValueOrder::Float16 => match (f16_value(a), f16_value(b)) {
-            (Some(x), Some(y)) => x < y,
+        ValueOrder::Float16 => match (f16_key(a), f16_key(b)) {
+            (Some((x, _)), Some((y, _))) => x < y,
             _ => false,
         },
         _ => a < b,
     }
 }
 
-/// Min and max of byte values under `order`, NaN float16s skipped.
+/// A FLOAT16 value with its total-order key.
+type KeyedF16<'a> = (i16, &'a [u8]);
+
+/// Min and max of byte values under `order`, and how many are NaN (FLOAT16
+/// under total order, NaN left out of the bounds unless every value is
+/// NaN).
 fn scan_bytes<'a>(
     mut values: impl Iterator<Item = &'a [u8]>,
     order: ValueOrder,
-) -> Option<(&'a [u8], &'a [u8])> {
+) -> Option<(&'a [u8], &'a [u8], u64)> {
     match order {
-        ValueOrder::Undefined => return None,
-        ValueOrder::Bytes => return scan_lexicographic(values),
-        _ => {}
+        ValueOrder::Undefined => None,
+        ValueOrder::Bytes => scan_lexicographic(values).map(|(lo, hi)| (lo, hi, 0)),
+        ValueOrder::Float16 => {
+            // Bounds of the numbers and of the NaNs, by key.
+            let mut numbers: Option<(KeyedF16<'a>, KeyedF16<'a>)> = None;
+            let mut nans: Option<(KeyedF16<'a>, KeyedF16<'a>)> = None;
+            let mut nan_count = 0u64;
+            for v in values {
+                let Some((key, nan)) = f16_key(v) else {
+                    continue;
+                };
+                nan_count += u64::from(nan);
+                let slot = if nan { &mut nans } else { &mut numbers };
+                match slot {
+                    Some((lo, hi)) => {
+                        if key < lo.0 {
+                            *lo = (key, v);
+                        }
+                        if key > hi.0 {
+                            *hi = (key, v);
+                        }
+                    }
+                    None => *slot = Some(((key, v), (key, v))),
+                }
+            }
+            let ((_, lo), (_, hi)) = numbers.or(nans)?;
+            Some((lo, hi, nan_count))
+        }
+        _ => {
+            let first = values.next()?;
+            let (mut lo, mut hi) = (first, first);
+            for v in values {
+                if bytes_less(v, lo, order) {
+                    lo = v;
+                }
+                if bytes_less(hi, v, order) {
+                    hi = v;
+                }
+            }
+            Some((lo, hi, 0))
+        }
     }
-    let skip = |v: &[u8]| order == ValueOrder::Float16 && f16_value(v).is_none();
-    let first = values.find(|v| !skip(v))?;
-    let (mut lo, mut hi) = (first, first);
-    for v in values {
-        if skip(v) {
-            continue;
-        }
-        if bytes_less(v, lo, order) {
-            lo = v;
-        }
-        if bytes_less(hi, v, order) {
-            hi = v;
-        }
-    }
-    Some((lo, hi))
 }
 
 /// The first 16 bytes of `v` as a big-endian number, zero padded. A
@@ -489,7 +604,19 @@ fn scan_lexicographic<'a>(
 }
 
 /// Fold borrowed byte bounds into owned ones, reusing their allocations.
+/// FLOAT16 bounds fold as floats do ([`StatsValue::fold`]).
 fn fold_bytes(acc: &mut MinMax<Vec<u8>>, lo: &[u8], hi: &[u8], order: ValueOrder) {
+    if order == ValueOrder::Float16 {
+        let is_nan = |v: &[u8]| f16_key(v).is_some_and(|(_, nan)| nan);
+        match &acc.min {
+            Some(m) if is_nan(m) && !is_nan(lo) => {
+                acc.min = None;
+                acc.max = None;
+            }
+            Some(m) if !is_nan(m) && is_nan(lo) => return,
+            _ => {}
+        }
+    }
     match &mut acc.min {
         Some(m) if !bytes_less(lo, m, order) => {}
         Some(m) => {
@@ -508,51 +635,52 @@ fn fold_bytes(acc: &mut MinMax<Vec<u8>>, lo: &[u8], hi: &[u8], order: ValueOrder
     }
 }
 
-fn bytes_to_bound(v: &[u8], is_min: bool, order: ValueOrder) -> Vec<u8> {
-    if order == ValueOrder::Float16 && f16_value(v) == Some(0.0) {
-        return if is_min {
-            vec![0x00, 0x80]
-        } else {
-            vec![0x00, 0x00]
-        };
-    }
-    v.to_vec()
-}
-
 impl StatsValue for ByteArray {
     type Owned = Vec<u8>;
 
-    fn update(acc: &mut MinMax<Vec<u8>>, values: ByteArrayBatch<'_>, order: ValueOrder) {
-        if let Some((lo, hi)) = scan_bytes(values.iter(), order) {
-            fold_bytes(acc, lo, hi, order);
-        }
+    fn update(acc: &mut MinMax<Vec<u8>>, values: ByteArrayBatch<'_>, order: ValueOrder) -> u64 {
+        let Some((lo, hi, nans)) = scan_bytes(values.iter(), order) else {
+            return 0;
+        };
+        fold_bytes(acc, lo, hi, order);
+        nans
     }
 
     fn less(a: &Vec<u8>, b: &Vec<u8>, order: ValueOrder) -> bool {
         bytes_less(a, b, order)
     }
 
-    fn to_bytes(v: &Vec<u8>, is_min: bool, order: ValueOrder) -> Vec<u8> {
-        bytes_to_bound(v, is_min, order)
+    fn fold(acc: &mut MinMax<Vec<u8>>, lo: &Vec<u8>, hi: &Vec<u8>, order: ValueOrder) {
+        fold_bytes(acc, lo, hi, order);
+    }
+
+    fn to_bytes(v: &Vec<u8>, _order: ValueOrder) -> Vec<u8> {
+        v.clone()
     }
 }
 
 impl StatsValue for FixedLenByteArray {
     type Owned = Vec<u8>;
 
-    fn update(acc: &mut MinMax<Vec<u8>>, values: FixedLenBatch<'_>, order: ValueOrder) {
+    fn update(acc: &mut MinMax<Vec<u8>>, values: FixedLenBatch<'_>, order: ValueOrder) -> u64 {
         let n = values.len();
-        if let Some((lo, hi)) = scan_bytes((0..n).filter_map(|i| values.get(i)), order) {
-            fold_bytes(acc, lo, hi, order);
-        }
+        let Some((lo, hi, nans)) = scan_bytes((0..n).filter_map(|i| values.get(i)), order) else {
+            return 0;
+        };
+        fold_bytes(acc, lo, hi, order);
+        nans
     }
 
     fn less(a: &Vec<u8>, b: &Vec<u8>, order: ValueOrder) -> bool {
         bytes_less(a, b, order)
     }
 
-    fn to_bytes(v: &Vec<u8>, is_min: bool, order: ValueOrder) -> Vec<u8> {
-        bytes_to_bound(v, is_min, order)
+    fn fold(acc: &mut MinMax<Vec<u8>>, lo: &Vec<u8>, hi: &Vec<u8>, order: ValueOrder) {
+        fold_bytes(acc, lo, hi, order);
+    }
+
+    fn to_bytes(v: &Vec<u8>, _order: ValueOrder) -> Vec<u8> {
+        v.clone()
     }
 }
 
@@ -643,6 +771,7 @@ pub struct StatisticsAccumulator<T: StatsValue> {
     utf8: bool,
     min_max: MinMax<T::Owned>,
     null_count: u64,
+    nan_count: u64,
     distinct_count: Option<u64>,
 }
 
@@ -658,6 +787,7 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
                 max: None,
             },
             null_count: 0,
+            nan_count: 0,
             distinct_count: None,
         }
     }
@@ -675,7 +805,7 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
 
     /// Fold in a batch of non-null values.
     pub fn update(&mut self, values: T::Batch<'_>) {
-        T::update(&mut self.min_max, values, self.order);
+        self.nan_count += T::update(&mut self.min_max, values, self.order);
     }
 
     /// Count `n` more nulls.
@@ -692,10 +822,10 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
     /// chunk).
     pub fn merge(&mut self, other: &Self) {
         if let (Some(lo), Some(hi)) = (&other.min_max.min, &other.min_max.max) {
-            let order = self.order;
-            fold_owned(&mut self.min_max, lo, hi, |a, b| T::less(a, b, order));
+            T::fold(&mut self.min_max, lo, hi, self.order);
         }
         self.null_count += other.null_count;
+        self.nan_count += other.nan_count;
     }
 
     /// Forget everything (keeps nothing allocated but byte-array bounds).
@@ -703,6 +833,7 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
         self.min_max.min = None;
         self.min_max.max = None;
         self.null_count = 0;
+        self.nan_count = 0;
         self.distinct_count = None;
     }
 
@@ -716,13 +847,19 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
         self.null_count
     }
 
+    /// Number of NaNs so far, for the orders that count them (floats);
+    /// `None` for the others.
+    pub fn nan_count(&self) -> Option<u64> {
+        self.order.counts_nans().then_some(self.nan_count)
+    }
+
     /// The bounds as bytes, truncated to `truncate` bytes where the order
-    /// allows it; `None` when no value was ordered (all null, all NaN, or
-    /// an undefined order).
+    /// allows it; `None` when no value was ordered (all null, or an
+    /// undefined order).
     pub fn bounds(&self, truncate: Option<usize>) -> Option<(Bound, Bound)> {
         let (lo, hi) = (self.min_max.min.as_ref()?, self.min_max.max.as_ref()?);
-        let lo = T::to_bytes(lo, true, self.order);
-        let hi = T::to_bytes(hi, false, self.order);
+        let lo = T::to_bytes(lo, self.order);
+        let hi = T::to_bytes(hi, self.order);
         match truncate {
             Some(len) if self.order.truncatable() => {
                 let (lo, lo_cut) = truncate_min_value(&lo, len, self.utf8);
@@ -758,6 +895,10 @@ impl<T: StatsValue> StatisticsAccumulator<T> {
     pub fn to_statistics(&self, truncate: Option<usize>) -> Result<ThriftStatistics, FormatError> {
         let mut s = ThriftStatistics::default();
         s.null_count = Some(i64::try_from(self.null_count).unwrap_or(i64::MAX));
+        s.set_nan_count(
+            self.nan_count()
+                .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
+        );
         s.set_distinct_count(
             self.distinct_count
                 .map(|n| i64::try_from(n).unwrap_or(i64::MAX)),
@@ -816,30 +957,70 @@ mod tests {
             );
         }
 
-        /// Float bounds skip NaN, keep infinities, and equal the least and
-        /// greatest of the other values (zeros compare equal whatever
-        /// their sign).
+        /// Float bounds follow total order: they equal the least and
+        /// greatest of the values other than NaN under `total_cmp` (so
+        /// `-0.0 < +0.0`), or of the NaNs when every value is NaN, and the
+        /// NaNs are counted; a batch split in two and folded gives the same.
         #[test]
-        fn float_bounds_match_a_plain_scan(
-            picks in proptest::collection::vec((0u8..8, -1e6f64..1e6), 0..70),
+        fn float_bounds_follow_total_order(
+            picks in proptest::collection::vec((0u8..9, -1e6f64..1e6), 0..70),
+            split in 0usize..70,
         ) {
             let values: Vec<f64> = picks
                 .iter()
                 .map(|&(kind, x)| match kind {
                     0 => f64::NAN,
-                    1 => 0.0,
-                    2 => -0.0,
-                    3 => f64::INFINITY,
-                    4 => f64::NEG_INFINITY,
+                    1 => -f64::NAN,
+                    2 => 0.0,
+                    3 => -0.0,
+                    4 => f64::INFINITY,
+                    5 => f64::NEG_INFINITY,
                     _ => x,
                 })
                 .collect();
-            let b = bounds::<f64>(&values, ValueOrder::Float);
-            let ordered: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
-            let lo = ordered.iter().copied().reduce(f64::min);
-            let hi = ordered.iter().copied().reduce(f64::max);
-            prop_assert_eq!(b.min.is_some(), lo.is_some());
-            prop_assert!(b.min == lo && b.max == hi, "{:?} {:?} against {:?} {:?}", b.min, b.max, lo, hi);
+            let numbers: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+            let pool = if numbers.is_empty() { values.clone() } else { numbers };
+            let lo = pool.iter().copied().min_by(f64::total_cmp);
+            let hi = pool.iter().copied().max_by(f64::total_cmp);
+            let bits = |v: Option<f64>| v.map(f64::to_bits);
+            let nans = values.iter().filter(|v| v.is_nan()).count() as u64;
+
+            let mut whole = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
+            whole.update(&values);
+            prop_assert_eq!(bits(whole.min_max().min), bits(lo));
+            prop_assert_eq!(bits(whole.min_max().max), bits(hi));
+            prop_assert_eq!(whole.nan_count(), Some(nans));
+
+            let (a, b) = values.split_at(split.min(values.len()));
+            let mut first = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
+            first.update(a);
+            let mut second = StatisticsAccumulator::<f64>::new(ValueOrder::Float);
+            second.update(b);
+            first.merge(&second);
+            prop_assert_eq!(bits(first.min_max().min), bits(lo));
+            prop_assert_eq!(bits(first.min_max().max), bits(hi));
+            prop_assert_eq!(first.nan_count(), Some(nans));
+
+            // FLOAT16 under the same rules, on values exact in half precision.
+            let half: Vec<[u8; 2]> = values
+                .iter()
+                .map(|&v| {
+                    let v = if v.is_finite() && v.abs() > 1.0 { v.signum() * 2.0 } else { v };
+                    half::f16::from_f64(v).to_le_bytes()
+                })
+                .collect();
+            let halves: Vec<half::f16> = half.iter().map(|b| half::f16::from_le_bytes(*b)).collect();
+            let numbers: Vec<half::f16> = halves.iter().copied().filter(|v| !v.is_nan()).collect();
+            let pool = if numbers.is_empty() { halves.clone() } else { numbers };
+            let lo = pool.iter().copied().min_by(half::f16::total_cmp).map(|v| v.to_le_bytes().to_vec());
+            let hi = pool.iter().copied().max_by(half::f16::total_cmp).map(|v| v.to_le_bytes().to_vec());
+            let flat: Vec<u8> = half.concat();
+            let batch = FixedLenBatch::new(2, &flat).unwrap();
+            let mut acc = StatisticsAccumulator::<FixedLenByteArray>::new(ValueOrder::Float16);
+            acc.update(batch);
+            prop_assert_eq!(&acc.min_max().min, &lo);
+            prop_assert_eq!(&acc.min_max().max, &hi);
+            prop_assert_eq!(acc.nan_count(), Some(nans));
         }
     }
 
@@ -853,11 +1034,24 @@ mod tests {
     }
 
     #[test]
-    fn f16() {
-        assert_eq!(f16_value(&[0x00, 0x3C]), Some(1.0));
-        assert_eq!(f16_value(&[0x00, 0xC0]), Some(-2.0));
-        assert_eq!(f16_value(&[0x01, 0x7C]), None);
-        assert_eq!(f16_value(&[0x00, 0x7C]), Some(f32::INFINITY));
+    fn f16_keys_follow_total_order() {
+        // -NaN < -inf < -2 < -0 < +0 < 1 < +inf < +NaN
+        let ordered: [[u8; 2]; 8] = [
+            [0x01, 0xFC],
+            [0x00, 0xFC],
+            [0x00, 0xC0],
+            [0x00, 0x80],
+            [0x00, 0x00],
+            [0x00, 0x3C],
+            [0x00, 0x7C],
+            [0x01, 0x7C],
+        ];
+        let keys: Vec<(i16, bool)> = ordered.iter().filter_map(|b| f16_key(b)).collect();
+        assert_eq!(keys.len(), 8);
+        assert!(keys.windows(2).all(|w| w[0].0 < w[1].0));
+        let nan: Vec<bool> = keys.iter().map(|k| k.1).collect();
+        assert_eq!(nan, [true, false, false, false, false, false, false, true]);
+        assert_eq!(f16_key(&[0x00]), None);
     }
 
     #[test]

@@ -185,8 +185,13 @@ fn repeated_pages_start_on_records_and_index_strings() {
     );
 }
 
+/// Floats are written under IEEE 754 total order: arrow-rs reads the
+/// column order, the chunk's and each page's NaN count, and a page of NaNs
+/// only has NaN bounds (the index keeps it, as arrow-rs's writer does).
 #[test]
-fn nan_only_page_drops_column_index() {
+fn nan_counts_and_nan_only_pages_in_the_column_index() {
+    use parquet::basic::ColumnOrder;
+    use parquet::file::statistics::Statistics;
     let props = WriterProperties::builder()
         .set_dictionary_enabled(false)
         .set_data_page_row_count_limit(10)
@@ -197,29 +202,51 @@ fn nan_only_page_drops_column_index() {
     let mut fw = FileWriter::new(&mut out, schema, Arc::new(props)).unwrap();
     let mut rg = fw.next_row_group().unwrap();
     let mut cw = rg.next_column().unwrap().unwrap();
-    let mut v = vec![1.0f64; 10];
-    v.extend([f64::NAN; 10]);
+    let mut v = vec![1.0f64, f64::NAN, -0.0, 0.0, 2.5, 1.0, 1.0, 1.0, 1.0, 1.0];
+    v.extend([f64::NAN; 9]);
+    v.push(-f64::NAN);
     cw.typed::<f64>()
         .unwrap()
         .write_batch(&v, None, None)
         .unwrap();
     let chunk = cw.close().unwrap();
-    assert!(chunk.column_index().is_none());
+    assert!(chunk.column_index().is_some());
     assert_eq!(chunk.offset_index().unwrap().page_locations.len(), 2);
     rg.append_column(chunk).unwrap();
-    let row_group = rg.close().unwrap();
-    assert!(row_group.columns[0].column_index_offset.is_none());
+    rg.close().unwrap();
     fw.close().unwrap();
+
     let reader = reader_with_index(&out);
-    assert_eq!(read_back(&out, 0).values.len(), 20);
-    assert!(
-        reader
-            .metadata()
-            .row_group(0)
-            .column(0)
-            .offset_index_offset()
-            .is_some()
+    let metadata = reader.metadata();
+    assert_eq!(
+        metadata.file_metadata().column_orders().unwrap(),
+        &vec![ColumnOrder::IEEE_754_TOTAL_ORDER]
     );
+    let Some(Statistics::Double(stats)) = metadata.row_group(0).column(0).statistics() else {
+        panic!("no DOUBLE statistics");
+    };
+    assert_eq!(
+        stats.min_opt().map(|v| v.to_bits()),
+        Some((-0.0f64).to_bits())
+    );
+    assert_eq!(stats.max_opt(), Some(&2.5));
+    assert_eq!(stats.nan_count_opt(), Some(11));
+    let index = metadata.page_index_for_row_group(0);
+    let Some(ColumnIndexMetaData::DOUBLE(index)) = index.column_index(0) else {
+        panic!("no DOUBLE column index");
+    };
+    assert_eq!(
+        (index.nan_count(0), index.nan_count(1)),
+        (Some(1), Some(10))
+    );
+    assert_eq!(index.min_value(0), Some(&-0.0));
+    assert_eq!(index.max_value(0), Some(&2.5));
+    // Page two holds only NaNs: its bounds are the least and greatest in
+    // total order, the one with the sign bit set and the one without.
+    let (lo, hi) = (index.min_value(1).unwrap(), index.max_value(1).unwrap());
+    assert_eq!(lo.to_bits(), (-f64::NAN).to_bits());
+    assert_eq!(hi.to_bits(), f64::NAN.to_bits());
+    assert_eq!(read_back(&out, 0).values.len(), 20);
 }
 
 #[test]

@@ -123,34 +123,40 @@ fn f64s(props: WriterProperties, v: &[f64]) -> Statistics {
     })
 }
 
+/// Floats are bounded in IEEE 754 total order (the `IEEE_754_TOTAL_ORDER`
+/// column order the writer names), NaNs counted and left out unless every
+/// value is NaN.
 #[test]
 fn floats_nan_and_signed_zero() {
     let p = WriterProperties::default;
     let s = f64s(p(), &[f64::NAN, 2.5, 0.0, -1.0, f64::NAN]);
     assert_eq!(s.min_value(), Some(&(-1.0f64).to_le_bytes()[..]));
     assert_eq!(s.max_value(), Some(&2.5f64.to_le_bytes()[..]));
+    assert_eq!(s.nan_count(), Some(2));
 
-    // Zero as the minimum is written -0.0, as the maximum +0.0.
+    // Zeros are ordered, -0.0 below +0.0, and written as they occur.
     let s = f64s(p(), &[0.0, 3.0]);
-    assert_eq!(s.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&0.0f64.to_le_bytes()[..]));
     let s = f64s(p(), &[-0.0, -3.0]);
-    assert_eq!(s.max_value(), Some(&0.0f64.to_le_bytes()[..]));
-    let s = f64s(p(), &[-0.0, 0.0, f64::NAN]);
+    assert_eq!(s.max_value(), Some(&(-0.0f64).to_le_bytes()[..]));
+    let s = f64s(p(), &[0.0, -0.0, f64::NAN]);
     assert_eq!(s.min_value(), Some(&(-0.0f64).to_le_bytes()[..]));
     assert_eq!(s.max_value(), Some(&0.0f64.to_le_bytes()[..]));
+    assert_eq!(s.nan_count(), Some(1));
 
-    // Only NaNs: no bounds at all, null count still there.
-    let s = f64s(p(), &[f64::NAN, f64::NAN]);
-    assert_eq!(
-        (s.min_value(), s.max_value(), s.min(), s.max()),
-        (None, None, None, None)
-    );
-    assert_eq!(s.null_count, Some(0));
+    // Only NaNs: the least and greatest NaN in total order (a set sign bit
+    // is the least), no deprecated bounds.
+    let s = f64s(p(), &[f64::NAN, -f64::NAN, f64::NAN]);
+    assert_eq!(s.min_value(), Some(&(-f64::NAN).to_le_bytes()[..]));
+    assert_eq!(s.max_value(), Some(&f64::NAN.to_le_bytes()[..]));
+    assert_eq!((s.min(), s.max()), (None, None));
+    assert_eq!((s.null_count, s.nan_count()), (Some(0), Some(3)));
 
     // Infinities are ordinary bounds.
     let s = f64s(p(), &[f64::INFINITY, f64::NEG_INFINITY]);
     assert_eq!(s.min_value(), Some(&f64::NEG_INFINITY.to_le_bytes()[..]));
     assert_eq!(s.max_value(), Some(&f64::INFINITY.to_le_bytes()[..]));
+    assert_eq!(s.nan_count(), Some(0));
 
     // f32 too.
     let s = stats_of(opt(Type::Float), p(), |w| {
@@ -159,9 +165,18 @@ fn floats_nan_and_signed_zero() {
             .write_batch(&[f32::NAN, 0.0, 1.5], Some(&[1, 1, 1, 0]), None)
             .unwrap();
     });
-    assert_eq!(s.min_value(), Some(&(-0.0f32).to_le_bytes()[..]));
+    assert_eq!(s.min_value(), Some(&0.0f32.to_le_bytes()[..]));
     assert_eq!(s.max_value(), Some(&1.5f32.to_le_bytes()[..]));
-    assert_eq!(s.null_count, Some(1));
+    assert_eq!((s.null_count, s.nan_count()), (Some(1), Some(1)));
+
+    // Integers count no NaNs.
+    let s = stats_of(opt(Type::Int32), p(), |w| {
+        w.typed::<i32>()
+            .unwrap()
+            .write_batch(&[1], Some(&[1]), None)
+            .unwrap();
+    });
+    assert_eq!(s.nan_count(), None);
 }
 
 #[test]

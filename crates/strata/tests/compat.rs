@@ -176,6 +176,8 @@ compat! {
     filter::row_filter_push_decoder;
 
     statistics::row_group_pruning_by_statistics;
+    metadata::float_orders_and_nan_counts_from_the_corpus;
+    metadata::float_statistics_written;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

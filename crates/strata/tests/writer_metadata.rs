@@ -310,18 +310,11 @@ fn pyarrow_reads_strata_sorting_columns_and_statistics_as_arrow_rs_ones() {
         std::fs::write(&a, &ours).unwrap();
         std::fs::write(&b, &theirs).unwrap();
         let (va, vb) = (pyarrow_view(&py, &a), pyarrow_view(&py, &b));
-        // A listed difference: arrow-rs 60.1 declares the IEEE 754 total
-        // order for FLOAT and DOUBLE columns, and pyarrow then reports no
-        // min/max for them; strata declares the type-defined order, whose
-        // bounds pyarrow reads.
-        let skip_floats = |v: &str| {
-            v.lines()
-                .filter(|l| !l.starts_with("  score "))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        assert!(va.contains("  score -98.5 348.5 43"), "{va}");
-        assert_eq!(skip_floats(&va), skip_floats(&vb), "{props:?}");
+        // Both crates declare the IEEE 754 total order for FLOAT and
+        // DOUBLE columns; pyarrow 26 does not know it and leaves their
+        // bounds unused.
+        assert!(va.contains("  score no min/max 43"), "{va}");
+        assert_eq!(va, vb, "{props:?}");
         if let Props::Tuned = props {
             assert!(
                 va.contains("sorting [(0, False, False), (1, True, True)]"),

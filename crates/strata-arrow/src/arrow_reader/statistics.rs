@@ -34,6 +34,23 @@
 //!   chronological ([`StatisticsConverter::with_column_orders`] given the
 //!   footer's column orders with `INT96_TIMESTAMP_ORDER`), and both
 //!   bounds convert to the Arrow unit; otherwise both are null.
+//! - Float bounds (FLOAT, DOUBLE, FLOAT16) are bounds of every value,
+//!   NaN included, or unknown; here strata differs from arrow-rs 60.1,
+//!   which answers the stored bounds as they are. Arrow compares floats
+//!   in IEEE 754 total order (`-NaN < -inf < ... < -0.0 < +0.0 < ... <
+//!   +inf < +NaN`), so a pruning predicate must see NaNs and both zeros
+//!   inside the bounds, but writers leave NaN out of them:
+//!   - where the chunk or page counts NaNs (`nan_count` above zero), both
+//!     bounds are unknown: NaNs may lie on either side;
+//!   - under `IEEE_754_TOTAL_ORDER` (given by
+//!     [`StatisticsConverter::with_column_orders`]) a NaN bound is a bound
+//!     of a chunk of NaNs only and is kept, zeros are exact, and bounds
+//!     without a NaN count are unknown (such a writer must count them);
+//!   - under any other order, or without the file's orders, a NaN bound is
+//!     unknown, a `+0.0` minimum reads as `-0.0` and a `-0.0` maximum as
+//!     `+0.0` (a legacy writer may have written either zero), and bounds
+//!     without a NaN count are taken as they are, as every reader takes
+//!     them (such a writer gives no way to know of NaNs).
 //! - Dictionary fields give arrays of the dictionary's value type.
 //! - Exactness ([`StatisticsConverter::row_group_is_min_value_exact`]):
 //!   whether the footer's bound is a value of the chunk (byte-array
@@ -93,7 +110,7 @@ use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use strata_encoding::Int96;
 use strata_file::metadata::{ColumnIndexMetaData, PageIndexProvider, RowGroupMetaData};
 use strata_format::SchemaDescriptor;
-use strata_format::metadata::{ColumnOrder, Type as PhysicalType, TypedStatistics};
+use strata_format::metadata::{ColumnOrder, LogicalType, Type as PhysicalType, TypedStatistics};
 
 use super::selection::{RowSelection, RowSelector};
 use crate::error::{ParquetError, Result};
@@ -115,6 +132,9 @@ pub struct StatisticsConverter<'a> {
     physical_type: Option<PhysicalType>,
     /// The leaf's column order, where the caller gave the file's.
     column_order: Option<ColumnOrder>,
+    /// Whether the leaf holds floats (FLOAT, DOUBLE, FLOAT16), whose
+    /// bounds follow [`float_bound`].
+    float_leaf: bool,
 }
 
 /// Which bound of a chunk or page.
@@ -183,6 +203,9 @@ impl<'a> StatisticsConverter<'a> {
                 .and_then(|i| parquet_schema.columns().get(i))
                 .map(|c| c.physical_type()),
             column_order: None,
+            float_leaf: parquet_index
+                .and_then(|i| parquet_schema.columns().get(i))
+                .is_some_and(|c| holds_floats(c)),
         })
     }
 
@@ -207,6 +230,7 @@ impl<'a> StatisticsConverter<'a> {
             missing_null_counts_as_zero: true,
             physical_type: Some(column.physical_type()),
             column_order: None,
+            float_leaf: holds_floats(column),
         })
     }
 
@@ -229,7 +253,8 @@ impl<'a> StatisticsConverter<'a> {
 
     /// The file's column orders (the footer's, by leaf), of which the
     /// converter keeps its leaf's. INT96 bounds are used only under
-    /// `INT96_TIMESTAMP_ORDER`.
+    /// `INT96_TIMESTAMP_ORDER`; float bounds are taken as exact only under
+    /// `IEEE_754_TOTAL_ORDER` (see the module docs).
     pub fn with_column_orders(mut self, column_orders: Option<&[ColumnOrder]>) -> Self {
         self.column_order = self
             .parquet_column_index
@@ -242,6 +267,21 @@ impl<'a> StatisticsConverter<'a> {
     fn bounds_usable(&self) -> bool {
         self.physical_type != Some(PhysicalType::Int96)
             || self.column_order == Some(ColumnOrder::INT96_TIMESTAMP_ORDER)
+    }
+
+    /// A stored bound as the converter answers it: float bounds through
+    /// [`float_bound`], others as they are.
+    fn checked_bound<'b>(
+        &self,
+        bound: Bound<'b>,
+        side: Side,
+        nans: Option<u64>,
+    ) -> Option<Bound<'b>> {
+        if !self.float_leaf {
+            return Some(bound);
+        }
+        let total_order = self.column_order == Some(ColumnOrder::IEEE_754_TOTAL_ORDER);
+        float_bound(bound, side, nans, total_order)
     }
 
     /// The leaf's chunk statistics in each row group (`None` without
@@ -270,9 +310,9 @@ impl<'a> StatisticsConverter<'a> {
         let bounds: Vec<_> = stats
             .iter()
             .map(|s| {
-                s.as_ref()
-                    .filter(|_| usable)
-                    .and_then(|s| chunk_bound(s, side))
+                let s = s.as_ref().filter(|_| usable)?;
+                let bound = chunk_bound(s, side)?;
+                self.checked_bound(bound, side, s.nan_count_opt())
             })
             .collect();
         bounds_array(data_type, &bounds, side)
@@ -437,8 +477,10 @@ impl<'a> StatisticsConverter<'a> {
         let mut bounds = Vec::new();
         for (pages, index) in self.page_chunks(leaf, page_index, row_group_indices) {
             match index.filter(|_| usable) {
-                Some(index) => bounds
-                    .extend((0..index.num_pages() as usize).map(|p| page_bound(index, p, side))),
+                Some(index) => bounds.extend((0..index.num_pages() as usize).map(|p| {
+                    let nans = index.nan_count(p).map(|n| n as u64);
+                    self.checked_bound(page_bound(index, p, side)?, side, nans)
+                })),
                 None => bounds.resize(bounds.len() + pages, None),
             }
         }
@@ -758,6 +800,70 @@ fn page_bound(index: &ColumnIndexMetaData, page: usize, side: Side) -> Option<Bo
         I::FIXED_LEN_BYTE_ARRAY(i) => {
             Bound::FixedLenByteArray(side.pick(i.min_value(page), i.max_value(page))?)
         }
+    })
+}
+
+/// Whether a leaf holds floating point values: FLOAT, DOUBLE, or FLOAT16
+/// in a 2-byte FIXED_LEN_BYTE_ARRAY.
+fn holds_floats(column: &strata_format::ColumnDescriptor) -> bool {
+    match column.physical_type() {
+        PhysicalType::Float | PhysicalType::Double => true,
+        PhysicalType::FixedLenByteArray => {
+            matches!(column.logical_type_ref(), Some(LogicalType::Float16))
+        }
+        _ => false,
+    }
+}
+
+/// A float bound as the converter answers it, given the NaN count of its
+/// chunk or page and whether the column order is IEEE 754 total order
+/// (the rules are in the module docs): `None` where the values may lie
+/// outside it, a zero widened to the other zero under the legacy order.
+fn float_bound(
+    bound: Bound<'_>,
+    side: Side,
+    nans: Option<u64>,
+    total_order: bool,
+) -> Option<Bound<'_>> {
+    const F16_NEG_ZERO: &[u8] = &[0x00, 0x80];
+    const F16_POS_ZERO: &[u8] = &[0x00, 0x00];
+    let (nan, zero) = match bound {
+        Bound::Float(v) => (v.is_nan(), v == 0.0),
+        Bound::Double(v) => (v.is_nan(), v == 0.0),
+        Bound::FixedLenByteArray(&[lo, hi]) => {
+            let bits = u16::from_le_bytes([lo, hi]);
+            (
+                bits & 0x7C00 == 0x7C00 && bits & 0x03FF != 0,
+                bits & 0x7FFF == 0,
+            )
+        }
+        // Not a float bound (a FLOAT16 bound of another width is refused
+        // where it is converted).
+        other => return Some(other),
+    };
+    if nan {
+        // Under total order a NaN bound is the least or greatest NaN of a
+        // chunk of NaNs only; other orders leave NaN out of the bounds.
+        return total_order.then_some(bound);
+    }
+    match nans {
+        Some(0) => {}
+        // Without a count, NaNs are unknown; the legacy order never had
+        // one, so its bounds are taken as they are.
+        None if !total_order => {}
+        // NaNs lie outside the bounds, on either side as their sign says.
+        _ => return None,
+    }
+    if !zero || total_order {
+        return Some(bound);
+    }
+    Some(match (bound, side) {
+        (Bound::Float(_), Side::Min) => Bound::Float(-0.0),
+        (Bound::Float(_), Side::Max) => Bound::Float(0.0),
+        (Bound::Double(_), Side::Min) => Bound::Double(-0.0),
+        (Bound::Double(_), Side::Max) => Bound::Double(0.0),
+        (_, Side::Min) => Bound::FixedLenByteArray(F16_NEG_ZERO),
+        (_, Side::Max) => Bound::FixedLenByteArray(F16_POS_ZERO),
     })
 }
 

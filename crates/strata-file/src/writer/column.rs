@@ -197,6 +197,8 @@ struct IndexBuilder<T: StatsValue> {
     mins: Vec<Vec<u8>>,
     maxs: Vec<Vec<u8>>,
     null_counts: Vec<i64>,
+    /// Per page, for floats (whose order counts NaNs).
+    nan_counts: Vec<i64>,
     def_hists: Vec<i64>,
     rep_hists: Vec<i64>,
     ascending: bool,
@@ -212,6 +214,7 @@ impl<T: StatsValue> IndexBuilder<T> {
             mins: Vec::new(),
             maxs: Vec::new(),
             null_counts: Vec::new(),
+            nan_counts: Vec::new(),
             def_hists: Vec::new(),
             rep_hists: Vec::new(),
             ascending: true,
@@ -236,8 +239,8 @@ impl<T: StatsValue> IndexBuilder<T> {
                 self.mins.push(Vec::new());
                 self.maxs.push(Vec::new());
             }
-            // Values without bounds (all NaN, or no defined order): the
-            // index cannot describe this page.
+            // Values without bounds (no defined order): the index cannot
+            // describe this page.
             None => {
                 self.valid = false;
                 return;
@@ -258,6 +261,9 @@ impl<T: StatsValue> IndexBuilder<T> {
             }
         }
         self.null_counts.push(to_i64(page.nulls as u64));
+        if let Some(nans) = stats.nan_count() {
+            self.nan_counts.push(to_i64(nans));
+        }
     }
 
     fn boundary_order(&self) -> BoundaryOrder {
@@ -1335,7 +1341,10 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
                 .then(|| std::mem::take(&mut index.rep_hists)),
             definition_level_histograms: (s.max_def > 0)
                 .then(|| std::mem::take(&mut index.def_hists)),
-            nan_counts: None,
+            nan_counts: s
+                .order
+                .counts_nans()
+                .then(|| std::mem::take(&mut index.nan_counts)),
         });
         let offset_index = s.offset_index.then(|| OffsetIndex {
             page_locations: st

@@ -80,7 +80,7 @@ mod encrypted;
 use strata_format::footer::PARQUET_MAGIC;
 use strata_format::footer::write_footer;
 use strata_format::metadata::{
-    ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup, SortOrder,
+    ColumnChunk, ColumnIndex, ColumnOrder, FileMetaData, KeyValue, OffsetIndex, RowGroup,
 };
 use strata_format::{ColumnDescriptor, SchemaDescriptor, thrift};
 use strata_sink::ByteSink;
@@ -362,7 +362,7 @@ impl<W: Write + Send> FileWriter<W> {
                     .columns()
                     .iter()
                     .map(|c| {
-                        ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNDEFINED).with_types(
+                        ColumnOrder::column_order_for_type(
                             c.logical_type_ref(),
                             c.converted_type(),
                             c.physical_type(),

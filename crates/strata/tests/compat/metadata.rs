@@ -660,3 +660,137 @@ pub fn page_encoding_counts(_dir: &Path) -> String {
     }
     out
 }
+
+/// Every float statistic of a chunk and its pages, by bits (so `-0.0` and
+/// the sign of a NaN show): the chunk's bounds, NaN and null counts, and
+/// each page's bounds and NaN count from the column index.
+fn float_statistics(metadata: &pq::file::metadata::ParquetMetaData) -> String {
+    use pq::file::page_index::column_index::ColumnIndexMetaData;
+    use pq::file::statistics::Statistics;
+    let orders = metadata.file_metadata().column_orders();
+    let mut out = format!("rows: {}\n", metadata.file_metadata().num_rows());
+    for (rg, group) in metadata.row_groups().iter().enumerate() {
+        let index = metadata.page_index_for_row_group(rg);
+        for (c, chunk) in group.columns().iter().enumerate() {
+            let order = orders.and_then(|o| o.get(c)).map(|o| o.to_string());
+            let bounds = match chunk.statistics() {
+                Some(Statistics::Float(s)) => format!(
+                    "{:?}..{:?}",
+                    s.min_opt().map(|v| format!("{v:?}/{:08x}", v.to_bits())),
+                    s.max_opt().map(|v| format!("{v:?}/{:08x}", v.to_bits()))
+                ),
+                Some(Statistics::Double(s)) => format!(
+                    "{:?}..{:?}",
+                    s.min_opt().map(|v| format!("{v:?}/{:016x}", v.to_bits())),
+                    s.max_opt().map(|v| format!("{v:?}/{:016x}", v.to_bits()))
+                ),
+                Some(Statistics::FixedLenByteArray(s)) => format!(
+                    "{:?}..{:?}",
+                    s.min_bytes_opt(),
+                    s.max_bytes_opt()
+                ),
+                Some(_) => "other".to_string(),
+                None => "none".to_string(),
+            };
+            out.push_str(&format!(
+                "rg {rg} {} {order:?}: {bounds} nans {:?} nulls {:?}\n",
+                chunk.column_path(),
+                chunk.statistics().and_then(|s| s.nan_count_opt()),
+                chunk.statistics().and_then(|s| s.null_count_opt()),
+            ));
+            // Each page's bounds (by `$show`) and NaN count.
+            macro_rules! pages {
+                ($index:expr, $show:expr) => {
+                    (0..$index.num_pages() as usize)
+                        .map(|p| {
+                            format!(
+                                "{:?}..{:?} nans {:?}",
+                                $index.min_value(p).map($show),
+                                $index.max_value(p).map($show),
+                                $index.nan_count(p)
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                };
+            }
+            let pages = match index.column_index(c) {
+                Some(ColumnIndexMetaData::FLOAT(i)) => pages!(i, |v: &f32| v.to_bits()),
+                Some(ColumnIndexMetaData::DOUBLE(i)) => pages!(i, |v: &f64| v.to_bits()),
+                Some(ColumnIndexMetaData::FIXED_LEN_BYTE_ARRAY(i)) => {
+                    pages!(i, |v: &[u8]| v.to_vec())
+                }
+                Some(_) => vec!["other".to_string()],
+                None => vec![],
+            };
+            for page in pages {
+                out.push_str(&format!("  page {page}\n"));
+            }
+        }
+    }
+    out
+}
+
+/// A file with FLOAT, DOUBLE and FLOAT16 columns under both column orders
+/// (IEEE 754 total order and the type-defined order), in row groups
+/// without NaN, with some, with only NaN, and with zero bounds: the
+/// orders, bounds and NaN counts read from its footer and column index.
+pub fn float_orders_and_nan_counts_from_the_corpus(_dir: &Path) -> String {
+    let Some(path) = corpus("floating_orders_nan_count.parquet") else {
+        return no_corpus();
+    };
+    let file = std::fs::File::open(path).unwrap();
+    let metadata = ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Required)
+        .parse_and_finish(&file)
+        .unwrap();
+    float_statistics(&metadata)
+}
+
+/// Floats as a writer counts and orders them: NaNs of both signs, both
+/// zeros, infinities, pages of NaN only, a FLOAT16 column and a nullable
+/// one, written with page indexes and read back.
+pub fn float_statistics_written(_dir: &Path) -> String {
+    use arrow_array::{ArrayRef, Float16Array, Float32Array, Float64Array};
+    use half::f16;
+    let pattern = |i: usize| -> f64 {
+        match (i / 8, i % 8) {
+            (0, k) => k as f64 - 3.0,
+            (1, 0) => f64::NAN,
+            (1, 1) => -f64::NAN,
+            (1, k) => k as f64,
+            (2, k) if k % 2 == 0 => 0.0,
+            (2, _) => -0.0,
+            (3, 0) => f64::INFINITY,
+            (3, 1) => f64::NEG_INFINITY,
+            (3, k) => -(k as f64),
+            (4, k) if k % 2 == 0 => f64::NAN,
+            (4, _) => -f64::NAN,
+            (5, _) => 0.0,
+            (_, k) => -(k as f64) / 2.0,
+        }
+    };
+    let rows = 56;
+    let doubles: ArrayRef = Arc::new(Float64Array::from_iter_values((0..rows).map(pattern)));
+    let floats: ArrayRef = Arc::new(Float32Array::from_iter_values(
+        (0..rows).map(|i| pattern(i) as f32),
+    ));
+    let halves: ArrayRef = Arc::new(Float16Array::from_iter_values(
+        (0..rows).map(|i| f16::from_f64(pattern(i))),
+    ));
+    let nullable: ArrayRef = Arc::new(Float64Array::from_iter(
+        (0..rows).map(|i| (i % 3 != 0).then(|| pattern(i))),
+    ));
+    let batch = RecordBatch::try_from_iter([
+        ("d", doubles),
+        ("f", floats),
+        ("h", halves),
+        ("maybe", nullable),
+    ])
+    .unwrap();
+    let file = paged(&batch, 24);
+    let metadata = ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Required)
+        .parse_and_finish(&file)
+        .unwrap();
+    float_statistics(&metadata)
+}
