@@ -69,6 +69,7 @@ mod error;
 pub mod push_decoder;
 mod reader;
 mod schema;
+pub mod virtual_columns;
 
 pub use arrow_reader::{ParquetMetaData, ProjectionMask};
 pub use arrow_writer::ArrowWriter;
@@ -77,3 +78,4 @@ pub use schema::{
     ARROW_SCHEMA_META_KEY, ArrowSchemaConverter, PARQUET_FIELD_ID_META_KEY,
     arrow_to_parquet_schema, parquet_column, parquet_to_arrow_schema,
 };
+pub use virtual_columns::{RowGroupIndex, RowNumber, is_virtual_column};

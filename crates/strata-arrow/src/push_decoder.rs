@@ -114,7 +114,7 @@ use std::sync::Arc;
 
 use arrow_array::{ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use arrow_buffer::{BooleanBuffer, BooleanBufferBuilder};
-use arrow_schema::{DataType, Schema, SchemaRef};
+use arrow_schema::{DataType, FieldRef, Schema, SchemaRef};
 use arrow_select::filter::FilterBuilder;
 use bytes::Bytes;
 use strata_file::DecodeResult;
@@ -138,6 +138,7 @@ use crate::reader::window::{
 };
 use crate::reader::{LeafBatch, LeafReader, assemble, leaf_slot_levels};
 use crate::schema::{FieldKind, ParquetField, build_arrow_schema};
+use crate::virtual_columns::VirtualColumn;
 
 /// The input of a [`ParquetPushDecoderBuilder`]: the buffers pushed bytes
 /// collect in (empty unless given with
@@ -392,6 +393,9 @@ impl ParquetPushDecoder {
 /// The row group being read: a leaf reader per output leaf and the runs
 /// of rows left.
 struct OpenRowGroup {
+    /// Its position in the file, and the file row it starts at.
+    rg: usize,
+    first_row: i64,
     leaves: Vec<LeafReader>,
     selectors: VecDeque<RowSelector>,
     /// The filter's mask over the rows `selectors` select, if any, and
@@ -566,11 +570,18 @@ pub(crate) struct DecodedColumns {
     slot_levels: Vec<i16>,
     /// Per leaf: a field of the schema root (no parent reads its levels).
     top_level: Vec<bool>,
+    /// The virtual columns after `fields` (the output's only).
+    virtual_columns: Vec<VirtualColumn>,
 }
 
 impl DecodedColumns {
-    /// The columns of `mask`, read with `builder`'s schema options.
-    fn new<T>(builder: &ArrowReaderBuilder<T>, mask: &ProjectionMask) -> Result<Self> {
+    /// The columns of `mask`, read with `builder`'s schema options, and,
+    /// for the output (`with_virtual`), the builder's virtual columns.
+    fn new<T>(
+        builder: &ArrowReaderBuilder<T>,
+        mask: &ProjectionMask,
+        with_virtual: bool,
+    ) -> Result<Self> {
         let metadata = &builder.metadata;
         let kv = metadata.file_metadata().key_value_metadata.as_deref();
         let (schema, fields) = build_arrow_schema(
@@ -593,14 +604,23 @@ impl DecodedColumns {
             top_level.resize(slot_levels.len(), is_leaf);
             leaf_arrow_types(f, &mut leaf_types);
         }
+        let mut schema_fields: Vec<FieldRef> = schema.fields().iter().cloned().collect();
+        let mut virtual_columns = Vec::new();
+        if with_virtual {
+            for field in &builder.virtual_columns {
+                virtual_columns.push(VirtualColumn::of(field)?);
+                schema_fields.push(Arc::clone(field));
+            }
+        }
         Ok(Self {
-            schema: Arc::new(Schema::new(schema.fields().clone())),
+            schema: Arc::new(Schema::new(schema_fields)),
             fields,
             field_leaves,
             leaf_columns,
             leaf_types,
             slot_levels,
             top_level,
+            virtual_columns,
         })
     }
 
@@ -652,7 +672,9 @@ impl DecodedColumns {
     /// one batch, less those `post` (one bit per selected row, when the
     /// row group's selection has a mask) drops; the fields with an array
     /// in `cached` are taken from it, from row `at` on (their leaves are
-    /// not among `leaves`).
+    /// not among `leaves`). The virtual columns are computed from
+    /// `place`: the row group's position in the file and the file row
+    /// the window's runs start at.
     fn read(
         &self,
         leaves: &mut [LeafReader],
@@ -660,6 +682,7 @@ impl DecodedColumns {
         post: Option<&BooleanBuffer>,
         cached: &[Option<ArrayRef>],
         at: usize,
+        place: (usize, i64),
     ) -> Result<RecordBatch> {
         let combined = match (&window.mask, post) {
             (Some(read), Some(post)) => Some(scatter(read, post)),
@@ -701,8 +724,8 @@ impl DecodedColumns {
             first_leaf += self.field_leaves.get(j).map_or(0, |r| r.len());
         }
         let to_filter = kept_fields.iter().filter(|k| **k == Some(false)).count();
-        let mask = combined.filter(|_| to_filter > 0).map(|m| {
-            let builder = FilterBuilder::new(&BooleanArray::new(m, None));
+        let mask = combined.as_ref().filter(|_| to_filter > 0).map(|m| {
+            let builder = FilterBuilder::new(&BooleanArray::new(m.clone(), None));
             // Several columns share the work of finding the kept runs.
             match to_filter {
                 1 => builder.build(),
@@ -724,6 +747,16 @@ impl DecodedColumns {
                 Some(mask) if kept_fields.get(j) == Some(&Some(false)) => mask.filter(&array)?,
                 _ => array,
             });
+        }
+        let (row_group, first_row) = place;
+        for column in &self.virtual_columns {
+            columns.push(column.values(
+                row_group,
+                first_row,
+                &window.runs,
+                combined.as_ref(),
+                rows,
+            ));
         }
         let options = RecordBatchOptions::new().with_row_count(Some(rows));
         Ok(RecordBatch::try_new_with_options(
@@ -785,7 +818,7 @@ impl Predicate {
             mask_at += window.selected;
             let batch = self
                 .columns
-                .read(&mut leaves, &window, post.as_ref(), &[], 0)?;
+                .read(&mut leaves, &window, post.as_ref(), &[], 0, (0, 0))?;
             let rows = batch.num_rows();
             for (&(i, _), (_, arrays)) in pass.keep.iter().zip(&mut kept) {
                 let array = batch.column(i);
@@ -981,10 +1014,10 @@ impl ReadState {
         filter: Option<RowFilter>,
     ) -> Result<Self> {
         let metadata = &builder.metadata;
-        let output = DecodedColumns::new(builder, &builder.projection)?;
+        let output = DecodedColumns::new(builder, &builder.projection, true)?;
         let mut predicates = Vec::new();
         for predicate in filter.map(RowFilter::into_predicates).unwrap_or_default() {
-            let columns = DecodedColumns::new(builder, predicate.projection())?;
+            let columns = DecodedColumns::new(builder, predicate.projection(), false)?;
             predicates.push(Predicate { predicate, columns });
         }
         let mut cache_from = vec![Vec::new(); predicates.len()];
@@ -1441,7 +1474,20 @@ impl ReadState {
                 && !entry.held.contains(r)
                 && !columns.iter().any(|c| c.ranges.contains(r))
         });
+        // Counted only for row numbers (a pass over the row groups before).
+        let first_row = if self.output.virtual_columns.is_empty() {
+            0
+        } else {
+            metadata
+                .row_groups()
+                .iter()
+                .take(entry.rg)
+                .map(|g| g.num_rows)
+                .fold(0i64, i64::saturating_add)
+        };
         self.current = Some(OpenRowGroup {
+            rg: entry.rg,
+            first_row,
             leaves,
             selectors: entry.selectors,
             mask: entry.mask,
@@ -1513,6 +1559,7 @@ impl ReadState {
             Some(mask) => bits_holding(mask, current.mask_at, max).max(1),
             None => max,
         };
+        let start = current.first_row.saturating_add_unsigned(current.at);
         let Some(window) = Window::next(
             &mut current.selectors,
             (take, short_skip(&current.leaves)),
@@ -1532,6 +1579,7 @@ impl ReadState {
             post.as_ref(),
             &current.cached,
             current.cached_at,
+            (current.rg, start),
         )?;
         current.cached_at += batch.num_rows();
         Ok(Some(batch))

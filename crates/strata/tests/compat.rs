@@ -53,22 +53,32 @@ macro_rules! side {
     };
 }
 
-side!(
-    on_arrow_rs,
-    parquet,
-    [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics, pruning, encryption, blocked
-    ]
-);
-side!(
-    on_strata,
-    strata,
-    [
-        common, write, read, types, api, metadata, rows, schema, writer, remote, filter,
-        statistics, pruning, encryption
-    ]
-);
+/// Both sides over the same program files; arrow-rs's also over
+/// `compat/blocked.rs`.
+macro_rules! both_sides {
+    ([$($file:ident),*]) => {
+        side!(on_arrow_rs, parquet, [$($file,)* blocked]);
+        side!(on_strata, strata, [$($file),*]);
+    };
+}
+
+both_sides!([
+    common,
+    write,
+    read,
+    types,
+    api,
+    metadata,
+    rows,
+    schema,
+    writer,
+    remote,
+    filter,
+    statistics,
+    pruning,
+    encryption,
+    virtual_columns
+]);
 
 /// A fresh empty directory for one side of one test.
 fn fresh_dir(test: &str, side: &str) -> PathBuf {
@@ -174,6 +184,13 @@ compat! {
     filter::row_filter_selection_policies;
     filter::row_filter_errors;
     filter::row_filter_push_decoder;
+
+    virtual_columns::row_numbers_of_every_row;
+    virtual_columns::row_numbers_under_row_groups_and_a_selection;
+    virtual_columns::row_numbers_under_a_filter_offset_and_limit;
+    virtual_columns::row_numbers_through_the_push_decoder;
+    virtual_columns::row_numbers_through_the_stream;
+    virtual_columns::virtual_columns_alone_and_refused;
 
     statistics::row_group_pruning_by_statistics;
     metadata::float_orders_and_nan_counts_from_the_corpus;

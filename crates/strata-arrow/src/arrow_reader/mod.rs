@@ -36,7 +36,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, Schema, SchemaRef};
+use arrow_schema::{ArrowError, FieldRef, Schema, SchemaRef};
 use bytes::Bytes;
 use strata_file::DecodeResult;
 use strata_file::bloom::{BloomFilterFetch, BloomFilterStep, Sbbf};
@@ -47,6 +47,7 @@ use strata_format::SchemaDescriptor;
 use crate::error::{ParquetError, Result, general};
 use crate::push_decoder::{ParquetPushDecoder, ReadState};
 use crate::schema::{HintRule, build_arrow_schema, embedded_arrow_schema, written_by_strata};
+use crate::virtual_columns::VirtualColumn;
 
 mod filter;
 pub(crate) mod selection;
@@ -211,6 +212,9 @@ pub struct ArrowReaderOptions {
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
     metadata_options: ParquetMetaDataOptions,
+    /// Virtual columns appended to every batch (see
+    /// [`with_virtual_columns`](Self::with_virtual_columns)).
+    virtual_columns: Vec<FieldRef>,
     #[cfg(feature = "encryption")]
     decryption: Option<Arc<crate::encryption::decrypt::FileDecryptionProperties>>,
 }
@@ -344,6 +348,32 @@ impl ArrowReaderOptions {
     pub fn metadata_options(&self) -> &ParquetMetaDataOptions {
         &self.metadata_options
     }
+
+    /// Append these virtual columns to every batch, after the columns
+    /// read, whatever the projection: `Int64` fields with the extension
+    /// type [`RowNumber`](crate::RowNumber) (each row's position in the
+    /// file) or [`RowGroupIndex`](crate::RowGroupIndex) (its row group's);
+    /// see [`virtual_columns`](crate::virtual_columns). A field that is
+    /// neither is an error.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_schema::{DataType, Field};
+    /// use strata_arrow::RowNumber;
+    /// use strata_arrow::arrow_reader::ArrowReaderOptions;
+    ///
+    /// let row = Field::new("row", DataType::Int64, false).with_extension_type(RowNumber);
+    /// assert!(ArrowReaderOptions::new().with_virtual_columns(vec![Arc::new(row)]).is_ok());
+    /// let plain = Field::new("row", DataType::Int64, false);
+    /// assert!(ArrowReaderOptions::new().with_virtual_columns(vec![Arc::new(plain)]).is_err());
+    /// ```
+    pub fn with_virtual_columns(mut self, virtual_columns: Vec<FieldRef>) -> Result<Self> {
+        for field in &virtual_columns {
+            VirtualColumn::of(field)?;
+        }
+        self.virtual_columns = virtual_columns;
+        Ok(self)
+    }
 }
 
 /// A file's metadata and its Arrow schema, read once
@@ -378,8 +408,10 @@ impl ArrowReaderOptions {
 #[derive(Debug, Clone)]
 pub struct ArrowReaderMetadata {
     metadata: Arc<ParquetMetaData>,
+    /// The file's columns, then the virtual columns.
     schema: SchemaRef,
     hint: Option<(Schema, HintRule)>,
+    virtual_columns: Vec<FieldRef>,
 }
 
 impl ArrowReaderMetadata {
@@ -421,10 +453,18 @@ impl ArrowReaderMetadata {
                 "the supplied schema {supplied} does not match the file's {schema}"
             )));
         }
+        let schema = if options.virtual_columns.is_empty() {
+            schema
+        } else {
+            let mut fields: Vec<FieldRef> = schema.fields().iter().cloned().collect();
+            fields.extend(options.virtual_columns.iter().cloned());
+            Schema::new_with_metadata(fields, schema.metadata().clone())
+        };
         Ok(Self {
             metadata,
             schema: Arc::new(schema),
             hint,
+            virtual_columns: options.virtual_columns,
         })
     }
 
@@ -468,6 +508,8 @@ pub struct ArrowReaderBuilder<T> {
     pub(crate) filter: Option<RowFilter>,
     pub(crate) max_predicate_cache_size: usize,
     pub(crate) row_selection_policy: RowSelectionPolicy,
+    /// Virtual columns appended to each batch.
+    pub(crate) virtual_columns: Vec<FieldRef>,
 }
 
 impl<T> std::fmt::Debug for ArrowReaderBuilder<T> {
@@ -504,6 +546,7 @@ impl<T> ArrowReaderBuilder<T> {
             filter: None,
             max_predicate_cache_size: DEFAULT_PREDICATE_CACHE_SIZE,
             row_selection_policy: RowSelectionPolicy::default(),
+            virtual_columns: metadata.virtual_columns,
         }
     }
 

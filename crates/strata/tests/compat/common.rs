@@ -44,3 +44,25 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
 pub fn no_corpus() -> String {
     "rows: 0 (parquet-testing corpus not found)\n".to_string()
 }
+
+/// Every batch `decoder` gives, its requests answered from `file`.
+pub fn decode_all(
+    decoder: &mut pq::arrow::push_decoder::ParquetPushDecoder,
+    file: &Bytes,
+) -> Vec<RecordBatch> {
+    use pq::DecodeResult;
+    let mut batches = Vec::new();
+    loop {
+        match decoder.try_decode().unwrap() {
+            DecodeResult::NeedsData(ranges) => {
+                let data = ranges
+                    .iter()
+                    .map(|r| file.slice(r.start as usize..r.end as usize))
+                    .collect();
+                decoder.push_ranges(ranges, data).unwrap();
+            }
+            DecodeResult::Data(batch) => batches.push(batch),
+            DecodeResult::Finished => return batches,
+        }
+    }
+}

@@ -22,7 +22,7 @@ use pq::file::properties::WriterProperties;
 
 use crate::data::people;
 use crate::summary::fmt_batches;
-use super::common::to_parquet;
+use super::common::{decode_all, to_parquet};
 
 /// `people(n)` in row groups of `group` rows and pages of 7 rows.
 fn paged(n: usize, group: usize) -> Bytes {
@@ -155,7 +155,6 @@ pub fn row_filter_errors(_dir: &Path) -> String {
 
 /// The push decoder with a row filter, fed exactly what it asks for.
 pub fn row_filter_push_decoder(_dir: &Path) -> String {
-    use pq::DecodeResult;
     use pq::arrow::push_decoder::ParquetPushDecoderBuilder;
     use pq::file::metadata::ParquetMetaDataReader;
     let file = paged(90, 30);
@@ -168,19 +167,6 @@ pub fn row_filter_push_decoder(_dir: &Path) -> String {
         .with_row_filter(RowFilter::new(vec![keep]))
         .build()
         .unwrap();
-    let mut batches = Vec::new();
-    loop {
-        match decoder.try_decode().unwrap() {
-            DecodeResult::NeedsData(ranges) => {
-                let data = ranges
-                    .iter()
-                    .map(|r| file.slice(r.start as usize..r.end as usize))
-                    .collect();
-                decoder.push_ranges(ranges, data).unwrap();
-            }
-            DecodeResult::Data(batch) => batches.push(batch),
-            DecodeResult::Finished => break,
-        }
-    }
+    let batches = decode_all(&mut decoder, &file);
     fmt_batches(&batches)
 }

@@ -30,7 +30,7 @@ use pq::file::properties::WriterProperties;
 
 use crate::data::people;
 use crate::summary::{fmt_batches, fmt_schema};
-use super::common::to_parquet;
+use super::common::{decode_all, to_parquet};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -62,17 +62,7 @@ pub fn push_decoders_by_hand(_dir: &Path) -> String {
     let builder = ParquetPushDecoderBuilder::try_new_decoder(Arc::clone(&metadata)).unwrap();
     let mask = ProjectionMask::roots(builder.parquet_schema(), [0, 2]);
     let mut decoder = builder.with_projection(mask).with_batch_size(25).build().unwrap();
-    let mut batches = Vec::new();
-    loop {
-        match decoder.try_decode().unwrap() {
-            DecodeResult::NeedsData(ranges) => {
-                let data = ranges.iter().map(|r| get(&file, r)).collect();
-                decoder.push_ranges(ranges, data).unwrap();
-            }
-            DecodeResult::Data(batch) => batches.push(batch),
-            DecodeResult::Finished => break,
-        }
-    }
+    let batches = decode_all(&mut decoder, &file);
     out.push_str(&fmt_batches(&batches));
     out
 }
