@@ -2243,3 +2243,125 @@ fn floats_with_nans_read_by_peers() {
     assert!(failed.is_empty(), "{failed:?}\n{out}");
     let _ = fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------
+// Geospatial statistics written from WKB, beside parquet-cpp's
+// ---------------------------------------------------------------------------
+
+/// WKB of type `code` (little endian) with `body` after the header.
+fn wkb(code: u32, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![1u8];
+    out.extend(code.to_le_bytes());
+    out.extend(body);
+    out
+}
+
+/// Coordinates as little-endian doubles, after a count when `count`.
+fn wkb_coords(count: Option<u32>, values: &[f64]) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Some(n) = count {
+        out.extend(n.to_le_bytes());
+    }
+    out.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    out
+}
+
+/// strata writes GEOMETRY columns with geospatial statistics computed from
+/// their WKB; pyarrow (parquet-cpp) writes the same values as a
+/// `geoarrow.wkb` column with its own. pyarrow and DuckDB read the same box
+/// and type codes from both files, NaN and empty geometries included; for
+/// GEOGRAPHY columns neither writes any.
+#[test]
+fn geospatial_statistics_match_parquet_cpp() {
+    let Some(py) = python() else { return };
+    let dir = work_dir("geo");
+    let point = |x: f64, y: f64| wkb(1, &wkb_coords(None, &[x, y]));
+    let line_z = wkb(1002, &wkb_coords(Some(2), &[3.0, 4.0, 5.0, -5.0, 6.0, 7.0]));
+    let polygon_m = {
+        let mut body = 1u32.to_le_bytes().to_vec();
+        body.extend(wkb_coords(
+            Some(4),
+            &[0.0, 0.0, 9.0, 8.0, 0.0, 1.0, 0.0, 8.0, 2.0, 0.0, 0.0, 9.0],
+        ));
+        wkb(2003, &body)
+    };
+    let point_zm = wkb(3001, &wkb_coords(None, &[-20.0, 15.0, 1.5, -3.0]));
+    let collection = {
+        let mut body = 2u32.to_le_bytes().to_vec();
+        body.extend(point(100.0, -50.0));
+        let mut multi = 1u32.to_le_bytes().to_vec();
+        multi.extend(point(-1.0, 60.0));
+        body.extend(wkb(4, &multi));
+        wkb(7, &body)
+    };
+    let empty_point = point(f64::NAN, f64::NAN);
+    let empty_line = wkb(2, &wkb_coords(Some(0), &[]));
+    let nan_line = wkb(
+        2,
+        &wkb_coords(Some(2), &[f64::NAN, f64::NAN, f64::NAN, f64::NAN]),
+    );
+    // (case, GEOGRAPHY's edges or None for GEOMETRY, values)
+    type GeoCase<'a> = (&'a str, Option<&'a str>, Vec<Vec<u8>>);
+    let cases: Vec<GeoCase> = vec![
+        (
+            "mixed",
+            None,
+            vec![
+                point(1.0, 2.0),
+                line_z.clone(),
+                polygon_m,
+                point_zm,
+                collection.clone(),
+            ],
+        ),
+        (
+            "with_empty_and_nan",
+            None,
+            vec![point(1.0, 2.0), empty_point, empty_line.clone(), nan_line],
+        ),
+        ("empty_only", None, vec![empty_line]),
+        (
+            "geography",
+            Some("spherical"),
+            vec![point(10.0, 20.0), line_z, collection],
+        ),
+    ];
+    let mut json = Vec::new();
+    for (name, edges, values) in &cases {
+        let logical = match edges {
+            None => LogicalType::Geometry(strata_format::metadata::GeometryType { crs: None }),
+            Some(_) => LogicalType::Geography(strata_format::metadata::GeographyType {
+                crs: None,
+                algorithm: Some(strata_format::metadata::EdgeInterpolationAlgorithm::Spherical),
+            }),
+        };
+        let slices: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+        write_byte_array_file(
+            &dir.join(format!("{name}.strata.parquet")),
+            &[(byte_array_element("geometry", Some(logical), None), slices)],
+            None,
+        );
+        let hex: Vec<String> = values
+            .iter()
+            .map(|v| {
+                format!(
+                    "\"{}\"",
+                    v.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                )
+            })
+            .collect();
+        let edges = edges.map_or("null".to_string(), |e| format!("\"{e}\""));
+        json.push(format!(
+            "\"{name}\": {{\"edges\": {edges}, \"values\": [{}]}}",
+            hex.join(", ")
+        ));
+    }
+    fs::write(dir.join("cases.json"), format!("{{{}}}", json.join(", "))).unwrap();
+    let out = run_python(&py, "check_geo.py", &[&dir]);
+    eprintln!("{out}");
+    let results = results(&out);
+    assert_eq!(results.len(), 2 * cases.len(), "{out}");
+    let failed: Vec<_> = results.iter().filter(|r| r[2] != "ok").collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -65,6 +65,7 @@ pub mod data_type;
 #[cfg(feature = "encryption")]
 pub mod encryption;
 mod error;
+pub mod geospatial;
 pub mod metadata;
 pub mod page;
 pub mod page_reader;

@@ -172,6 +172,31 @@ pub mod basic {
     };
 }
 
+/// Geospatial statistics of `GEOMETRY` and `GEOGRAPHY` columns, at
+/// arrow-rs's `parquet::geospatial` paths: read from a chunk's
+/// `geo_statistics()`, and written by strata from the values' WKB
+/// ([`strata_file::geospatial`]).
+///
+/// ```
+/// use strata::geospatial::bounding_box::BoundingBox;
+/// use strata::geospatial::statistics::GeospatialStatistics;
+///
+/// let stats = GeospatialStatistics::new(Some(BoundingBox::new(0.0, 1.0, 2.0, 3.0)), Some(vec![1]));
+/// assert_eq!(stats.bounding_box().map(|b| b.get_ymax()), Some(3.0));
+/// assert_eq!(stats.geospatial_types(), Some(&vec![1]));
+/// ```
+pub mod geospatial {
+    /// The box of a chunk's coordinates.
+    pub mod bounding_box {
+        pub use strata_format::metadata::BoundingBox;
+    }
+    /// A chunk's geospatial statistics.
+    pub mod statistics {
+        pub use strata_format::metadata::GeospatialStatistics;
+    }
+    pub use strata_file::geospatial::GeospatialAccumulator;
+}
+
 /// Schema types, their parser and printer, at arrow-rs's `parquet::schema`
 /// path.
 ///

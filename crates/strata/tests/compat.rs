@@ -195,6 +195,7 @@ compat! {
     statistics::row_group_pruning_by_statistics;
     metadata::float_orders_and_nan_counts_from_the_corpus;
     metadata::float_statistics_written;
+    metadata::geospatial_statistics_from_the_corpus;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

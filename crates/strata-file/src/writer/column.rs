@@ -17,10 +17,12 @@ use super::value::{BoxDict, BoxEncoder, ColumnValue};
 use crate::bloom::Sbbf;
 use crate::codec::{Codec, Compression, create_codec};
 use crate::error::{FileError, Result};
+use crate::geospatial::GeospatialAccumulator;
 use crate::properties::{
     BloomFilterProperties, EnabledStatistics, WriterProperties, WriterVersion,
 };
 use crate::statistics::{StatisticsAccumulator, StatsValue, ValueOrder, is_utf8};
+use strata_format::metadata::{ColumnMetaDataExtras, LogicalType};
 
 /// The settings of one column, resolved once from [`WriterProperties`].
 #[derive(Debug, Clone, Copy)]
@@ -46,6 +48,9 @@ struct Settings {
     offset_index: bool,
     distinct: bool,
     bloom: Option<BloomFilterProperties>,
+    /// Whether geospatial statistics are kept (`GEOMETRY` columns with
+    /// statistics).
+    geo: bool,
     order: ValueOrder,
     utf8: bool,
     width: usize,
@@ -83,6 +88,8 @@ impl Settings {
             offset_index: !props.offset_index_disabled() || stats == EnabledStatistics::Page,
             distinct: props.write_distinct_count(),
             bloom: props.bloom_filter_properties(path).copied(),
+            geo: stats != EnabledStatistics::None
+                && matches!(descr.logical_type, Some(LogicalType::Geometry(_))),
             order: ValueOrder::of(descr),
             utf8: is_utf8(descr),
             width,
@@ -340,6 +347,7 @@ struct ChunkState<T: ColumnValue> {
     num_values: u64,
     num_rows: u64,
     bloom: Option<Sbbf>,
+    geo: Option<Box<GeospatialAccumulator>>,
 }
 
 /// Count every level of `levels` into `hist` (one bucket per level; levels
@@ -422,6 +430,7 @@ impl<T: ColumnValue> ChunkState<T> {
                 Some(b) => Some(Sbbf::new_with_ndv_fpp(b.ndv, b.fpp)?),
                 None => None,
             },
+            geo: s.geo.then(Box::<GeospatialAccumulator>::default),
         })
     }
 
@@ -574,6 +583,9 @@ impl<T: ColumnValue> ChunkState<T> {
                 bloom.insert(bytes);
             });
         }
+        if let Some(geo) = &mut self.geo {
+            T::for_each_plain(&values, &mut |wkb| geo.update(wkb));
+        }
         Ok(())
     }
 
@@ -650,6 +662,9 @@ impl<T: ColumnValue> ChunkState<T> {
                     T::for_each_plain(&one, &mut |bytes| {
                         bloom.insert(bytes);
                     });
+                }
+                if let Some(geo) = &mut self.geo {
+                    T::for_each_plain(&one, &mut |wkb| geo.update(wkb));
                 }
             }
         }
@@ -1323,7 +1338,12 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             statistics,
             encoding_stats: Some(st.encoding_stats.iter().copied().collect()),
             size_statistics,
-            extras: None,
+            extras: st.geo.take().and_then(|g| g.finish()).map(|g| {
+                Box::new(ColumnMetaDataExtras {
+                    geospatial_statistics: Some(g),
+                    ..Default::default()
+                })
+            }),
         };
 
         let index = &mut st.index;

@@ -502,6 +502,12 @@ impl ColumnChunk {
         TypedStatistics::from_thrift(meta.physical_type, meta.statistics.as_ref()?)
     }
 
+    /// The chunk's geospatial statistics (`GEOMETRY` and `GEOGRAPHY`
+    /// columns), where written (arrow-rs's `geo_statistics()`).
+    pub fn geo_statistics(&self) -> Option<&GeospatialStatistics> {
+        self.meta_data.as_ref()?.geospatial_statistics()
+    }
+
     /// How many pages of each type and encoding the chunk holds, where
     /// the writer counted them (arrow-rs's `page_encoding_stats()`,
     /// returned by value: the footer's form is packed).
@@ -866,6 +872,13 @@ impl ColumnChunkBuilder {
     /// Drop the chunk's page encoding counts.
     pub fn clear_page_encoding_stats(mut self) -> Self {
         self.meta().encoding_stats = None;
+        self
+    }
+
+    /// The chunk's geospatial statistics (boxed, as arrow-rs takes them).
+    #[allow(clippy::boxed_local)]
+    pub fn set_geo_statistics(mut self, value: Box<GeospatialStatistics>) -> Self {
+        self.meta().extras_mut().geospatial_statistics = Some(*value);
         self
     }
 

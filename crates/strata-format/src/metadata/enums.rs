@@ -799,7 +799,6 @@ arrow_spellings!(BoundaryOrder, "parquet::basic::BoundaryOrder" {
 
 open_enum! {
     /// Edge interpolation of the `GEOGRAPHY` logical type.
-    #[derive(Debug)]
     pub enum EdgeInterpolationAlgorithm {
         /// Spherical edges.
         Spherical = 0,
@@ -814,17 +813,10 @@ open_enum! {
     }
 }
 
-/// The specification's name (`SPHERICAL`), as arrow-rs prints it;
-/// `UNKNOWN(id)` for a value the format does not name.
-impl std::fmt::Display for EdgeInterpolationAlgorithm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Spherical => "SPHERICAL",
-            Self::Vincenty => "VINCENTY",
-            Self::Thomas => "THOMAS",
-            Self::Andoyer => "ANDOYER",
-            Self::Karney => "KARNEY",
-            Self::Unknown(v) => return write!(f, "UNKNOWN({v})"),
-        })
-    }
-}
+arrow_spellings!(EdgeInterpolationAlgorithm, "parquet::basic::EdgeInterpolationAlgorithm" {
+    Spherical => SPHERICAL,
+    Vincenty => VINCENTY,
+    Thomas => THOMAS,
+    Andoyer => ANDOYER,
+    Karney => KARNEY,
+});

@@ -499,6 +499,105 @@ pub struct BoundingBox {
     pub mmax: Option<f64>,
 }
 
+/// arrow-rs's accessors (`parquet::geospatial::bounding_box::BoundingBox`):
+/// a range of z or m is there only when both of its ends are.
+///
+/// ```
+/// use strata_format::metadata::BoundingBox;
+///
+/// let bbox = BoundingBox::new(-1.0, 2.0, 0.0, 5.0).with_zrange(3.0, 4.0);
+/// assert_eq!((bbox.get_xmin(), bbox.get_ymax()), (-1.0, 5.0));
+/// assert_eq!((bbox.get_zmin(), bbox.is_m_valid()), (Some(3.0), false));
+/// let half = BoundingBox { mmin: Some(1.0), ..bbox };
+/// assert_eq!(half.get_mmin(), None);
+/// ```
+impl BoundingBox {
+    /// A box of x and y ranges, without z or m.
+    pub fn new(xmin: f64, xmax: f64, ymin: f64, ymax: f64) -> Self {
+        Self {
+            xmin,
+            xmax,
+            ymin,
+            ymax,
+            ..Self::default()
+        }
+    }
+
+    /// This box with the x range `xmin..=xmax`.
+    pub fn with_xrange(mut self, xmin: f64, xmax: f64) -> Self {
+        (self.xmin, self.xmax) = (xmin, xmax);
+        self
+    }
+
+    /// This box with the y range `ymin..=ymax`.
+    pub fn with_yrange(mut self, ymin: f64, ymax: f64) -> Self {
+        (self.ymin, self.ymax) = (ymin, ymax);
+        self
+    }
+
+    /// This box with the z range `zmin..=zmax`.
+    pub fn with_zrange(mut self, zmin: f64, zmax: f64) -> Self {
+        (self.zmin, self.zmax) = (Some(zmin), Some(zmax));
+        self
+    }
+
+    /// This box with the m range `mmin..=mmax`.
+    pub fn with_mrange(mut self, mmin: f64, mmax: f64) -> Self {
+        (self.mmin, self.mmax) = (Some(mmin), Some(mmax));
+        self
+    }
+
+    /// The least x.
+    pub fn get_xmin(&self) -> f64 {
+        self.xmin
+    }
+
+    /// The greatest x.
+    pub fn get_xmax(&self) -> f64 {
+        self.xmax
+    }
+
+    /// The least y.
+    pub fn get_ymin(&self) -> f64 {
+        self.ymin
+    }
+
+    /// The greatest y.
+    pub fn get_ymax(&self) -> f64 {
+        self.ymax
+    }
+
+    /// The least z, where the box has a z range.
+    pub fn get_zmin(&self) -> Option<f64> {
+        self.zmin.filter(|_| self.is_z_valid())
+    }
+
+    /// The greatest z, where the box has a z range.
+    pub fn get_zmax(&self) -> Option<f64> {
+        self.zmax.filter(|_| self.is_z_valid())
+    }
+
+    /// The least m, where the box has an m range.
+    pub fn get_mmin(&self) -> Option<f64> {
+        self.mmin.filter(|_| self.is_m_valid())
+    }
+
+    /// The greatest m, where the box has an m range.
+    pub fn get_mmax(&self) -> Option<f64> {
+        self.mmax.filter(|_| self.is_m_valid())
+    }
+
+    /// Whether the box has a z range (both ends).
+    pub fn is_z_valid(&self) -> bool {
+        self.zmin.is_some() && self.zmax.is_some()
+    }
+
+    /// Whether the box has an m range (both ends).
+    pub fn is_m_valid(&self) -> bool {
+        self.mmin.is_some() && self.mmax.is_some()
+    }
+}
+
 impl ReadThrift for BoundingBox {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
@@ -564,6 +663,29 @@ pub struct GeospatialStatistics {
     pub bbox: Option<BoundingBox>,
     /// Geospatial type codes of all values, field 2.
     pub geospatial_types: Option<Vec<i32>>,
+}
+
+/// arrow-rs's accessors (`parquet::geospatial::statistics::GeospatialStatistics`).
+impl GeospatialStatistics {
+    /// Statistics of this box and these type codes.
+    pub fn new(bbox: Option<BoundingBox>, geospatial_types: Option<Vec<i32>>) -> Self {
+        Self {
+            bbox,
+            geospatial_types,
+        }
+    }
+
+    /// The ISO WKB type codes of the values (1 point ... 7 collection,
+    /// plus 1000 with Z, 2000 with M, 3000 with both); `None` where not
+    /// known, an empty list included, as arrow-rs reads one.
+    pub fn geospatial_types(&self) -> Option<&Vec<i32>> {
+        self.geospatial_types.as_ref().filter(|t| !t.is_empty())
+    }
+
+    /// The box of every coordinate, where known.
+    pub fn bounding_box(&self) -> Option<&BoundingBox> {
+        self.bbox.as_ref()
+    }
 }
 
 impl ReadThrift for GeospatialStatistics {

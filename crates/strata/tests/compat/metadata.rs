@@ -794,3 +794,53 @@ pub fn float_statistics_written(_dir: &Path) -> String {
         .unwrap();
     float_statistics(&metadata)
 }
+
+/// The geospatial files of the corpus: each GEOMETRY or GEOGRAPHY
+/// column's logical type and each chunk's geospatial statistics (box and
+/// type codes), as `geo_statistics()` gives them.
+pub fn geospatial_statistics_from_the_corpus(_dir: &Path) -> String {
+    let Some(first) = corpus("geospatial/geospatial.parquet") else {
+        return no_corpus();
+    };
+    let dir = first.parent().unwrap();
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    names.sort();
+    let mut out = format!("rows: {} files\n", names.len());
+    for path in names {
+        let file = std::fs::File::open(&path).unwrap();
+        let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+        out.push_str(&format!("{}\n", path.file_name().unwrap().to_string_lossy()));
+        let schema = metadata.file_metadata().schema_descr();
+        for (rg, group) in metadata.row_groups().iter().enumerate() {
+            for (c, chunk) in group.columns().iter().enumerate() {
+                let Some(geo) = chunk.geo_statistics() else {
+                    continue;
+                };
+                let bbox = geo.bounding_box().map(|b| {
+                    format!(
+                        "x {}..{} y {}..{} z {:?}..{:?} m {:?}..{:?}",
+                        b.get_xmin(),
+                        b.get_xmax(),
+                        b.get_ymin(),
+                        b.get_ymax(),
+                        b.get_zmin(),
+                        b.get_zmax(),
+                        b.get_mmin(),
+                        b.get_mmax()
+                    )
+                });
+                out.push_str(&format!(
+                    "  rg {rg} {} {:?}: {bbox:?} types {:?}\n",
+                    chunk.column_path(),
+                    schema.column(c).logical_type_ref(),
+                    geo.geospatial_types()
+                ));
+            }
+        }
+    }
+    out
+}
