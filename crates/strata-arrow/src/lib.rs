@@ -66,6 +66,7 @@ pub mod async_reader;
 pub mod async_writer;
 pub mod encryption;
 mod error;
+pub mod geoarrow;
 pub mod push_decoder;
 mod reader;
 mod schema;

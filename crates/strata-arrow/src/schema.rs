@@ -413,6 +413,12 @@ fn is_map(node: &SchemaType) -> bool {
 
 fn field_metadata(node: &SchemaType, hint: Option<&Field>) -> Metadata {
     let mut md = hint.map(|h| h.metadata().clone()).unwrap_or_default();
+    if node.is_primitive() && !md.contains_key(arrow_schema::extension::EXTENSION_TYPE_NAME_KEY) {
+        let logical = node.get_basic_info().logical_type_ref();
+        if let Some(geo) = crate::geoarrow::extension_metadata(logical) {
+            md.extend(geo);
+        }
+    }
     if let Some(id) = node.get_basic_info().id_opt() {
         md.insert(PARQUET_FIELD_ID_META_KEY, id.to_string());
     }
@@ -1252,7 +1258,12 @@ fn arrow_field_to_node(field: &Field) -> Result<TypePtr> {
         D::Utf8 | D::LargeUtf8 | D::Utf8View => {
             primitive(field, Type::ByteArray, Some(LogicalType::String), None)
         }
-        D::Binary | D::LargeBinary | D::BinaryView => primitive(field, Type::ByteArray, None, None),
+        D::Binary | D::LargeBinary | D::BinaryView => primitive(
+            field,
+            Type::ByteArray,
+            crate::geoarrow::logical_type(field),
+            None,
+        ),
         D::FixedSizeBinary(n) => primitive(field, Type::FixedLenByteArray, None, Some(*n)),
         D::Interval(_) => {
             // INTERVAL has a converted type and no logical type.
