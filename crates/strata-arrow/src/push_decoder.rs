@@ -998,6 +998,9 @@ pub(crate) struct ReadState {
     /// (the push decoder and the stream, whose every fetch is a request);
     /// the synchronous reader reads them again instead.
     hold_ranges: bool,
+    /// Per row group of the file, the file row it starts at (for row
+    /// numbers; empty without virtual columns).
+    row_group_starts: Arc<[i64]>,
     /// Parts of the batch being filled, and their rows.
     parts: Vec<RecordBatch>,
     rows: usize,
@@ -1112,7 +1115,6 @@ impl ReadState {
             }
         }
         Ok(Self {
-            output: Arc::new(output),
             batch_size: builder.batch_size,
             plan,
             current: None,
@@ -1125,6 +1127,20 @@ impl ReadState {
             offset_left,
             limit_left,
             hold_ranges: true,
+            row_group_starts: if output.virtual_columns.is_empty() {
+                Arc::from([])
+            } else {
+                metadata
+                    .row_groups()
+                    .iter()
+                    .scan(0i64, |start, g| {
+                        let first = *start;
+                        *start = start.saturating_add(g.num_rows);
+                        Some(first)
+                    })
+                    .collect()
+            },
+            output: Arc::new(output),
             parts: Vec::new(),
             rows: 0,
             spans_row_groups: false,
@@ -1159,6 +1175,7 @@ impl ReadState {
             offset_left: 0,
             limit_left: None,
             hold_ranges: self.hold_ranges,
+            row_group_starts: Arc::clone(&self.row_group_starts),
             parts: std::mem::take(&mut self.parts),
             rows: std::mem::take(&mut self.rows),
             spans_row_groups: self.spans_row_groups,
@@ -1474,17 +1491,7 @@ impl ReadState {
                 && !entry.held.contains(r)
                 && !columns.iter().any(|c| c.ranges.contains(r))
         });
-        // Counted only for row numbers (a pass over the row groups before).
-        let first_row = if self.output.virtual_columns.is_empty() {
-            0
-        } else {
-            metadata
-                .row_groups()
-                .iter()
-                .take(entry.rg)
-                .map(|g| g.num_rows)
-                .fold(0i64, i64::saturating_add)
-        };
+        let first_row = self.row_group_starts.get(entry.rg).copied().unwrap_or(0);
         self.current = Some(OpenRowGroup {
             rg: entry.rg,
             first_row,

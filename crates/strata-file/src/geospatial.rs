@@ -203,22 +203,22 @@ impl Walk<'_> {
         Some(out)
     }
 
+    /// The next `N` bytes as little endian: reversed when the value is big
+    /// endian.
+    fn word<const N: usize>(&mut self, little: bool) -> Option<[u8; N]> {
+        let mut b = self.take::<N>()?;
+        if !little {
+            b.reverse();
+        }
+        Some(b)
+    }
+
     fn u32(&mut self, little: bool) -> Option<u32> {
-        let b = self.take::<4>()?;
-        Some(if little {
-            u32::from_le_bytes(b)
-        } else {
-            u32::from_be_bytes(b)
-        })
+        self.word(little).map(u32::from_le_bytes)
     }
 
     fn f64(&mut self, little: bool) -> Option<f64> {
-        let b = self.take::<8>()?;
-        Some(if little {
-            f64::from_le_bytes(b)
-        } else {
-            f64::from_be_bytes(b)
-        })
+        self.word(little).map(f64::from_le_bytes)
     }
 
     /// A count of items of at least `min_bytes` each, refused when the
