@@ -70,6 +70,7 @@ pub mod geoarrow;
 pub mod push_decoder;
 mod reader;
 mod schema;
+pub mod variant;
 pub mod virtual_columns;
 
 pub use arrow_reader::{ParquetMetaData, ProjectionMask};

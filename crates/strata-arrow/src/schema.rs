@@ -413,11 +413,14 @@ fn is_map(node: &SchemaType) -> bool {
 
 fn field_metadata(node: &SchemaType, hint: Option<&Field>) -> Metadata {
     let mut md = hint.map(|h| h.metadata().clone()).unwrap_or_default();
-    if node.is_primitive() && !md.contains_key(arrow_schema::extension::EXTENSION_TYPE_NAME_KEY) {
+    if !md.contains_key(arrow_schema::extension::EXTENSION_TYPE_NAME_KEY) {
         let logical = node.get_basic_info().logical_type_ref();
-        if let Some(geo) = crate::geoarrow::extension_metadata(logical) {
-            md.extend(geo);
-        }
+        let extension = if node.is_primitive() {
+            crate::geoarrow::extension_metadata(logical)
+        } else {
+            crate::variant::extension_metadata(logical)
+        };
+        md.extend(extension.into_iter().flatten());
     }
     if let Some(id) = node.get_basic_info().id_opt() {
         md.insert(PARQUET_FIELD_ID_META_KEY, id.to_string());
@@ -1304,7 +1307,7 @@ fn arrow_field_to_node(field: &Field) -> Result<TypePtr> {
                 .iter()
                 .map(|f| arrow_field_to_node(f))
                 .collect::<Result<Vec<_>>>()?;
-            group(field, None, children)
+            group(field, crate::variant::logical_type(field), children)
         }
         D::Map(entries, _) => {
             let D::Struct(kv) = entries.data_type() else {

@@ -863,3 +863,413 @@ fn mutated_encrypted_files_never_panic_hang_overallocate_or_lie() {
     );
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+// ---------------------------------------------------------------------
+// Hostile Variant values.
+//
+// A VARIANT column stores its values as bytes the Parquet reader does not
+// look into (`metadata` and `value` binaries, at every depth of a shredded
+// column). The reader must read any such bytes without a panic, and the
+// validating paths must refuse hostile ones with an error:
+// `VariantArray::try_new`, strata's `unshred_variant` (which checks what
+// the Variant crate's takes on trust), and `Variant::try_new` on each
+// unshredded row, walked to the bottom, and `VariantArray::value` on it. Both the corpus's
+// `shredded_variant/` files mutated as files, and their Variant bytes
+// mutated as values (written back with strata's writer, so the file is
+// sound and only the values are hostile), go through the reader and those
+// paths.
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{
+    Array, ArrayRef, BinaryArray, BinaryViewArray, LargeBinaryArray, RecordBatch, StructArray,
+};
+use arrow_schema::DataType;
+use parquet_variant::Variant;
+use parquet_variant_compute::VariantArray;
+use strata_arrow::variant::unshred_variant;
+
+/// Mutants per `shredded_variant/` file, as files and as values
+/// (`STRATA_MUTATION_CASES` overrides it too).
+const VARIANT_CASES_PER_FILE: usize = 100;
+
+/// Every column of every batch of `file` read by strata, or `None` where
+/// the read fails (cleanly).
+fn read_batches(file: Bytes) -> Option<Vec<RecordBatch>> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .ok()?
+        .with_batch_size(64)
+        .build()
+        .ok()?;
+    reader.collect::<Result<Vec<_>, _>>().ok()
+}
+
+/// Walk every part of a Variant value (as a program printing it would).
+fn walk(value: &Variant<'_, '_>) -> usize {
+    match value {
+        Variant::Object(object) => object.iter().map(|(_, v)| 1 + walk(&v)).sum(),
+        Variant::List(list) => list.iter().map(|v| 1 + walk(&v)).sum(),
+        other => format!("{other:?}").len().min(1),
+    }
+}
+
+/// The validating paths over one Variant column; whether they all took it.
+fn validate_variant_column(column: &ArrayRef) -> bool {
+    let Ok(array) = VariantArray::try_new(column) else {
+        return false;
+    };
+    let Ok(unshredded) = unshred_variant(&array) else {
+        return false;
+    };
+    let (metadata, value) = (unshredded.metadata_column(), unshredded.value_column());
+    let mut all = true;
+    for i in 0..unshredded.len() {
+        if unshredded.is_null(i) || value.is_null(i) {
+            continue;
+        }
+        let (Some(m), Some(v)) = (binary_at(metadata, i), binary_at(value, i)) else {
+            return false;
+        };
+        match Variant::try_new(m, v) {
+            Ok(variant) => {
+                walk(&variant);
+                // What strata's unshred_variant returned is valid: the
+                // panicking accessor takes it.
+                walk(&unshredded.value(i));
+            }
+            Err(_) => all = false,
+        }
+    }
+    all
+}
+
+fn binary_at(array: &ArrayRef, i: usize) -> Option<&[u8]> {
+    match array.data_type() {
+        DataType::Binary => Some(array.as_binary::<i32>().value(i)),
+        DataType::LargeBinary => Some(array.as_binary::<i64>().value(i)),
+        DataType::BinaryView => Some(array.as_binary_view().value(i)),
+        _ => None,
+    }
+}
+
+/// `array` with the bytes of one row of its `target`-th binary leaf (in
+/// depth-first order, struct and list children included) corrupted;
+/// `seen` counts the leaves passed.
+fn mutate_binary_leaf(
+    array: &ArrayRef,
+    target: usize,
+    seen: &mut usize,
+    rng: &mut Rng,
+) -> ArrayRef {
+    match array.data_type() {
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => {
+            let index = *seen;
+            *seen += 1;
+            if index != target || array.is_empty() {
+                return array.clone();
+            }
+            let row = rng.below(array.len());
+            let rows: Vec<Option<Vec<u8>>> = (0..array.len())
+                .map(|i| {
+                    let bytes = array
+                        .is_valid(i)
+                        .then(|| binary_at(array, i).unwrap().to_vec());
+                    if i == row {
+                        Some(support::mutate(&bytes.unwrap_or_default(), rng))
+                    } else {
+                        bytes
+                    }
+                })
+                .collect();
+            match array.data_type() {
+                DataType::Binary => Arc::new(BinaryArray::from_iter(rows)),
+                DataType::LargeBinary => Arc::new(LargeBinaryArray::from_iter(rows)),
+                _ => Arc::new(BinaryViewArray::from_iter(rows)),
+            }
+        }
+        DataType::Struct(fields) => {
+            let s = array.as_struct();
+            let columns = s
+                .columns()
+                .iter()
+                .map(|c| mutate_binary_leaf(c, target, seen, rng))
+                .collect();
+            Arc::new(StructArray::new(
+                fields.clone(),
+                columns,
+                s.nulls().cloned(),
+            ))
+        }
+        DataType::List(field) => {
+            let l = array.as_list::<i32>();
+            let values = mutate_binary_leaf(l.values(), target, seen, rng);
+            Arc::new(arrow_array::ListArray::new(
+                field.clone(),
+                l.offsets().clone(),
+                values,
+                l.nulls().cloned(),
+            ))
+        }
+        _ => array.clone(),
+    }
+}
+
+fn count_binary_leaves(data_type: &DataType) -> usize {
+    match data_type {
+        DataType::Binary | DataType::LargeBinary | DataType::BinaryView => 1,
+        DataType::Struct(fields) => fields
+            .iter()
+            .map(|f| count_binary_leaves(f.data_type()))
+            .sum(),
+        DataType::List(field) => count_binary_leaves(field.data_type()),
+        _ => 0,
+    }
+}
+
+fn write_batch(batch: &RecordBatch) -> Bytes {
+    let mut out = Vec::new();
+    let mut writer = strata_arrow::ArrowWriter::try_new(&mut out, batch.schema(), None).unwrap();
+    writer.write(batch).unwrap();
+    writer.close().unwrap();
+    Bytes::from(out)
+}
+
+#[test]
+fn mutated_variant_files_and_values_never_panic() {
+    let Some(dir) = corpus_dir("shredded_variant") else {
+        return;
+    };
+    let cases: usize = std::env::var("STRATA_MUTATION_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(VARIANT_CASES_PER_FILE);
+    let mut files = Vec::new();
+    corpus_files(&dir, &mut files);
+    let (mut total, mut validated) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for (index, path) in files.iter().enumerate() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let original = std::fs::read(path).unwrap();
+        let Some(batches) = read_batches(Bytes::from(original.clone())) else {
+            failures.push(format!("{name}: the unmutated file does not read"));
+            continue;
+        };
+        for case in 0..cases {
+            let seed = 0x7A41_0000_0000_0000 ^ ((index as u64) << 32) ^ case as u64;
+            let mut rng = Rng(seed);
+            // As a file: the footer and pages corrupted.
+            let mutant = Bytes::from(mutate(&original, &mut rng));
+            // As values: one row of one Variant binary corrupted, written
+            // back whole.
+            let value_mutant = batches.first().and_then(|batch| {
+                let column = batch.column_by_name("var")?;
+                let leaves = count_binary_leaves(column.data_type());
+                let target = rng.below(leaves);
+                let mutated = mutate_binary_leaf(column, target, &mut 0, &mut rng);
+                let mut columns = batch.columns().to_vec();
+                columns[batch.schema().index_of("var").ok()?] = mutated;
+                let schema = Arc::new(arrow_schema::Schema::new(
+                    batch
+                        .schema()
+                        .fields()
+                        .iter()
+                        .zip(&columns)
+                        .map(|(f, c)| f.as_ref().clone().with_data_type(c.data_type().clone()))
+                        .collect::<Vec<_>>(),
+                ));
+                Some(write_batch(&RecordBatch::try_new(schema, columns).ok()?))
+            });
+            for (kind, file) in [("file", Some(mutant)), ("value", value_mutant)] {
+                let Some(file) = file else { continue };
+                total += 1;
+                let began = Instant::now();
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    read_batches(file).is_some_and(|batches| {
+                        batches
+                            .iter()
+                            .all(|b| b.column_by_name("var").is_some_and(validate_variant_column))
+                    })
+                }));
+                let label = format!("{name} {kind} case {case} (seed {seed:#x})");
+                match outcome {
+                    Ok(ok) => validated += usize::from(ok),
+                    Err(panic) => failures.push(format!(
+                        "{label}: panicked: {:?}",
+                        panic
+                            .downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| panic.downcast_ref::<&str>().copied())
+                    )),
+                }
+                if began.elapsed() > MAX_READ {
+                    failures.push(format!("{label}: took {:?}", began.elapsed()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{total} Variant mutants of {} files: {validated} read and validated in full, {} refused \
+         with an error, {} problems",
+        files.len(),
+        total - validated,
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(total >= 5000, "only {total} mutants");
+}
+
+/// One unshredded Variant column of `rows` (metadata, value) pairs, written
+/// by strata and read back.
+fn variant_file(rows: &[(Vec<u8>, Vec<u8>)]) -> Bytes {
+    let metadata: ArrayRef = Arc::new(BinaryViewArray::from_iter_values(rows.iter().map(|r| &r.0)));
+    let value: ArrayRef = Arc::new(BinaryViewArray::from_iter_values(rows.iter().map(|r| &r.1)));
+    let var = StructArray::from(vec![
+        (
+            Arc::new(arrow_schema::Field::new(
+                "metadata",
+                DataType::BinaryView,
+                false,
+            )),
+            metadata,
+        ),
+        (
+            Arc::new(arrow_schema::Field::new(
+                "value",
+                DataType::BinaryView,
+                false,
+            )),
+            value,
+        ),
+    ]);
+    let batch = RecordBatch::try_from_iter([("var", Arc::new(var) as ArrayRef)]).unwrap();
+    write_batch(&batch)
+}
+
+#[test]
+fn hostile_variant_bytes_are_refused_not_panicked_on() {
+    // The empty metadata: version 1, no field names.
+    let empty = vec![0x01, 0x00, 0x00];
+    // An array header (basic type 3) with one-byte offsets and ids, and a
+    // one-byte element count.
+    let array_of = |elements: &[Vec<u8>]| {
+        let mut out = vec![0x03, elements.len() as u8];
+        let mut offset = 0u8;
+        out.push(0);
+        for e in elements {
+            offset = offset.wrapping_add(e.len() as u8);
+            out.push(offset);
+        }
+        elements.iter().for_each(|e| out.extend_from_slice(e));
+        out
+    };
+    let mut deep = vec![0x00]; // Variant null
+    for _ in 0..200 {
+        deep = array_of(&[deep]);
+    }
+    // Deeper than any one-byte offset allows: a chain of arrays each
+    // claiming one element that starts at offset 0 and runs to the end.
+    let mut very_deep = Vec::new();
+    for _ in 0..100_000 {
+        very_deep.extend_from_slice(&[0x03, 0x01, 0x00, 0xFF]);
+    }
+    let cases: Vec<(&str, Vec<u8>, Vec<u8>)> = vec![
+        // A long string (primitive type 16) whose length runs past the value.
+        (
+            "string length past the buffer",
+            empty.clone(),
+            vec![0x40, 0xFF, 0xFF, 0x00, 0x00, b'a'],
+        ),
+        // A short string (basic type 1) of length 20 holding 2 bytes.
+        (
+            "short string past the buffer",
+            empty.clone(),
+            vec![(20 << 2) | 1, b'a', b'b'],
+        ),
+        // An array whose offsets go backwards.
+        (
+            "array offsets out of order",
+            empty.clone(),
+            vec![0x03, 0x02, 0x00, 0x02, 0x01, 0x00, 0x00],
+        ),
+        // An object naming field id 5 with an empty dictionary.
+        (
+            "object field id past the dictionary",
+            empty.clone(),
+            vec![0x02, 0x01, 0x05, 0x00, 0x01, 0x00],
+        ),
+        // Metadata whose dictionary offsets run past its bytes.
+        (
+            "metadata offsets past the buffer",
+            vec![0x01, 0x02, 0x00, 0x40, 0x80],
+            vec![0x00],
+        ),
+        // Metadata of an unknown version.
+        ("metadata version 7", vec![0x07, 0x00, 0x00], vec![0x00]),
+        ("nesting 200 deep", empty.clone(), deep),
+        ("nesting 100,000 deep", empty.clone(), very_deep),
+        ("empty value", empty.clone(), Vec::new()),
+        ("empty metadata", Vec::new(), vec![0x00]),
+    ];
+    for (what, metadata, value) in cases {
+        // The bytes themselves, then as read from a file strata wrote.
+        let direct = catch_unwind(AssertUnwindSafe(|| {
+            Variant::try_new(&metadata, &value).is_ok()
+        }));
+        assert_eq!(direct.ok(), Some(false), "{what}: not refused");
+        let file = variant_file(&[(metadata, value)]);
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let batches = read_batches(file).expect("the file itself is sound");
+            validate_variant_column(batches[0].column(0))
+        }));
+        assert_eq!(
+            outcome.ok(),
+            Some(false),
+            "{what}: panicked or was validated"
+        );
+    }
+}
+
+#[test]
+fn a_shredded_field_missing_from_its_dictionary_is_an_error() {
+    use parquet_variant::VariantBuilderExt;
+    use parquet_variant_compute::{VariantArrayBuilder, shred_variant};
+    let mut builder = VariantArrayBuilder::new(1);
+    builder.new_object().with_field("a", 1i64).finish();
+    let shape = DataType::Struct(vec![arrow_schema::Field::new("a", DataType::Int64, true)].into());
+    let shredded = shred_variant(&builder.build(), &shape).unwrap();
+    // The same row with a metadata dictionary that lacks "a".
+    let inner = shredded.inner();
+    let empty: ArrayRef = Arc::new(BinaryViewArray::from_iter_values([[0x01u8, 0x00, 0x00]]));
+    let columns = inner
+        .fields()
+        .iter()
+        .zip(inner.columns())
+        .map(|(f, c)| {
+            if f.name() == "metadata" {
+                empty.clone()
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    let hostile: ArrayRef = Arc::new(StructArray::new(
+        inner.fields().clone(),
+        columns,
+        inner.nulls().cloned(),
+    ));
+    let file = write_batch(&RecordBatch::try_from_iter([("var", hostile)]).unwrap());
+    let read = read_batches(file).unwrap();
+    let array = VariantArray::try_new(read[0].column(0)).unwrap();
+    let error = unshred_variant(&array).unwrap_err();
+    assert!(error.to_string().contains("'a'"), "{error}");
+    // The Variant crate's own unshred_variant panics on it, which is why
+    // strata's checks first; this fails once the crate answers an error.
+    let theirs = catch_unwind(AssertUnwindSafe(|| {
+        parquet_variant_compute::unshred_variant(&array)
+    }));
+    assert!(
+        theirs.is_err(),
+        "parquet-variant-compute no longer panics here"
+    );
+}

@@ -197,6 +197,52 @@ pub mod geospatial {
     pub use strata_file::geospatial::GeospatialAccumulator;
 }
 
+/// Variant values (feature `variant_experimental`), at arrow-rs's
+/// `parquet::variant` path: arrow-rs's `parquet-variant` crates, which
+/// encode, decode, shred and unshred Variant values and read no Parquet.
+/// With the feature, a `VARIANT` column reads as a struct field of the
+/// extension type [`VariantType`](variant::VariantType), and such a field
+/// is written as a `VARIANT` column, shredded or not.
+///
+/// ```
+/// use std::sync::Arc;
+/// use arrow_array::{ArrayRef, RecordBatch};
+/// use arrow_schema::Schema;
+/// use strata::arrow::ArrowWriter;
+/// use strata::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+/// use strata::variant::{Variant, VariantArray, VariantArrayBuilder, VariantBuilderExt};
+///
+/// let mut builder = VariantArrayBuilder::new(2);
+/// builder.new_object().with_field("name", "Ada").finish();
+/// builder.append_value(42i64);
+/// let array = builder.build();
+/// let schema = Arc::new(Schema::new(vec![array.field("v")]));
+/// let batch = RecordBatch::try_new(schema.clone(), vec![ArrayRef::from(array)])?;
+///
+/// let mut file = Vec::new();
+/// let mut writer = ArrowWriter::try_new(&mut file, schema, None)?;
+/// writer.write(&batch)?;
+/// writer.close()?;
+///
+/// let mut reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(file))?.build()?;
+/// let read = reader.next().unwrap()?;
+/// let values = VariantArray::try_new(read.column(0))?;
+/// assert_eq!(values.value(1), Variant::from(42i64));
+/// assert_eq!(
+///     values.value(0).as_object().and_then(|o| o.get("name")),
+///     Some(Variant::from("Ada"))
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "variant_experimental")]
+pub mod variant {
+    pub use parquet_variant::*;
+    pub use parquet_variant_compute::*;
+    // Shadows the glob's function of the same name and signature: this
+    // one refuses hostile values with an error where that one panics.
+    pub use strata_arrow::variant::unshred_variant;
+}
+
 /// Schema types, their parser and printer, at arrow-rs's `parquet::schema`
 /// path.
 ///

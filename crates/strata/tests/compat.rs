@@ -77,7 +77,8 @@ both_sides!([
     statistics,
     pruning,
     encryption,
-    virtual_columns
+    virtual_columns,
+    variant
 ]);
 
 /// A fresh empty directory for one side of one test.
@@ -191,6 +192,9 @@ compat! {
     virtual_columns::row_numbers_through_the_push_decoder;
     virtual_columns::row_numbers_through_the_stream;
     virtual_columns::virtual_columns_alone_and_refused;
+
+    variant::variant_corpus_cases_read_and_unshredded;
+    variant::variant_written_unshredded_and_shredded;
 
     statistics::row_group_pruning_by_statistics;
     metadata::float_orders_and_nan_counts_from_the_corpus;

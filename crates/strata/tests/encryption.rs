@@ -939,19 +939,9 @@ fn pyarrow_reads_what_strata_encrypts_and_the_reverse() {
 #[test]
 fn duckdb_reads_what_strata_encrypts_and_the_reverse() {
     use strata::encryption::encrypt::FileEncryptionProperties as P;
-    let Some(py) = python::pyarrow() else { return };
-    let has_duckdb = std::process::Command::new(&py)
-        .args(["-c", "import duckdb"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_duckdb {
-        assert!(
-            std::env::var_os("STRATA_PYTHON").is_none(),
-            "STRATA_PYTHON cannot import duckdb"
-        );
-        eprintln!("skipped: no duckdb in the Python found");
+    let Some(py) = python::with_duckdb() else {
         return;
-    }
+    };
     let dir = std::env::temp_dir().join(format!("strata-encryption-duckdb-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     const DUCK: &str = r#"

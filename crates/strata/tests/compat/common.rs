@@ -39,6 +39,17 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     path.exists().then_some(path)
 }
 
+/// The `*.parquet` files directly in `dir`, sorted.
+pub fn parquet_files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// What a program prints when the corpus is absent (the same on both
 /// sides).
 pub fn no_corpus() -> String {

@@ -18,7 +18,7 @@ use pq::file::properties::WriterProperties;
 
 use crate::data::people;
 use crate::summary::fmt_batches;
-use super::common::{corpus, no_corpus};
+use super::common::{corpus, no_corpus, parquet_files_in};
 
 /// `batch` in row groups of `rows_per_group` rows and pages of at most 8
 /// rows, so the page indexes have several pages.
@@ -802,13 +802,7 @@ pub fn geospatial_statistics_from_the_corpus(_dir: &Path) -> String {
     let Some(first) = corpus("geospatial/geospatial.parquet") else {
         return no_corpus();
     };
-    let dir = first.parent().unwrap();
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
-        .collect();
-    names.sort();
+    let names = parquet_files_in(first.parent().unwrap());
     let mut out = format!("rows: {} files\n", names.len());
     for path in names {
         let file = std::fs::File::open(&path).unwrap();

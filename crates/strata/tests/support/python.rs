@@ -23,3 +23,23 @@ pub fn pyarrow() -> Option<PathBuf> {
     }
     Some(py)
 }
+
+/// The interpreter with pyarrow and DuckDB, as [`pyarrow`] finds it;
+/// `None` (skipped, with a message) where DuckDB is missing.
+#[allow(dead_code)]
+pub fn with_duckdb() -> Option<PathBuf> {
+    let py = pyarrow()?;
+    let has_duckdb = Command::new(&py)
+        .args(["-c", "import duckdb"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_duckdb {
+        assert!(
+            std::env::var_os("STRATA_PYTHON").is_none(),
+            "STRATA_PYTHON cannot import duckdb"
+        );
+        eprintln!("skipped: no duckdb in the Python found");
+        return None;
+    }
+    Some(py)
+}
