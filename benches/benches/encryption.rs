@@ -85,27 +85,6 @@ fn arrow_rs_read(file: &Bytes, encrypted: bool) -> usize {
         .sum()
 }
 
-fn line(case: &str, reps: usize, stats: &[(std::time::Duration, std::time::Duration)]) {
-    let [
-        (s_min, s_median),
-        (a_min, a_median),
-        (_, s_plain),
-        (_, a_plain),
-    ] = [stats[0], stats[1], stats[2], stats[3]];
-    println!(
-        "encryption case={case} reps={reps} strata_min_ns={} strata_median_ns={} \
-         arrow_rs_min_ns={} arrow_rs_median_ns={} strata_plain_median_ns={} \
-         arrow_rs_plain_median_ns={} ratio_of_medians={:.3}",
-        s_min.as_nanos(),
-        s_median.as_nanos(),
-        a_min.as_nanos(),
-        a_median.as_nanos(),
-        s_plain.as_nanos(),
-        a_plain.as_nanos(),
-        s_median.as_secs_f64() / a_median.as_secs_f64(),
-    );
-}
-
 fn interleaved(reps: usize) {
     let table = common::mixed_table();
     let rows: usize = table.iter().map(RecordBatch::num_rows).sum();
@@ -124,7 +103,7 @@ fn interleaved(reps: usize) {
             &mut || assert!(!arrow_rs_write(&table, false).is_empty()),
         ],
     );
-    line("write", reps, &stats);
+    common::feature_line("encryption", "write", reps, &stats);
     let stats = strata_benches::probe::interleaved(
         reps,
         &mut [
@@ -134,7 +113,7 @@ fn interleaved(reps: usize) {
             &mut || assert_eq!(arrow_rs_read(&plain, false), rows),
         ],
     );
-    line("read", reps, &stats);
+    common::feature_line("encryption", "read", reps, &stats);
     let _ = Arc::new(());
 }
 

@@ -208,13 +208,31 @@ fn bench(args: &[String]) -> Result<(), String> {
             .iter()
             .any(|f| "encryption".contains(f.as_str()) || f.contains("encryption"));
     let encryption = if wants_encryption {
-        let rows = encryption_turns(&root, profile, if full { 15 } else { 7 })?;
+        let (rows, _) = feature_turns(&root, profile, "encryption", if full { 15 } else { 7 })?;
         lap(&mut phases, "encryption taking turns");
         rows
     } else {
         Vec::new()
     };
-    if results.is_empty() && peaks.is_empty() && row_filter.is_empty() && encryption.is_empty() {
+    let wants_cdc = filter.is_empty()
+        || filter
+            .iter()
+            .any(|f| "cdc".contains(f.as_str()) || f.contains("cdc"));
+    let cdc = if wants_cdc {
+        let (rows, text) = feature_turns(&root, profile, "cdc", if full { 15 } else { 7 })?;
+        lap(&mut phases, "content-defined chunking taking turns");
+        let mut table = render_feature(&rows, CDC_INTRO, "chunked", "unchunked");
+        table.push_str(&render_cdc_dedup(&text)?);
+        table
+    } else {
+        String::new()
+    };
+    if results.is_empty()
+        && peaks.is_empty()
+        && row_filter.is_empty()
+        && encryption.is_empty()
+        && cdc.is_empty()
+    {
         return Err("no benchmark results found under target/criterion".into());
     }
     let mut report = render_report(&results);
@@ -222,7 +240,13 @@ fn bench(args: &[String]) -> Result<(), String> {
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_object_store(&object_store));
     report.push_str(&render_row_filter(&row_filter));
-    report.push_str(&render_encryption(&encryption));
+    report.push_str(&render_feature(
+        &encryption,
+        ENCRYPTION_INTRO,
+        "encrypted",
+        "unencrypted",
+    ));
+    report.push_str(&cdc);
     report.push_str(&render_peaks(&peaks));
     report.push_str(&render_read_peaks(&read_peaks));
     if wants_tpch {
@@ -756,10 +780,10 @@ fn render_row_filter(cases: &[RowFilterCase]) -> String {
     out
 }
 
-/// One case of the `encryption` bench's side-by-side mode (write or read
-/// of the mixed table): the fastest and median time of strata and arrow-rs
-/// encrypted, and the median of each unencrypted, in nanoseconds.
-struct EncryptionCase {
+/// One case of a feature's side-by-side mode (`encryption`, `cdc`): the
+/// fastest and median time of strata and arrow-rs with the feature on, and
+/// the median of each without it, in nanoseconds.
+struct FeatureCase {
     case: String,
     reps: usize,
     strata: (f64, f64),
@@ -768,26 +792,23 @@ struct EncryptionCase {
     arrow_rs_plain: f64,
 }
 
-/// Runs the `encryption` bench's side-by-side mode and parses its lines.
-fn encryption_turns(
+/// Runs bench `bench`'s side-by-side mode; its cases and its whole output
+/// (which may hold more lines).
+fn feature_turns(
     root: &Path,
     profile: &str,
+    bench: &str,
     reps: usize,
-) -> Result<Vec<EncryptionCase>, String> {
+) -> Result<(Vec<FeatureCase>, String), String> {
     let reps = reps.to_string();
-    let text = run_bench(
-        root,
-        profile,
-        "encryption",
-        &["--interleaved-sides", &reps],
-        "encryption",
-    )?;
-    parse_encryption(&text)
+    let text = run_bench(root, profile, bench, &["--interleaved-sides", &reps], bench)?;
+    Ok((parse_feature(&text, bench)?, text))
 }
 
-fn parse_encryption(text: &str) -> Result<Vec<EncryptionCase>, String> {
-    parse_lines(text, "encryption", |f| {
-        Ok(EncryptionCase {
+/// The `bench` lines of a feature's side-by-side output.
+fn parse_feature(text: &str, bench: &str) -> Result<Vec<FeatureCase>, String> {
+    parse_lines(text, bench, |f| {
+        Ok(FeatureCase {
             case: f.text("case")?.to_string(),
             reps: f.number("reps")? as usize,
             strata: (f.number("strata_min_ns")?, f.number("strata_median_ns")?),
@@ -801,21 +822,17 @@ fn parse_encryption(text: &str) -> Result<Vec<EncryptionCase>, String> {
     })
 }
 
-/// The encryption table: strata encrypted against arrow-rs encrypted, and
-/// each against itself unencrypted.
-fn render_encryption(cases: &[EncryptionCase]) -> String {
+/// A feature's table: strata with it against arrow-rs with it, and each
+/// against itself without it. `intro` is the section's heading and text;
+/// `on` and `off` name the two settings in the column heads.
+fn render_feature(cases: &[FeatureCase], intro: &str, on: &str, off: &str) -> String {
     let Some(first) = cases.first() else {
         return String::new();
     };
     let mut out = format!(
-        "\n## Encryption, strata and arrow-rs taking turns\n\n\
-         The 1M-row mixed table written and read with AES_GCM_V1 (every column under \
-         the footer key, encrypted footer), and without encryption; both read the file \
-         arrow-rs wrote. {} turns of each. Target: strata encrypted at most 0.67x \
-         arrow-rs encrypted, read and write.\n\n\
+        "{intro} {} turns of each.\n\n\
          | case | strata median | arrow-rs median | ratio of medians | ratio of mins | \
-         strata unencrypted | strata encrypted / unencrypted | arrow-rs encrypted / \
-         unencrypted |\n\
+         strata {off} | strata {on} / {off} | arrow-rs {on} / {off} |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|\n",
         first.reps
     );
@@ -833,6 +850,46 @@ fn render_encryption(cases: &[EncryptionCase]) -> String {
         ));
     }
     out
+}
+
+const ENCRYPTION_INTRO: &str = "\n## Encryption, strata and arrow-rs taking turns\n\n\
+    The 1M-row mixed table written and read with AES_GCM_V1 (every column under the \
+    footer key, encrypted footer), and without encryption; both read the file arrow-rs \
+    wrote. Target: strata encrypted at most 0.67x arrow-rs encrypted, read and write.";
+
+const CDC_INTRO: &str = "\n## Content-defined chunking, strata and arrow-rs taking turns\n\n\
+    The 1M-row mixed table written in batches of 8,192 rows with \
+    `set_content_defined_chunking(Some(CdcOptions::default()))`, and without it.";
+
+/// The `cdc` bench's deduplication lines as a table: for each writer and
+/// setting, the share of the edited file's data page bytes (1% of rows
+/// inserted in the middle) found byte for byte in the original's.
+fn render_cdc_dedup(text: &str) -> Result<String, String> {
+    let rows = parse_lines(text, "cdc_dedup", |f| {
+        Ok((
+            f.text("writer")?.to_string(),
+            f.text("chunking")? == "true",
+            f.number("pages")?,
+            f.number("shared_pages")?,
+            f.number("bytes")?,
+            f.number("shared_bytes")?,
+        ))
+    })?;
+    let mut out = String::from(
+        "\nDeduplication: the same table with 10,000 new rows inserted in the middle, \
+         written again; of the second file's data pages, those byte for byte among the \
+         first's.\n\n\
+         | writer | chunking | data pages | shared pages | shared bytes |\n\
+         |---|---|---:|---:|---:|\n",
+    );
+    for (writer, chunking, pages, shared, bytes, shared_bytes) in rows {
+        out.push_str(&format!(
+            "| {writer} | {} | {pages} | {shared} | {:.1}% |\n",
+            if chunking { "content-defined" } else { "off" },
+            100.0 * shared_bytes / bytes.max(1.0)
+        ));
+    }
+    Ok(out)
 }
 
 /// The value of `key=value` among the space-separated fields of a result
@@ -1431,17 +1488,26 @@ mod tests {
     }
 
     #[test]
-    fn encryption_lines_parse_and_render() {
-        let text = "noise\nencryption case=read reps=7 strata_min_ns=100 strata_median_ns=200 \
+    fn feature_lines_parse_and_render() {
+        let text = "noise\ncdc case=write reps=7 strata_min_ns=100 strata_median_ns=200 \
                     arrow_rs_min_ns=400 arrow_rs_median_ns=500 strata_plain_median_ns=100 \
-                    arrow_rs_plain_median_ns=250 ratio_of_medians=0.400\n";
-        let cases = parse_encryption(text).unwrap();
+                    arrow_rs_plain_median_ns=250 ratio_of_medians=0.400\n\
+                    cdc_dedup writer=strata chunking=true pages=10 shared_pages=8 bytes=1000 \
+                    shared_bytes=832\n";
+        let cases = parse_feature(text, "cdc").unwrap();
         assert_eq!(cases.len(), 1);
-        let table = render_encryption(&cases);
-        assert!(table.contains("| read |"), "{table}");
+        let table = render_feature(&cases, CDC_INTRO, "chunked", "unchunked");
+        assert!(table.contains("| write |"), "{table}");
+        assert!(table.contains("strata chunked / unchunked"), "{table}");
         assert!(table.contains("| 0.40 | 0.25 |"), "{table}");
         assert!(table.ends_with("| 2.00 | 2.00 |\n"), "{table}");
-        assert!(parse_encryption("encryption case=x reps=1\n").is_err());
+        assert!(parse_feature("cdc case=x reps=1\n", "cdc").is_err());
+        assert!(parse_feature(text, "encryption").is_err());
+        let dedup = render_cdc_dedup(text).unwrap();
+        assert!(
+            dedup.ends_with("| strata | content-defined | 10 | 8 | 83.2% |\n"),
+            "{dedup}"
+        );
     }
 
     #[test]

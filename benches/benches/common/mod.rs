@@ -115,6 +115,35 @@ fn sides_line(
     line
 }
 
+/// The line a feature's side-by-side mode prints for `cargo xtask bench`
+/// (`encryption`, `cdc`): `stats` are the (fastest, median) times of
+/// strata and arrow-rs with the feature on, then of each without it.
+pub fn feature_line(
+    bench: &str,
+    case: &str,
+    reps: usize,
+    stats: &[(std::time::Duration, std::time::Duration)],
+) {
+    let [
+        (s_min, s_median),
+        (a_min, a_median),
+        (_, s_plain),
+        (_, a_plain),
+    ] = [stats[0], stats[1], stats[2], stats[3]];
+    println!(
+        "{bench} case={case} reps={reps} strata_min_ns={} strata_median_ns={} \
+         arrow_rs_min_ns={} arrow_rs_median_ns={} strata_plain_median_ns={} \
+         arrow_rs_plain_median_ns={} ratio_of_medians={:.3}",
+        s_min.as_nanos(),
+        s_median.as_nanos(),
+        a_min.as_nanos(),
+        a_median.as_nanos(),
+        s_plain.as_nanos(),
+        a_plain.as_nanos(),
+        s_median.as_secs_f64() / a_median.as_secs_f64(),
+    );
+}
+
 /// Writes `batches` with strata's `ArrowWriter`.
 pub fn strata_write(batches: &[RecordBatch], props: WriterProperties) -> Vec<u8> {
     let mut out = Vec::new();
@@ -326,11 +355,19 @@ pub const MIXED_BATCH: usize = 8192;
 /// The mixed table of the `arrow` bench: 1M rows (int64 ids, int32, f64,
 /// Utf8 with 10% nulls, bool, microsecond timestamps) in batches of 8,192.
 pub fn mixed_table() -> Vec<RecordBatch> {
-    let mut rng = XorShift::new(42);
+    mixed_rows(42, 0, MIXED_ROWS)
+}
+
+/// `rows` rows of the mixed table's kind, from seed `seed`, ids from
+/// `first_id`, in batches of 8,192.
+#[allow(dead_code)]
+pub fn mixed_rows(seed: u64, first_id: i64, rows: usize) -> Vec<RecordBatch> {
+    let mut rng = XorShift::new(seed);
     let mut batches = Vec::new();
-    let mut row = 0i64;
-    while (row as usize) < MIXED_ROWS {
-        let n = MIXED_BATCH.min(MIXED_ROWS - row as usize);
+    let end = first_id + rows as i64;
+    let mut row = first_id;
+    while row < end {
+        let n = MIXED_BATCH.min((end - row) as usize);
         let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(row..row + n as i64));
         let small: ArrayRef = Arc::new(Int32Array::from_iter_values(
             (0..n).map(|_| (rng.next_u64() % 1000) as i32),

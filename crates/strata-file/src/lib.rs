@@ -60,6 +60,7 @@
 
 pub mod bloom;
 pub mod chunk_reader;
+pub mod chunking;
 pub mod codec;
 pub mod data_type;
 #[cfg(feature = "encryption")]

@@ -79,6 +79,46 @@ pub const DEFAULT_BLOOM_FILTER_NDV: u64 = DEFAULT_MAX_ROW_GROUP_ROW_COUNT as u64
 pub const DEFAULT_COERCE_TYPES: bool = false;
 /// Default of [`WriterProperties::write_path_in_schema`].
 pub const DEFAULT_WRITE_PATH_IN_SCHEMA: bool = true;
+/// Default [`CdcOptions::min_chunk_size`]: 256 KiB.
+pub const DEFAULT_CDC_MIN_CHUNK_SIZE: usize = 256 * 1024;
+/// Default [`CdcOptions::max_chunk_size`]: 1 MiB.
+pub const DEFAULT_CDC_MAX_CHUNK_SIZE: usize = 1024 * 1024;
+/// Default [`CdcOptions::norm_level`].
+pub const DEFAULT_CDC_NORM_LEVEL: i32 = 0;
+
+/// Content-defined chunking of data pages
+/// ([`WriterPropertiesBuilder::set_content_defined_chunking`]): each leaf
+/// column's pages end where a rolling hash of its values (and levels)
+/// says, not at a fixed count, so the pages of data that did not change
+/// come out byte for byte the same when rows are inserted or removed
+/// elsewhere, and a content-addressed store keeps them once. Sizes are of
+/// the values as the writer is given them, before encoding and
+/// compression (the levels count 2 bytes each). The options and their
+/// meaning are arrow-rs's and Arrow C++'s, whose boundaries strata's
+/// match for the same values (`strata_file::chunking`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CdcOptions {
+    /// The least bytes a chunk holds: no boundary is looked for before.
+    pub min_chunk_size: usize,
+    /// The most bytes a chunk holds: a boundary is forced at the first
+    /// value (the first record, for repeated columns) that reaches it.
+    /// The page size and row count limits still cut pages inside a chunk.
+    pub max_chunk_size: usize,
+    /// Bits taken from (positive) or added to (negative) the hash mask:
+    /// higher levels find boundaries more often, for smaller pages and
+    /// better deduplication; outside -3..=3 is rarely useful.
+    pub norm_level: i32,
+}
+
+impl Default for CdcOptions {
+    fn default() -> Self {
+        Self {
+            min_chunk_size: DEFAULT_CDC_MIN_CHUNK_SIZE,
+            max_chunk_size: DEFAULT_CDC_MAX_CHUNK_SIZE,
+            norm_level: DEFAULT_CDC_NORM_LEVEL,
+        }
+    }
+}
 /// Default of [`WriterProperties::data_page_v2_compression_ratio_threshold`]:
 /// a data page v2 keeps its compressed values when they are smaller than
 /// the page uncompressed.
@@ -231,6 +271,7 @@ pub struct WriterProperties {
     write_distinct_count: bool,
     coerce_types: bool,
     write_path_in_schema: bool,
+    content_defined_chunking: Option<CdcOptions>,
     /// Resolved Bloom filter settings: the default, and columns that set
     /// any Bloom filter option.
     bloom_default: Option<BloomFilterProperties>,
@@ -275,6 +316,7 @@ impl WriterProperties {
             write_distinct_count: self.write_distinct_count,
             coerce_types: self.coerce_types,
             write_path_in_schema: self.write_path_in_schema,
+            content_defined_chunking: self.content_defined_chunking,
             #[cfg(feature = "encryption")]
             file_encryption_properties: self.file_encryption_properties,
         }
@@ -373,6 +415,12 @@ impl WriterProperties {
     /// ([`WriterPropertiesBuilder::set_write_path_in_schema`]).
     pub fn write_path_in_schema(&self) -> bool {
         self.write_path_in_schema
+    }
+
+    /// The content-defined chunking options, if it is on
+    /// ([`WriterPropertiesBuilder::set_content_defined_chunking`]).
+    pub fn content_defined_chunking(&self) -> Option<&CdcOptions> {
+        self.content_defined_chunking.as_ref()
     }
 
     /// Key/value metadata of the footer.
@@ -503,6 +551,7 @@ pub struct WriterPropertiesBuilder {
     write_distinct_count: bool,
     coerce_types: bool,
     write_path_in_schema: bool,
+    content_defined_chunking: Option<CdcOptions>,
     #[cfg(feature = "encryption")]
     file_encryption_properties: Option<std::sync::Arc<crate::encryption::FileEncryptionProperties>>,
 }
@@ -526,6 +575,7 @@ impl Default for WriterPropertiesBuilder {
             write_distinct_count: false,
             coerce_types: DEFAULT_COERCE_TYPES,
             write_path_in_schema: DEFAULT_WRITE_PATH_IN_SCHEMA,
+            content_defined_chunking: None,
             #[cfg(feature = "encryption")]
             file_encryption_properties: None,
         }
@@ -583,6 +633,7 @@ impl WriterPropertiesBuilder {
             write_distinct_count: self.write_distinct_count,
             coerce_types: self.coerce_types,
             write_path_in_schema: self.write_path_in_schema,
+            content_defined_chunking: self.content_defined_chunking,
             bloom_default,
             bloom_columns,
             #[cfg(feature = "encryption")]
@@ -698,6 +749,27 @@ impl WriterPropertiesBuilder {
     /// ```
     pub fn set_write_path_in_schema(mut self, write_path_in_schema: bool) -> Self {
         self.write_path_in_schema = write_path_in_schema;
+        self
+    }
+
+    /// Cut data pages where the values' content says (`Some`), as
+    /// [`CdcOptions`] describes, or by size and row count alone (`None`,
+    /// the default). Applies to the Arrow writer. Options arrow-rs's
+    /// builder panics on (`min_chunk_size` 0, `max_chunk_size` not above
+    /// it) and ones whose hash mask would be empty or full are refused by
+    /// the Arrow writer's constructor with an error.
+    ///
+    /// ```
+    /// use strata_file::properties::{CdcOptions, WriterProperties};
+    ///
+    /// let props = WriterProperties::builder()
+    ///     .set_content_defined_chunking(Some(CdcOptions::default()))
+    ///     .build();
+    /// assert_eq!(props.content_defined_chunking().map(|o| o.max_chunk_size), Some(1 << 20));
+    /// assert!(WriterProperties::default().content_defined_chunking().is_none());
+    /// ```
+    pub fn set_content_defined_chunking(mut self, options: Option<CdcOptions>) -> Self {
+        self.content_defined_chunking = options;
         self
     }
 

@@ -15,7 +15,6 @@ mod corpus;
 #[path = "support/python.rs"]
 mod python;
 
-use std::process::Command;
 use std::sync::Arc;
 
 use arrow_array::{
@@ -345,16 +344,7 @@ opts = {{c: {{"ndv": {ROWS}, "fpp": {FPP}}} for c in t.column_names}}
 pq.write_table(t, sys.argv[1], bloom_filter_options=opts, row_group_size=8000)
 "#
     );
-    let out = Command::new(&py)
-        .args(["-c", &script])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python::run_script(&py, &script, &[path.as_os_str()]);
     let file = Bytes::from(std::fs::read(&path).unwrap());
     let probes = mixed_probes(ROWS);
     // Three row groups of six columns each.

@@ -10,10 +10,14 @@
 //!   the Arrow buffer when the values are one contiguous range (no copy),
 //!   else gathered into the leaf's reused scratch buffer
 //! ─▶ ColumnChunkWriter::write_batch (pages, encodings, statistics)
+//! (content-defined chunking on: each leaf's levels and Arrow values
+//!   hashed first, the leaf written chunk by chunk, a page cut after each
+//!   chunk but the last; `chunking`)
 //! row group full (rows or bytes) ─▶ chunks appended to the FileWriter
 //! close ─▶ page indexes, footer with the Arrow schema (`ARROW:schema`)
 //! ```
 
+mod chunking;
 mod levels;
 
 use std::io::Write;
@@ -25,6 +29,7 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, IntervalUnit, SchemaRef, TimeUnit as ArrowTimeUnit};
 use strata_encoding::{ByteArrayBatch, ByteArrayBuffer, FixedLenBatch, Int96};
+use strata_file::chunking::ContentDefinedChunker;
 use strata_file::properties::{Encoding, WriterProperties, WriterVersion};
 use strata_file::writer::{ColumnWriter, FileWriter};
 use strata_format::metadata::{KeyValue, Type};
@@ -116,6 +121,12 @@ pub struct ArrowWriter<W: Write + Send> {
     levels: Vec<LeafLevels>,
     /// Values gathered from several ranges, shared by all leaves.
     scratch: Scratch,
+    /// With content-defined chunking: one chunker per leaf, kept across
+    /// batches and row groups (each column is one stream); the boundaries
+    /// of the leaf being written and the part of it between two.
+    chunkers: Option<Vec<ContentDefinedChunker>>,
+    boundaries: Vec<usize>,
+    chunk: LeafLevels,
     in_progress_rows: usize,
     max_rows: usize,
     max_bytes: Option<usize>,
@@ -309,6 +320,18 @@ impl<W: Write + Send> ArrowWriter<W> {
                 encode_arrow_schema(&arrow_schema),
             ));
         }
+        let chunkers = match props.content_defined_chunking() {
+            Some(options) => Some(
+                descr
+                    .columns()
+                    .iter()
+                    .map(|c| {
+                        ContentDefinedChunker::try_new(options, c.max_def_level, c.max_rep_level)
+                    })
+                    .collect::<std::result::Result<Vec<_>, _>>()?,
+            ),
+            None => None,
+        };
         let widest = roots.iter().map(|r| r.maxima.len()).max().unwrap_or(0);
         let columns = file.columns().to_vec();
         let mut this = Self {
@@ -323,6 +346,9 @@ impl<W: Write + Send> ArrowWriter<W> {
             writers: Vec::new(),
             levels: (0..widest).map(|_| LeafLevels::default()).collect(),
             scratch: Scratch::default(),
+            chunkers,
+            boundaries: Vec::new(),
+            chunk: LeafLevels::default(),
             in_progress_rows: 0,
         };
         this.writers = this.new_writers()?;
@@ -451,7 +477,18 @@ impl<W: Write + Send> ArrowWriter<W> {
                     .writers
                     .get_mut(root.first_leaf + k)
                     .ok_or_else(|| general("the writer failed earlier; the file is unusable"))?;
-                write_leaf(w, level, &mut self.scratch)?;
+                let leaf = root.first_leaf + k;
+                match self.chunkers.as_mut().and_then(|c| c.get_mut(leaf)) {
+                    Some(chunker) => write_chunked(
+                        w,
+                        level,
+                        chunker,
+                        &mut self.scratch,
+                        &mut self.boundaries,
+                        &mut self.chunk,
+                    )?,
+                    None => write_leaf(w, level, &mut self.scratch)?,
+                }
             }
         }
         Ok(())
@@ -561,6 +598,36 @@ fn materialize(array: &ArrayRef) -> Result<ArrayRef> {
         )?),
         None => Ok(array.clone()),
     }
+}
+
+/// Write `leaf` chunk by chunk, as its chunker cuts it, ending a page at
+/// each boundary (the last chunk stays open for the next batch).
+fn write_chunked(
+    w: &mut ColumnWriter,
+    leaf: &LeafLevels,
+    chunker: &mut ContentDefinedChunker,
+    s: &mut Scratch,
+    boundaries: &mut Vec<usize>,
+    part: &mut LeafLevels,
+) -> Result<()> {
+    let levels = leaf.def.len().max(leaf.rep.len()).max(leaf.num_values());
+    boundaries.clear();
+    chunking::leaf_boundaries(chunker, leaf, levels, boundaries);
+    if boundaries.is_empty() {
+        return write_leaf(w, leaf, s);
+    }
+    let max_def = w.descriptor().max_def_level;
+    let (mut start, mut values) = (0, 0);
+    for &boundary in boundaries.iter() {
+        if boundary > start {
+            values += chunking::slice_leaf(leaf, start..boundary, values, max_def, part);
+            write_leaf(w, part, s)?;
+        }
+        w.add_data_page()?;
+        start = boundary;
+    }
+    chunking::slice_leaf(leaf, start..levels, values, max_def, part);
+    write_leaf(w, part, s)
 }
 
 fn write_leaf(w: &mut ColumnWriter, l: &LeafLevels, s: &mut Scratch) -> Result<()> {

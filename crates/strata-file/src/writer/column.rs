@@ -56,6 +56,11 @@ struct Settings {
     width: usize,
     max_def: i16,
     max_rep: i16,
+    /// Content-defined chunking is on: pages are cut at the caller's
+    /// boundaries, and the write batches within a page count from the
+    /// page's start, so that the size and row limits also cut a chunk at
+    /// the same places whatever batches brought its values.
+    pages_by_content: bool,
 }
 
 impl Settings {
@@ -95,6 +100,7 @@ impl Settings {
             width,
             max_def: descr.max_def_level,
             max_rep: descr.max_rep_level,
+            pages_by_content: props.content_defined_chunking().is_some(),
         }
     }
 }
@@ -453,19 +459,25 @@ impl<T: ColumnValue> ChunkState<T> {
         {
             return self.fall_back(s);
         }
-        if self.page.levels > 0
-            && (self.page.rows >= s.page_row_limit
-                || self.estimated_page_size() >= s.page_size_limit)
-        {
-            if !self.first_page_done {
-                self.first_page_done = true;
-                if !self.keeps_dictionary(s) {
-                    return self.fall_back(s);
-                }
-            }
-            self.flush_page(s)?;
+        if self.page.rows >= s.page_row_limit || self.estimated_page_size() >= s.page_size_limit {
+            self.cut_page(s)?;
         }
         Ok(())
+    }
+
+    /// End the buffered page, if it holds anything (the first one also
+    /// decides whether the dictionary stays).
+    fn cut_page(&mut self, s: &Settings) -> Result<()> {
+        if self.page.levels == 0 {
+            return Ok(());
+        }
+        if !self.first_page_done {
+            self.first_page_done = true;
+            if !self.keeps_dictionary(s) {
+                return self.fall_back(s);
+            }
+        }
+        self.flush_page(s)
     }
 
     /// Whether to keep the dictionary after the first page, the page about
@@ -1219,14 +1231,19 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         let mut lstart = 0;
         let mut vstart = 0;
         while lstart < num_levels {
-            let mut lend = (lstart + s.batch_size).min(num_levels);
+            if rep.is_none_or(|r| r[lstart] == 0) {
+                state.maybe_flush(&s)?;
+            }
+            let step = if s.pages_by_content {
+                s.batch_size - state.page.levels % s.batch_size
+            } else {
+                s.batch_size
+            };
+            let mut lend = (lstart + step).min(num_levels);
             if let Some(r) = rep {
                 while lend < num_levels && r[lend] != 0 {
                     lend += 1;
                 }
-            }
-            if rep.is_none_or(|r| r[lstart] == 0) {
-                state.maybe_flush(&s)?;
             }
             let dl = def.map(|d| &d[lstart..lend]);
             let rl = rep.map(|r| &r[lstart..lend]);
@@ -1243,6 +1260,19 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             state.maybe_flush(&s)?;
         }
         Ok(vstart)
+    }
+
+    /// End the data page being buffered here, so the next value starts a
+    /// new one (nothing if the page is empty). The Arrow writer cuts pages
+    /// this way at content-defined boundaries; the caller ends a page only
+    /// where a record starts.
+    pub fn add_data_page(&mut self) -> Result<()> {
+        self.check_refused()?;
+        let s = self.settings;
+        match &mut self.state {
+            Some(state) => state.cut_page(&s),
+            None => Ok(()),
+        }
     }
 
     /// Rows written so far (records: repetition level 0 entries).
@@ -1603,6 +1633,11 @@ impl ColumnWriter {
     /// See [`ColumnChunkWriter::memory_size`].
     pub fn memory_size(&self) -> usize {
         dispatch!(self, w => w.memory_size())
+    }
+
+    /// See [`ColumnChunkWriter::add_data_page`].
+    pub fn add_data_page(&mut self) -> Result<()> {
+        dispatch!(self, w => w.add_data_page())
     }
 
     /// Finish the chunk.

@@ -43,3 +43,20 @@ pub fn with_duckdb() -> Option<PathBuf> {
     }
     Some(py)
 }
+
+/// Run `script` (Python source) with `py` and `args`; its standard
+/// output. Fails the test, with the script's errors, if it fails.
+#[allow(dead_code)]
+pub fn run_script(py: &std::path::Path, script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(py)
+        .args(["-c", script])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
