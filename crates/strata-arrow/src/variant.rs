@@ -112,8 +112,11 @@ pub fn unshred_variant(
         })
         .collect::<Result<_, _>>()?;
     if let Some(typed_value) = array.typed_value_column() {
-        let rows: Vec<usize> = (0..array.len()).collect();
-        check_field_names(typed_value, &rows, &dictionaries)?;
+        let slots: Vec<(usize, usize)> = (0..array.len())
+            .filter(|&i| array.is_valid(i))
+            .map(|i| (i, i))
+            .collect();
+        check_field_names(typed_value, &slots, &dictionaries)?;
     }
     let unshredded = parquet_variant_compute::unshred_variant(array)?;
     let (metadata, value) = (unshredded.metadata_column(), unshredded.value_column());
@@ -145,23 +148,30 @@ fn binary_value(
     })
 }
 
-/// Check that every shredded object field present in `typed_value` (whose
-/// element `j` belongs to top-level row `rows[j]`, `usize::MAX` for an
-/// element no row reaches) is named in its row's dictionary, at every
-/// depth.
+/// Check that every shredded object field present in `typed_value` is
+/// named in its row's dictionary, at every depth. `slots` are the
+/// elements of `typed_value` the unshredder reads, each with the
+/// top-level row it reads it for (an element of overlapping list views
+/// once per row).
 #[cfg(feature = "variant_experimental")]
 fn check_field_names(
     typed_value: &arrow_array::ArrayRef,
-    rows: &[usize],
+    slots: &[(usize, usize)],
     dictionaries: &[Option<parquet_variant::VariantMetadata<'_>>],
 ) -> Result<(), arrow_schema::ArrowError> {
     use arrow_array::Array;
     use arrow_array::cast::AsArray;
     use arrow_schema::DataType;
 
-    let (elements, spans) = match typed_value.data_type() {
+    let spans = match typed_value.data_type() {
         DataType::Struct(fields) => {
             let object = typed_value.as_struct();
+            // The slots where the value is a shredded object.
+            let objects: Vec<(usize, usize)> = slots
+                .iter()
+                .copied()
+                .filter(|&(j, _)| object.is_valid(j))
+                .collect();
             for (field, column) in fields.iter().zip(object.columns()) {
                 // A malformed field (not a struct) is the unshredder's to refuse.
                 let Some(shredded) = column.as_struct_opt() else {
@@ -169,24 +179,27 @@ fn check_field_names(
                 };
                 let value = shredded.column_by_name("value");
                 let inner = shredded.column_by_name("typed_value");
-                for (j, &row) in rows.iter().enumerate().take(object.len()) {
-                    let present = value.is_some_and(|v| v.is_valid(j))
-                        || inner.is_some_and(|t| t.is_valid(j));
-                    if !object.is_valid(j) || !present {
+                let mut present = Vec::new();
+                for &(j, row) in &objects {
+                    let in_value = value.is_some_and(|v| v.is_valid(j));
+                    let in_typed = inner.is_some_and(|t| t.is_valid(j));
+                    if !in_value && !in_typed {
                         continue;
                     }
-                    let Some(Some(dictionary)) = dictionaries.get(row) else {
-                        continue;
-                    };
-                    if dictionary.get_entry(field.name()).is_none() {
+                    if let Some(Some(dictionary)) = dictionaries.get(row)
+                        && dictionary.get_entry(field.name()).is_none()
+                    {
                         return Err(arrow_schema::ArrowError::InvalidArgumentError(format!(
                             "shredded field '{}' of row {row} is not in its metadata dictionary",
                             field.name()
                         )));
                     }
+                    if in_typed {
+                        present.push((j, row));
+                    }
                 }
                 if let Some(inner) = inner {
-                    check_field_names(inner, rows, dictionaries)?;
+                    check_field_names(inner, &present, dictionaries)?;
                 }
             }
             return Ok(());
@@ -205,25 +218,25 @@ fn check_field_names(
         }
         _ => return Ok(()),
     };
-    // The elements of a list-shredded array belong to the rows of their lists.
-    let mut element_rows = vec![usize::MAX; elements.len()];
-    for (j, (start, end)) in spans.into_iter().enumerate() {
-        if typed_value.is_valid(j) {
-            let row = rows.get(j).copied().unwrap_or(usize::MAX);
-            element_rows
-                .get_mut(start..end)
-                .into_iter()
-                .flatten()
-                .for_each(|r| *r = row);
-        }
-    }
-    match elements
+    let (elements, spans) = spans;
+    let Some(inner) = elements
         .as_struct_opt()
         .and_then(|e| e.column_by_name("typed_value"))
-    {
-        Some(inner) => check_field_names(inner, &element_rows, dictionaries),
-        None => Ok(()),
+    else {
+        return Ok(());
+    };
+    // The elements each list's slot reads, for that slot's row.
+    let mut element_slots = Vec::new();
+    for &(j, row) in slots {
+        if !typed_value.is_valid(j) {
+            continue;
+        }
+        if let Some(&(start, end)) = spans.get(j) {
+            let end = end.min(elements.len());
+            element_slots.extend((start.min(end)..end).map(|k| (k, row)));
+        }
     }
+    check_field_names(inner, &element_slots, dictionaries)
 }
 
 /// A list array's values and each list's range of them.

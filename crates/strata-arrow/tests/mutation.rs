@@ -1232,44 +1232,85 @@ fn hostile_variant_bytes_are_refused_not_panicked_on() {
 
 #[test]
 fn a_shredded_field_missing_from_its_dictionary_is_an_error() {
+    use arrow_schema::{Field, Fields};
     use parquet_variant::VariantBuilderExt;
     use parquet_variant_compute::{VariantArrayBuilder, shred_variant};
-    let mut builder = VariantArrayBuilder::new(1);
-    builder.new_object().with_field("a", 1i64).finish();
-    let shape = DataType::Struct(vec![arrow_schema::Field::new("a", DataType::Int64, true)].into());
-    let shredded = shred_variant(&builder.build(), &shape).unwrap();
-    // The same row with a metadata dictionary that lacks "a".
-    let inner = shredded.inner();
-    let empty: ArrayRef = Arc::new(BinaryViewArray::from_iter_values([[0x01u8, 0x00, 0x00]]));
-    let columns = inner
-        .fields()
-        .iter()
-        .zip(inner.columns())
-        .map(|(f, c)| {
-            if f.name() == "metadata" {
-                empty.clone()
-            } else {
-                c.clone()
-            }
-        })
-        .collect();
-    let hostile: ArrayRef = Arc::new(StructArray::new(
-        inner.fields().clone(),
-        columns,
-        inner.nulls().cloned(),
-    ));
-    let file = write_batch(&RecordBatch::try_from_iter([("var", hostile)]).unwrap());
-    let read = read_batches(file).unwrap();
-    let array = VariantArray::try_new(read[0].column(0)).unwrap();
-    let error = unshred_variant(&array).unwrap_err();
-    assert!(error.to_string().contains("'a'"), "{error}");
-    // The Variant crate's own unshred_variant panics on it, which is why
-    // strata's checks first; this fails once the crate answers an error.
-    let theirs = catch_unwind(AssertUnwindSafe(|| {
-        parquet_variant_compute::unshred_variant(&array)
-    }));
-    assert!(
-        theirs.is_err(),
-        "parquet-variant-compute no longer panics here"
-    );
+    let int_a = || Fields::from(vec![Field::new("a", DataType::Int64, true)]);
+    // Values and the shredding that puts field `a` in a typed column: at
+    // the top, in an object nested in another, and in list elements.
+    let mut top = VariantArrayBuilder::new(1);
+    top.new_object().with_field("a", 1i64).finish();
+    let mut nested = VariantArrayBuilder::new(1);
+    {
+        let mut object = nested.new_object();
+        object.new_object("d").with_field("a", 2i64).finish();
+        object.finish();
+    }
+    let mut listed = VariantArrayBuilder::new(1);
+    {
+        let mut list = listed.new_list();
+        list.new_object().with_field("a", 3i64).finish();
+        list.finish();
+    }
+    // Metadata of no names, and of the one name "d".
+    let no_names = vec![0x01u8, 0x00, 0x00];
+    let only_d = vec![0x01u8, 0x01, 0x00, 0x01, b'd'];
+    let cases = [
+        (
+            "top-level field",
+            top.build(),
+            DataType::Struct(int_a()),
+            no_names.clone(),
+        ),
+        (
+            "field of a nested object",
+            nested.build(),
+            DataType::Struct(vec![Field::new("d", DataType::Struct(int_a()), true)].into()),
+            only_d,
+        ),
+        (
+            "field of a list element",
+            listed.build(),
+            DataType::new_list(DataType::Struct(int_a()), true),
+            no_names,
+        ),
+    ];
+    for (what, values, shape, metadata) in cases {
+        let shredded = shred_variant(&values, &shape).unwrap();
+        // The same row with a metadata dictionary that lacks "a".
+        let inner = shredded.inner();
+        let empty: ArrayRef = Arc::new(BinaryViewArray::from_iter_values([metadata]));
+        let columns = inner
+            .fields()
+            .iter()
+            .zip(inner.columns())
+            .map(|(f, c)| {
+                if f.name() == "metadata" {
+                    empty.clone()
+                } else {
+                    c.clone()
+                }
+            })
+            .collect();
+        let hostile: ArrayRef = Arc::new(StructArray::new(
+            inner.fields().clone(),
+            columns,
+            inner.nulls().cloned(),
+        ));
+        let file = write_batch(&RecordBatch::try_from_iter([("var", hostile)]).unwrap());
+        let read = read_batches(file).unwrap();
+        let array = VariantArray::try_new(read[0].column(0)).unwrap();
+        let error = unshred_variant(&array).unwrap_err();
+        assert!(error.to_string().contains("'a'"), "{what}: {error}");
+        // The Variant crate's own unshred_variant panics on it, which is
+        // why strata's checks first; this fails once the crate answers an
+        // error instead.
+        let theirs = catch_unwind(AssertUnwindSafe(|| {
+            parquet_variant_compute::unshred_variant(&array)
+        }));
+        assert!(
+            theirs.is_err(),
+            "{what}: parquet-variant-compute no longer panics here"
+        );
+    }
 }

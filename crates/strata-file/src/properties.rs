@@ -754,7 +754,11 @@ impl WriterPropertiesBuilder {
 
     /// Cut data pages where the values' content says (`Some`), as
     /// [`CdcOptions`] describes, or by size and row count alone (`None`,
-    /// the default). Applies to the Arrow writer. Options arrow-rs's
+    /// the default). The Arrow writer finds the boundaries; with the
+    /// option set, a column writer also counts its write batches from
+    /// each page's start, checking the size and row limits only there, so
+    /// they cut pages at the same places whatever calls bring the values
+    /// (`ColumnChunkWriter::add_data_page` ends a page on demand). Options arrow-rs's
     /// builder panics on (`min_chunk_size` 0, `max_chunk_size` not above
     /// it) and ones whose hash mask would be empty or full are refused by
     /// the Arrow writer's constructor with an error.

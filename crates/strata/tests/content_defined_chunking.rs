@@ -325,13 +325,25 @@ fn pages_are_cut_where_arrow_rs_cuts_them() {
 fn slicing_the_input_does_not_move_the_boundaries() {
     let (a, _) = keys(90_000, 0);
     let batch = mixed(&a);
-    let (props, _) = chunking_only(small_chunks());
-    let whole = page_starts(&write_strata(&batch, props.clone(), 90_000));
-    for batch_rows in [7_777, 1_000] {
-        assert_eq!(
-            page_starts(&write_strata(&batch, props.clone(), batch_rows)),
-            whole
-        );
+    let (only_chunks, _) = chunking_only(small_chunks());
+    // Also with the page row and size limits in reach and dictionary
+    // encoding on: pages split inside chunks, dictionaries judged and
+    // fallen back from.
+    let with_limits = WriterProperties::builder()
+        .set_content_defined_chunking(Some(small_chunks()))
+        .set_data_page_row_count_limit(2_000)
+        .set_data_page_size_limit(8 << 10)
+        .set_dictionary_page_size_limit(16 << 10)
+        .set_max_row_group_row_count(Some(45_000))
+        .build();
+    for props in [only_chunks, with_limits] {
+        let whole = page_starts(&write_strata(&batch, props.clone(), 90_000));
+        for batch_rows in [7_777, 1_000] {
+            assert_eq!(
+                page_starts(&write_strata(&batch, props.clone(), batch_rows)),
+                whole
+            );
+        }
     }
 }
 
@@ -369,7 +381,7 @@ fn options_without_room_for_a_boundary_are_refused() {
     }
 }
 
-/// The figure the issue asks for: 1,000,000 rows, 10,000 inserted in the
+/// The deduplication figure: 1,000,000 rows, 10,000 inserted in the
 /// middle, written again; the share of the second file's data page bytes
 /// found byte for byte in the first, by strata, arrow-rs and pyarrow
 /// (default options otherwise: dictionary encoding, 1 MiB pages, 20,000

@@ -200,5 +200,18 @@ pub(crate) fn slice_leaf(
         take -= end - start;
         skip = 0;
     }
+    // The part's own stretch of the array, so that work over the whole
+    // array (a dictionary's `take`, say) is done per chunk, not per batch.
+    if let (Some(array), Some(first), Some(last)) =
+        (&leaf.array, out.ranges.first(), out.ranges.last())
+    {
+        let (low, high) = (first.start, last.end);
+        if low <= high && high <= array.len() {
+            out.array = Some(array.slice(low, high - low));
+            for range in &mut out.ranges {
+                *range = range.start - low..range.end - low;
+            }
+        }
+    }
     count
 }

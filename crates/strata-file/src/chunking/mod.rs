@@ -39,14 +39,18 @@
 //!   so a record is never split; a long record can then pass the maximum.
 //! - **State.** The hash, the table in use and the size carry over from
 //!   one call to the next (batches, row groups): the column is one
-//!   stream. Nothing is reset at a forced boundary either.
+//!   stream. A boundary resets the size only; a forced one leaves the
+//!   run of tables where it was.
 //!
 //! The tables, the mask and the rules are Arrow C++'s and arrow-rs's, so
-//! for the same values all three cut at the same slots
+//! for the same values all three find the same boundaries
 //! (`tests/content_defined_chunking.rs` checks strata's pages against
 //! arrow-rs's). Each chunk becomes at least one page: the writer cuts a
 //! page at each boundary and its size and row limits still apply inside a
-//! chunk.
+//! chunk. One difference in the pages: a boundary on the first slot of a
+//! batch of a repeated column ends the page the previous batch left open
+//! here, as it does for other columns; arrow-rs and Arrow C++ leave that
+//! page open (and so depend on where batches begin).
 
 mod gear;
 

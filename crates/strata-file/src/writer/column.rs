@@ -56,10 +56,11 @@ struct Settings {
     width: usize,
     max_def: i16,
     max_rep: i16,
-    /// Content-defined chunking is on: pages are cut at the caller's
+    /// Content-defined chunking is on: pages are also cut at the caller's
     /// boundaries, and the write batches within a page count from the
-    /// page's start, so that the size and row limits also cut a chunk at
-    /// the same places whatever batches brought its values.
+    /// page's start (the limits are checked only there), so that the size
+    /// and row limits cut a chunk at the same places whatever calls
+    /// brought its values.
     pages_by_content: bool,
 }
 
@@ -201,6 +202,9 @@ struct PageCounters {
     nulls: usize,
     rows: usize,
     unencoded: u64,
+    /// With content-defined chunking: the level count at which the page's
+    /// limits are next checked (a multiple of the write batch size).
+    next_check: usize,
 }
 
 /// Column index entries gathered page by page.
@@ -322,6 +326,10 @@ struct ChunkState<T: ColumnValue> {
     /// Whether the first data page has been cut (and the dictionary's
     /// worth checked on it).
     first_page_done: bool,
+    /// Values (and unencoded byte-array bytes) of pages cut by content
+    /// before the dictionary was judged: too few to judge it by.
+    unjudged_values: usize,
+    unjudged_unencoded: u64,
     codec: Option<Box<dyn Codec>>,
     body: ByteSink,
     compressed: Vec<u8>,
@@ -408,6 +416,8 @@ impl<T: ColumnValue> ChunkState<T> {
             encoder,
             fell_back: false,
             first_page_done: false,
+            unjudged_values: 0,
+            unjudged_unencoded: 0,
             codec: create_codec(s.compression)?,
             body: ByteSink::new(),
             compressed: Vec::new(),
@@ -460,18 +470,27 @@ impl<T: ColumnValue> ChunkState<T> {
             return self.fall_back(s);
         }
         if self.page.rows >= s.page_row_limit || self.estimated_page_size() >= s.page_size_limit {
-            self.cut_page(s)?;
+            self.cut_page(s, false)?;
         }
         Ok(())
     }
 
-    /// End the buffered page, if it holds anything (the first one also
-    /// decides whether the dictionary stays).
-    fn cut_page(&mut self, s: &Settings) -> Result<()> {
+    /// End the buffered page, if it holds anything. The first page cut
+    /// also decides whether the dictionary stays, unless it was cut by
+    /// content (`by_content`) before a write batch's worth of values: a
+    /// chunk's tail that starts a row group can be a handful of values,
+    /// nearly all new, which would drop the dictionary for the whole
+    /// chunk. Its values then count toward the next page's judgement.
+    fn cut_page(&mut self, s: &Settings, by_content: bool) -> Result<()> {
         if self.page.levels == 0 {
             return Ok(());
         }
         if !self.first_page_done {
+            if by_content && self.unjudged_values + self.page.values < s.batch_size {
+                self.unjudged_values += self.page.values;
+                self.unjudged_unencoded += self.page.unencoded;
+                return self.flush_page(s);
+            }
             self.first_page_done = true;
             if !self.keeps_dictionary(s) {
                 return self.fall_back(s);
@@ -502,9 +521,10 @@ impl<T: ColumnValue> ChunkState<T> {
             Type::ByteArray => 4,
             Type::Boolean => return true,
         };
-        let plain = self.page.values.saturating_mul(width) as u64 + self.page.unencoded;
-        let nearly_all_new =
-            d.num_entries().saturating_mul(50) >= self.page.values.saturating_mul(49);
+        let values = self.page.values + self.unjudged_values;
+        let plain =
+            values.saturating_mul(width) as u64 + self.page.unencoded + self.unjudged_unencoded;
+        let nearly_all_new = d.num_entries().saturating_mul(50) >= values.saturating_mul(49);
         !nearly_all_new || ((d.estimated_size() + d.dict_size_bytes()) as u64) < plain
     }
 
@@ -1231,12 +1251,25 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         let mut lstart = 0;
         let mut vstart = 0;
         while lstart < num_levels {
-            if rep.is_none_or(|r| r[lstart] == 0) {
-                state.maybe_flush(&s)?;
-            }
+            let record_start = rep.is_none_or(|r| r[lstart] == 0);
             let step = if s.pages_by_content {
-                s.batch_size - state.page.levels % s.batch_size
+                // The limits are checked where the page holds a multiple
+                // of the batch size (or at the first record start after),
+                // wherever the calls that brought its values began or
+                // ended.
+                if record_start && state.page.levels >= state.page.next_check {
+                    state.maybe_flush(&s)?;
+                    state.page.next_check = (state.page.levels / s.batch_size + 1) * s.batch_size;
+                }
+                state
+                    .page
+                    .next_check
+                    .saturating_sub(state.page.levels)
+                    .max(1)
             } else {
+                if record_start {
+                    state.maybe_flush(&s)?;
+                }
                 s.batch_size
             };
             let mut lend = (lstart + step).min(num_levels);
@@ -1256,7 +1289,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             lstart = lend;
             vstart += n_present;
         }
-        if rep.is_none() {
+        if rep.is_none() && !s.pages_by_content {
             state.maybe_flush(&s)?;
         }
         Ok(vstart)
@@ -1270,7 +1303,7 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
         self.check_refused()?;
         let s = self.settings;
         match &mut self.state {
-            Some(state) => state.cut_page(&s),
+            Some(state) => state.cut_page(&s, true),
             None => Ok(()),
         }
     }
