@@ -1113,7 +1113,8 @@ fn leaf(
             ConvertedType::from_option(converted_type),
             logical_type,
             field_id(field),
-        ),
+        )
+        .with_physical_type(physical_type),
         physical_type,
         type_length: type_length.unwrap_or(-1),
         scale,

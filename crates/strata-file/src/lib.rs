@@ -87,6 +87,7 @@ pub mod page_index {
         pub use crate::metadata::{OffsetIndexMetaData, PageLocation};
     }
 }
+pub mod projection;
 pub mod properties;
 pub mod push_buffers;
 pub mod serialized_reader;

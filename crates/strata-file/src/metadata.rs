@@ -14,7 +14,7 @@ use strata_format::SchemaDescriptor;
 use strata_format::metadata::FileMetaData as Footer;
 pub use strata_format::metadata::{
     ColumnChunk as ColumnChunkMetaData, ColumnChunkBuilder as ColumnChunkMetaDataBuilder, KeyValue,
-    PageEncodingStats, ParquetMetaDataOptions, ParquetStatisticsPolicy,
+    LevelHistogram, PageEncodingStats, ParquetMetaDataOptions, ParquetStatisticsPolicy,
     RowGroup as RowGroupMetaData, RowGroupBuilder as RowGroupMetaDataBuilder, SortingColumn,
 };
 

@@ -51,7 +51,8 @@ use std::sync::Arc;
 
 use crate::error::{FormatError, Result};
 use crate::metadata::{
-    ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, TimeUnit, Type as PhysicalType,
+    ColumnOrder, ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, SortOrder,
+    TimeUnit, Type as PhysicalType,
 };
 
 /// The repetition of a field, under arrow-rs's name.
@@ -165,8 +166,8 @@ pub type SchemaDescPtr = Arc<SchemaDescriptor>;
 pub type ColumnDescPtr = Arc<ColumnDescriptor>;
 
 /// What every schema node has: its name, repetition, annotations and
-/// field id.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// field id, and, for a leaf, the order its values sort in.
+#[derive(Debug, Clone)]
 pub struct BasicTypeInfo {
     name: String,
     repetition: Option<Repetition>,
@@ -174,6 +175,43 @@ pub struct BasicTypeInfo {
     logical_type: Option<LogicalType>,
     id: Option<i32>,
     vector_length: Option<i32>,
+    /// Derived from the types when the node is made (a leaf's; `UNDEFINED`
+    /// for groups), so left out of equality and hashing.
+    sort_order: SortOrder,
+}
+
+impl PartialEq for BasicTypeInfo {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.repetition == other.repetition
+            && self.converted_type == other.converted_type
+            && self.logical_type == other.logical_type
+            && self.id == other.id
+            && self.vector_length == other.vector_length
+    }
+}
+
+impl Eq for BasicTypeInfo {}
+
+impl std::hash::Hash for BasicTypeInfo {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.repetition.hash(state);
+        self.converted_type.hash(state);
+        self.logical_type.hash(state);
+        self.id.hash(state);
+        self.vector_length.hash(state);
+    }
+}
+
+/// The order a leaf of these types sorts in, as its type-defined column
+/// order gives it.
+fn leaf_sort_order(
+    logical_type: Option<&LogicalType>,
+    converted_type: ConvertedType,
+    physical_type: PhysicalType,
+) -> SortOrder {
+    ColumnOrder::column_order_for_type(logical_type, converted_type, physical_type).sort_order()
 }
 
 impl BasicTypeInfo {
@@ -223,7 +261,38 @@ impl BasicTypeInfo {
             logical_type,
             id,
             vector_length: None,
+            sort_order: SortOrder::UNDEFINED,
         }
+    }
+
+    /// This information for a leaf of `physical_type`: the same, with the
+    /// sort order its types give (a node made by [`new`](Self::new) has
+    /// none, `UNDEFINED`, as groups do).
+    ///
+    /// ```
+    /// use strata_format::metadata::{ConvertedType, SortOrder, Type};
+    /// use strata_format::schema::BasicTypeInfo;
+    ///
+    /// let info = BasicTypeInfo::new("x".into(), None, ConvertedType::Uint32, None, None);
+    /// assert_eq!(info.sort_order(), SortOrder::UNDEFINED);
+    /// assert_eq!(info.with_physical_type(Type::Int32).sort_order(), SortOrder::UNSIGNED);
+    /// ```
+    pub fn with_physical_type(mut self, physical_type: PhysicalType) -> Self {
+        self.sort_order = leaf_sort_order(
+            self.logical_type.as_ref(),
+            self.converted_type,
+            physical_type,
+        );
+        self
+    }
+
+    /// The order the node's values sort in: for a leaf, the one its
+    /// logical, converted and physical types define (`TOTAL_ORDER` for
+    /// floats, `INT96_TIMESTAMP` for INT96); `UNDEFINED` for a group. The
+    /// file's column orders do not change it (see
+    /// `FileMetaData::column_order`).
+    pub fn sort_order(&self) -> SortOrder {
+        self.sort_order
     }
 
     /// The legacy annotation as stored, `NONE` when there is none (unlike
@@ -593,6 +662,11 @@ impl<'a> PrimitiveTypeBuilder<'a> {
             self.check_logical(logical)?;
         }
         self.check_converted()?;
+        let sort_order = leaf_sort_order(
+            self.logical_type.as_ref(),
+            converted_type,
+            self.physical_type,
+        );
         Ok(Type::PrimitiveType {
             basic_info: BasicTypeInfo {
                 name: name.to_owned(),
@@ -601,6 +675,7 @@ impl<'a> PrimitiveTypeBuilder<'a> {
                 logical_type: self.logical_type,
                 id: self.id,
                 vector_length: None,
+                sort_order,
             },
             physical_type: self.physical_type,
             type_length: self.length,
@@ -869,6 +944,7 @@ impl<'a> GroupTypeBuilder<'a> {
                 logical_type: self.logical_type,
                 id: self.id,
                 vector_length: None,
+                sort_order: SortOrder::UNDEFINED,
             },
             fields: self.fields,
         })
@@ -1294,13 +1370,21 @@ fn build_node(elements: &[SchemaElement], pos: &mut usize, depth: usize) -> Resu
         (Some(_), None) => true,
         (None, _) => false,
     };
+    let converted_type = ConvertedType::from_option(e.converted_type);
+    let sort_order = match e.physical_type {
+        Some(physical) if !is_group => {
+            leaf_sort_order(e.logical_type.as_ref(), converted_type, physical)
+        }
+        _ => SortOrder::UNDEFINED,
+    };
     let basic_info = BasicTypeInfo {
         name: e.name.clone(),
         repetition: e.repetition_type,
-        converted_type: ConvertedType::from_option(e.converted_type),
+        converted_type,
         logical_type: e.logical_type.clone(),
         id: e.field_id,
         vector_length: e.vector_length,
+        sort_order,
     };
     let node = if is_group {
         if e.physical_type.is_some() {

@@ -200,6 +200,9 @@ compat! {
     metadata::float_orders_and_nan_counts_from_the_corpus;
     metadata::float_statistics_written;
     metadata::geospatial_statistics_from_the_corpus;
+    metadata::sort_orders_of_schema_nodes;
+    metadata::level_histograms_of_chunks;
+    metadata::column_chunk_mask_from_projection;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

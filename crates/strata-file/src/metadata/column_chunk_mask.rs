@@ -38,6 +38,31 @@ impl ColumnChunkMask {
         Self::default()
     }
 
+    /// Every row group's chunks of the leaf columns `projection` reads
+    /// (listed: a projection of every column gives every column of
+    /// `schema` by index, as arrow-rs does).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use strata_file::metadata::ColumnChunkMask;
+    /// use strata_file::projection::ProjectionMask;
+    /// use strata_format::schema::SchemaDescriptor;
+    /// use strata_format::schema::parser::parse_message_type;
+    ///
+    /// let message = "message m { required int32 a; required int32 b; required int32 c; }";
+    /// let schema = SchemaDescriptor::new(Arc::new(parse_message_type(message).unwrap()));
+    /// let mask = ColumnChunkMask::from_projection(&ProjectionMask::leaves(&schema, [2, 0]), &schema);
+    /// assert_eq!(mask.column_indices(3).collect::<Vec<_>>(), [0, 2]);
+    /// assert!(mask.includes_row_group(1, 2));
+    /// assert!(!ColumnChunkMask::from_projection(&ProjectionMask::all(), &schema).is_all());
+    /// ```
+    pub fn from_projection(
+        projection: &crate::projection::ProjectionMask,
+        schema: &strata_format::SchemaDescriptor,
+    ) -> Self {
+        Self::columns((0..schema.num_columns()).filter(|&i| projection.leaf_included(i)))
+    }
+
     /// No chunk.
     pub fn none() -> Self {
         Self {

@@ -1375,9 +1375,9 @@ impl<T: ColumnValue> ColumnChunkWriter<T> {
             Some(SizeStatistics {
                 unencoded_byte_array_data_bytes: is_byte_array.then(|| to_i64(st.chunk_unencoded)),
                 repetition_level_histogram: (s.max_rep > 0)
-                    .then(|| std::mem::take(&mut st.chunk_rep_hist).into_boxed_slice()),
+                    .then(|| std::mem::take(&mut st.chunk_rep_hist).into()),
                 definition_level_histogram: (s.max_def > 0)
-                    .then(|| std::mem::take(&mut st.chunk_def_hist).into_boxed_slice()),
+                    .then(|| std::mem::take(&mut st.chunk_def_hist).into()),
             })
         } else {
             None

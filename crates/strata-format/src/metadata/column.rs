@@ -3,8 +3,8 @@
 
 use super::{
     ColumnCryptoMetaData, Compression, CompressionCodec, Encoding, EncodingSet,
-    GeospatialStatistics, KeyValue, PageEncodingStatsList, PageType, SizeStatistics, Statistics,
-    Type, TypedStatistics, required,
+    GeospatialStatistics, KeyValue, LevelHistogram, PageEncodingStatsList, PageType,
+    SizeStatistics, Statistics, Type, TypedStatistics, required,
 };
 use crate::ColumnPath;
 use crate::error::{FormatError, Result};
@@ -595,6 +595,28 @@ impl ColumnChunk {
             .unencoded_byte_array_data_bytes
     }
 
+    /// How many of the chunk's levels are at each repetition level, from
+    /// the size statistics.
+    pub fn repetition_level_histogram(&self) -> Option<&LevelHistogram> {
+        self.meta_data
+            .as_ref()?
+            .size_statistics
+            .as_ref()?
+            .repetition_level_histogram
+            .as_ref()
+    }
+
+    /// How many of the chunk's levels are at each definition level, from
+    /// the size statistics.
+    pub fn definition_level_histogram(&self) -> Option<&LevelHistogram> {
+        self.meta_data
+            .as_ref()?
+            .size_statistics
+            .as_ref()?
+            .definition_level_histogram
+            .as_ref()
+    }
+
     /// Offset of the column index.
     pub fn column_index_offset(&self) -> Option<i64> {
         self.column_index_offset
@@ -919,11 +941,29 @@ impl ColumnChunkBuilder {
     }
 
     /// The bytes of `BYTE_ARRAY` data without length prefixes.
-    pub fn set_unencoded_byte_array_data_bytes(mut self, value: Option<i64>) -> Self {
-        self.meta()
-            .size_statistics
-            .get_or_insert_with(Default::default)
-            .unencoded_byte_array_data_bytes = value;
+    pub fn set_unencoded_byte_array_data_bytes(self, value: Option<i64>) -> Self {
+        self.set_size_statistic(|s| s.unencoded_byte_array_data_bytes = value)
+    }
+
+    /// The count of each repetition level.
+    pub fn set_repetition_level_histogram(self, value: Option<LevelHistogram>) -> Self {
+        self.set_size_statistic(|s| s.repetition_level_histogram = value)
+    }
+
+    /// The count of each definition level.
+    pub fn set_definition_level_histogram(self, value: Option<LevelHistogram>) -> Self {
+        self.set_size_statistic(|s| s.definition_level_histogram = value)
+    }
+
+    /// Set one of the size statistics; none left set leaves none in the
+    /// footer (as arrow-rs writes it).
+    fn set_size_statistic(mut self, set: impl FnOnce(&mut SizeStatistics)) -> Self {
+        let meta = self.meta();
+        let mut stats = meta.size_statistics.take().unwrap_or_default();
+        set(&mut stats);
+        if stats != SizeStatistics::default() {
+            meta.size_statistics = Some(stats);
+        }
         self
     }
 

@@ -55,7 +55,9 @@ pub use page_header::{
 };
 pub use row_group::{RowGroup, RowGroupBuilder, SortingColumn};
 pub use schema_element::SchemaElement;
-pub use statistics::{BoundingBox, GeospatialStatistics, SizeStatistics, StatValue, Statistics};
+pub use statistics::{
+    BoundingBox, GeospatialStatistics, LevelHistogram, SizeStatistics, StatValue, Statistics,
+};
 pub use typed_statistics::{StatisticsValue, TypedStatistics, ValueStatistics};
 
 use crate::error::{FormatError, Result};

@@ -431,6 +431,111 @@ impl WriteThrift for Statistics {
     }
 }
 
+/// How many of a column chunk's levels (repetition or definition) are at
+/// each level: entry `i` counts level `i`. The repetition histogram's
+/// entry 0 is the chunk's row count; the definition histogram's last
+/// entry its count of present values. arrow-rs's `LevelHistogram`, with
+/// its methods; where arrow-rs panics on a level or histogram that does
+/// not fit, these ignore what does not fit.
+///
+/// ```
+/// use strata_format::metadata::LevelHistogram;
+///
+/// let mut histogram = LevelHistogram::try_new(2).unwrap();
+/// histogram.increment_by(0, 5);
+/// histogram.increment_by(2, 7);
+/// histogram.add(&LevelHistogram::from(vec![1, 1, 1]));
+/// assert_eq!(histogram.values(), &[6, 1, 8]);
+/// assert_eq!(histogram.get(3), None);
+/// assert!(LevelHistogram::try_new(0).is_none());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct LevelHistogram {
+    inner: Box<[i64]>,
+}
+
+impl LevelHistogram {
+    /// A histogram of zeros for levels `0..=max_level`; `None` when the
+    /// maximum level is 0 (a histogram of one entry says nothing).
+    pub fn try_new(max_level: i16) -> Option<Self> {
+        let len = usize::try_from(max_level).ok().filter(|&m| m > 0)? + 1;
+        Some(Self {
+            inner: vec![0; len].into_boxed_slice(),
+        })
+    }
+
+    /// The counts, one per level.
+    pub fn values(&self) -> &[i64] {
+        &self.inner
+    }
+
+    /// The counts, one per level.
+    pub fn into_inner(self) -> Vec<i64> {
+        self.inner.into_vec()
+    }
+
+    /// The count of level `index`, `None` past the last level.
+    pub fn get(&self, index: usize) -> Option<i64> {
+        self.inner.get(index).copied()
+    }
+
+    /// Add `other`'s counts, level by level (levels `other` has beyond
+    /// this one's are ignored).
+    pub fn add(&mut self, other: &Self) {
+        for (count, more) in self.inner.iter_mut().zip(other.inner.iter()) {
+            *count += more;
+        }
+    }
+
+    /// The number of levels counted.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether there are no levels.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// Set every count to 0.
+    pub fn reset(&mut self) {
+        self.inner.iter_mut().for_each(|c| *c = 0);
+    }
+
+    /// Count `count` more values at `level` (a level past the last is
+    /// ignored).
+    pub fn increment_by(&mut self, level: i16, count: i64) {
+        if let Some(c) = usize::try_from(level)
+            .ok()
+            .and_then(|l| self.inner.get_mut(l))
+        {
+            *c += count;
+        }
+    }
+
+    /// Count each of `levels`.
+    #[deprecated(note = "count with increment_by")]
+    pub fn update_from_levels(&mut self, levels: &[i16]) {
+        for &level in levels {
+            self.increment_by(level, 1);
+        }
+    }
+}
+
+impl From<Vec<i64>> for LevelHistogram {
+    fn from(counts: Vec<i64>) -> Self {
+        Self {
+            inner: counts.into_boxed_slice(),
+        }
+    }
+}
+
+impl From<LevelHistogram> for Vec<i64> {
+    fn from(histogram: LevelHistogram) -> Self {
+        histogram.into_inner()
+    }
+}
+
 /// Sizes and level histograms for estimating decoded memory
 /// (`SizeStatistics`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -438,9 +543,9 @@ pub struct SizeStatistics {
     /// Bytes of `BYTE_ARRAY` data without length prefixes, field 1.
     pub unencoded_byte_array_data_bytes: Option<i64>,
     /// Count of each repetition level, field 2.
-    pub repetition_level_histogram: Option<Box<[i64]>>,
+    pub repetition_level_histogram: Option<LevelHistogram>,
     /// Count of each definition level, field 3.
-    pub definition_level_histogram: Option<Box<[i64]>>,
+    pub definition_level_histogram: Option<LevelHistogram>,
 }
 
 impl ReadThrift for SizeStatistics {
@@ -451,8 +556,16 @@ impl ReadThrift for SizeStatistics {
         while let Some(f) = r.next_field()? {
             match f.id {
                 1 => r.read_into(f, &mut s.unencoded_byte_array_data_bytes)?,
-                2 => r.read_into(f, &mut s.repetition_level_histogram)?,
-                3 => r.read_into(f, &mut s.definition_level_histogram)?,
+                2 | 3 => {
+                    let mut counts: Option<Box<[i64]>> = None;
+                    r.read_into(f, &mut counts)?;
+                    let histogram = counts.map(|inner| LevelHistogram { inner });
+                    if f.id == 2 {
+                        s.repetition_level_histogram = histogram;
+                    } else {
+                        s.definition_level_histogram = histogram;
+                    }
+                }
                 _ => r.skip(f.ty)?,
             }
         }
@@ -469,10 +582,10 @@ impl WriteThrift for SizeStatistics {
             w.i64_field(1, v);
         }
         if let Some(v) = &self.repetition_level_histogram {
-            w.field(2, &v[..]);
+            w.field(2, v.values());
         }
         if let Some(v) = &self.definition_level_histogram {
-            w.field(3, &v[..]);
+            w.field(3, v.values());
         }
         w.end_struct(saved);
     }

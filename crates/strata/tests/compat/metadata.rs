@@ -838,3 +838,189 @@ pub fn geospatial_statistics_from_the_corpus(_dir: &Path) -> String {
     }
     out
 }
+
+/// Every node's sort order (`BasicTypeInfo::sort_order`): of a parsed
+/// schema of each kind of type, of the same schema read back from a
+/// file's footer, and of a schema converted from Arrow.
+pub fn sort_orders_of_schema_nodes(_dir: &Path) -> String {
+    use arrow_schema::{DataType, Field, Schema, TimeUnit};
+    use pq::arrow::ArrowSchemaConverter;
+    use pq::schema::parser::parse_message_type;
+    use pq::schema::types::{SchemaDescriptor, Type};
+
+    fn walk(node: &Type, depth: usize, out: &mut String) {
+        let info = node.get_basic_info();
+        out.push_str(&format!(
+            "{}{} {:?}\n",
+            "  ".repeat(depth),
+            info.name(),
+            info.sort_order()
+        ));
+        if let Type::GroupType { fields, .. } = node {
+            for f in fields {
+                walk(f, depth + 1, out);
+            }
+        }
+    }
+    let message = "message m {
+        required float f; required double d; required int96 t;
+        required binary s (STRING); optional binary raw; required boolean b;
+        required int32 u (INTEGER(8,false)); required int32 i8 (INTEGER(8,true));
+        required int64 u64 (UINT_64); required int32 dec (DECIMAL(9,2));
+        required int32 day (DATE); required int64 ts (TIMESTAMP(MICROS,true));
+        required fixed_len_byte_array(2) half (FLOAT16);
+        required fixed_len_byte_array(12) span (INTERVAL);
+        required fixed_len_byte_array(16) id (UUID);
+        optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+        optional group point { required double x; required int64 n; }
+    }";
+    let parsed = parse_message_type(message).unwrap();
+    let mut out = String::from("rows: 3 schemas\nparsed\n");
+    walk(&parsed, 0, &mut out);
+
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("a", DataType::Int8, false),
+        Field::new("b", DataType::UInt32, true),
+        Field::new("c", DataType::Float32, true),
+        Field::new("d", DataType::Utf8, true),
+        Field::new("e", DataType::Timestamp(TimeUnit::Millisecond, None), true),
+        Field::new("f", DataType::Decimal128(20, 3), true),
+        // (No list: strata names a list's element `element`, arrow-rs
+        // `item`, which the printed names would show.)
+        Field::new_struct("g", vec![Field::new("x", DataType::Float64, true)], true),
+    ]));
+    let converted = ArrowSchemaConverter::new().convert(&schema).unwrap();
+    out.push_str("from Arrow\n");
+    walk(converted.root_schema(), 0, &mut out);
+
+    // The parsed schema's descriptor's leaves, and a written file's.
+    let descr = SchemaDescriptor::new(Arc::new(parsed));
+    out.push_str("leaves\n");
+    for c in descr.columns() {
+        out.push_str(&format!("{} {:?}\n", c.path().string(), c.sort_order()));
+    }
+    let writer = ArrowWriter::try_new(Vec::new(), schema.clone(), None).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+    out.push_str("read back\n");
+    walk(metadata.file_metadata().schema_descr().root_schema(), 0, &mut out);
+    out
+}
+
+/// Level histograms and unencoded byte counts: of the chunks of a file
+/// with nested, nullable strings (with page statistics), and of a chunk's
+/// metadata built by hand; and the histogram type's own arithmetic.
+pub fn level_histograms_of_chunks(_dir: &Path) -> String {
+    use arrow_array::builder::{ListBuilder, StringBuilder};
+    use pq::file::metadata::{ColumnChunkMetaData, LevelHistogram};
+    use pq::file::properties::EnabledStatistics;
+    use pq::schema::parser::parse_message_type;
+    use pq::schema::types::SchemaDescriptor;
+
+    let mut tags = ListBuilder::new(StringBuilder::new());
+    for i in 0..50 {
+        match i % 5 {
+            0 => tags.append_null(),
+            1 => tags.append(true),
+            n => {
+                for j in 0..n {
+                    tags.values().append_option((j != 1).then(|| format!("t{}", i * j)));
+                }
+                tags.append(true);
+            }
+        }
+    }
+    let batch = RecordBatch::try_from_iter([
+        ("tags", Arc::new(tags.finish()) as arrow_array::ArrayRef),
+        ("name", people(50).column(1).clone()),
+    ])
+    .unwrap();
+    let props = WriterProperties::builder()
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .set_max_row_group_row_count(Some(30))
+        .build();
+    let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+    writer.write(&batch).unwrap();
+    let file = Bytes::from(writer.into_inner().unwrap());
+    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+    let show = |h: Option<&LevelHistogram>| h.map(|h| h.values().to_vec());
+    let mut out = format!("rows: {}\n", batch.num_rows());
+    for (g, group) in metadata.row_groups().iter().enumerate() {
+        for (c, chunk) in group.columns().iter().enumerate() {
+            out.push_str(&format!(
+                "group {g} column {c}: unencoded {:?} rep {:?} def {:?}\n",
+                chunk.unencoded_byte_array_data_bytes(),
+                show(chunk.repetition_level_histogram()),
+                show(chunk.definition_level_histogram()),
+            ));
+        }
+    }
+
+    let schema = SchemaDescriptor::new(Arc::new(
+        parse_message_type("message m { optional group l (LIST) { repeated group list { optional int32 element; } } }")
+            .unwrap(),
+    ));
+    let built = ColumnChunkMetaData::builder(schema.column(0))
+        .set_repetition_level_histogram(Some(LevelHistogram::from(vec![10, 4])))
+        .set_definition_level_histogram(LevelHistogram::try_new(3))
+        .build()
+        .unwrap();
+    out.push_str(&format!(
+        "built: rep {:?} def {:?} unencoded {:?}\n",
+        show(built.repetition_level_histogram()),
+        show(built.definition_level_histogram()),
+        built.unencoded_byte_array_data_bytes()
+    ));
+    let cleared = ColumnChunkMetaData::builder(schema.column(0))
+        .set_repetition_level_histogram(None)
+        .build()
+        .unwrap();
+    out.push_str(&format!(
+        "cleared: rep {:?}\n",
+        show(cleared.repetition_level_histogram())
+    ));
+
+    let mut histogram = LevelHistogram::try_new(2).unwrap();
+    histogram.increment_by(1, 3);
+    histogram.add(&LevelHistogram::from(vec![1, 2, 3]));
+    out.push_str(&format!(
+        "histogram {:?} len {} get(2) {:?} get(5) {:?} none {:?}\n",
+        histogram.values(),
+        histogram.len(),
+        histogram.get(2),
+        histogram.get(5),
+        LevelHistogram::try_new(0)
+    ));
+    histogram.reset();
+    out.push_str(&format!("reset {:?}\n", Vec::from(histogram)));
+    out
+}
+
+/// Column chunk masks made from projections, as a reader of a few
+/// columns asks for their page indexes only.
+pub fn column_chunk_mask_from_projection(_dir: &Path) -> String {
+    use pq::arrow::ProjectionMask;
+    use pq::file::metadata::ColumnChunkMask;
+
+    let file = paged(&people(60), 25);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let schema = builder.parquet_schema();
+    let mut out = String::from("rows: 60\n");
+    for (what, projection) in [
+        ("leaves 3 and 1", ProjectionMask::leaves(schema, [3, 1])),
+        ("root 0", ProjectionMask::roots(schema, [0])),
+        ("named score", ProjectionMask::columns(schema, ["score"])),
+        ("none", ProjectionMask::none(4)),
+        ("all", ProjectionMask::all()),
+    ] {
+        let mask = ColumnChunkMask::from_projection(&projection, schema);
+        out.push_str(&format!(
+            "{what}: all {} none {} columns {:?} row groups {:?}\n",
+            mask.is_all(),
+            mask.is_none(),
+            mask.column_indices(4).collect::<Vec<_>>(),
+            mask.row_group_indices(3).collect::<Vec<_>>(),
+        ));
+    }
+    out
+}
