@@ -1,9 +1,10 @@
 //! The seeded mutation suite: every non-encrypted file of the
 //! parquet-testing corpus (`data/` and its subfolders, and `bad_data/`),
 //! corrupted a fixed number of times each with a fixed seed, read through
-//! the whole Arrow reader (open, build, every batch) and through the row
+//! the whole Arrow reader (open, build, every batch), through the row
 //! API (`SerializedFileReader`, every row of `get_row_iter`; every other
-//! case also every chunk through the typed column reader). No mutant may panic
+//! case also every chunk through the typed column reader) and through
+//! `read_column_dictionary` for every chunk. No mutant may panic
 //! or take more than [`MAX_READ`]; the peak heap of each read is bounded by
 //! [`ALLOCATION_FACTOR`] times the file's size plus [`ALLOCATION_SLACK`].
 //!
@@ -89,6 +90,22 @@ fn read_all(file: Bytes, batch_size: usize, page_index: bool) -> bool {
         }
     }
     true
+}
+
+/// Read every chunk's dictionary alone (`read_column_dictionary`).
+/// Returns whether they all read.
+fn read_dictionaries(file: Bytes) -> bool {
+    use strata_file::metadata::ParquetMetaDataReader;
+    let Ok(metadata) = ParquetMetaDataReader::new().parse_and_finish(&file) else {
+        return false;
+    };
+    let mut all = true;
+    for g in 0..metadata.num_row_groups() {
+        for c in 0..metadata.row_group(g).num_columns() {
+            all &= ParquetMetaDataReader::read_column_dictionary(&file, &metadata, g, c).is_ok();
+        }
+    }
+    all
 }
 
 /// Read every row through the row API (`SerializedFileReader`,
@@ -286,9 +303,10 @@ fn mutated_corpus_files_never_panic_hang_or_overallocate() {
             let peak = peak_growth(|| {
                 outcome = Some(catch_unwind(AssertUnwindSafe(|| {
                     let arrow = read_all(file.clone(), batch_size, case % 2 == 0);
+                    let dictionaries = read_dictionaries(file.clone());
                     // Every other case also reads column by column.
                     let columns = case % 2 == 0 || read_columns(file.clone(), batch_size);
-                    read_rows(file, batch_size) && arrow && columns
+                    read_rows(file, batch_size) && arrow && columns && dictionaries
                 })));
             });
             let took = began.elapsed();

@@ -203,6 +203,7 @@ compat! {
     metadata::sort_orders_of_schema_nodes;
     metadata::level_histograms_of_chunks;
     metadata::column_chunk_mask_from_projection;
+    metadata::column_dictionaries_read_alone;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

@@ -169,6 +169,117 @@ impl DecodedFooter {
 }
 
 impl ParquetMetaDataReader {
+    /// The dictionary of one column chunk, as a `Binary` array of its
+    /// entries (strings too), without reading the chunk's data pages: to
+    /// look at a chunk's distinct values before reading it (the feature
+    /// `arrow`, on wherever the Arrow layer is). `None` for a column that
+    /// is not `BYTE_ARRAY` or a chunk without a dictionary page. Whether
+    /// every page of the chunk uses the dictionary is the chunk's
+    /// encoding statistics' to say. A row group or column past the file's
+    /// is an error (arrow-rs panics), as is a dictionary page that is
+    /// missing where the footer says or does not decode. A dictionary page
+    /// marked `PLAIN_DICTIONARY` (older writers, and strata's `PARQUET_1_0`
+    /// files) reads as one marked `PLAIN`, which arrow-rs refuses.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{Array, cast::AsArray};
+    /// use strata_file::metadata::ParquetMetaDataReader;
+    /// use strata_file::properties::WriterProperties;
+    /// use strata_file::writer::FileWriter;
+    /// use strata_format::schema::SchemaDescriptor;
+    /// use strata_format::schema::parser::parse_message_type;
+    /// use strata_file::data_type::ByteArray;
+    ///
+    /// let schema = Arc::new(SchemaDescriptor::new(Arc::new(
+    ///     parse_message_type("message m { required binary s (STRING); }")?,
+    /// )));
+    /// let mut file = Vec::new();
+    /// let mut writer = FileWriter::new(&mut file, schema, Arc::new(WriterProperties::default()))?;
+    /// let mut group = writer.next_row_group()?;
+    /// let mut column = group.next_column()?.unwrap();
+    /// let values: Vec<ByteArray> = ["b", "a", "b", "b"].into_iter().map(ByteArray::from).collect();
+    /// column.typed::<strata_encoding::ByteArray>().unwrap().write_batch(&values, None, None)?;
+    /// group.append_column(column.close()?)?;
+    /// group.close()?;
+    /// writer.close()?;
+    ///
+    /// let file = bytes::Bytes::from(file);
+    /// let metadata = ParquetMetaDataReader::new().parse_and_finish(&file)?;
+    /// let dictionary = ParquetMetaDataReader::read_column_dictionary(&file, &metadata, 0, 0)?.unwrap();
+    /// let entries = dictionary.as_binary::<i32>();
+    /// assert_eq!(entries.iter().flatten().collect::<Vec<_>>(), [&b"b"[..], &b"a"[..]]);
+    /// assert!(ParquetMetaDataReader::read_column_dictionary(&file, &metadata, 1, 0).is_err());
+    /// // The dictionary page cut short: an error, not a panic.
+    /// let cut = file.slice(..20);
+    /// assert!(ParquetMetaDataReader::read_column_dictionary(&cut, &metadata, 0, 0).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "arrow")]
+    pub fn read_column_dictionary<R: ChunkReader>(
+        reader: &R,
+        metadata: &ParquetMetaData,
+        row_group_idx: usize,
+        column_idx: usize,
+    ) -> Result<Option<arrow_array::ArrayRef>> {
+        use strata_encoding::{ByteArrayBuffer, Decoder, PlainByteArrayDecoder};
+        use strata_format::metadata::Type;
+
+        let chunk = metadata
+            .row_groups()
+            .get(row_group_idx)
+            .and_then(|g| g.columns().get(column_idx))
+            .ok_or_else(|| {
+                FileError::InvalidArgument(format!(
+                    "no column chunk {column_idx} in row group {row_group_idx}"
+                ))
+            })?;
+        if chunk.column_type() != Type::ByteArray {
+            return Ok(None);
+        }
+        let Some(start) = chunk.dictionary_page_offset() else {
+            return Ok(None);
+        };
+        let end = chunk.data_page_offset();
+        let length = end
+            .checked_sub(start)
+            .and_then(|l| usize::try_from(l).ok())
+            .filter(|&l| start >= 0 && l > 0)
+            .ok_or_else(|| {
+                FileError::Corrupt(format!(
+                    "dictionary page at {start} does not end before the data pages at {end}"
+                ))
+            })?;
+        let bytes = reader.get_bytes(start as u64, length)?;
+        let mut pages = crate::page_reader::PageReader::new(bytes, chunk.compression_codec(), 0)?;
+        let Some(crate::page::Page::DictionaryPage {
+            buf, num_values, ..
+        }) = pages.get_next_page()?
+        else {
+            return Err(FileError::Corrupt(format!(
+                "no dictionary page at {start} of column chunk {column_idx} in row group {row_group_idx}"
+            )));
+        };
+        let mut decoder = PlainByteArrayDecoder::new();
+        decoder.set_data(&buf, num_values as usize)?;
+        let mut entries = ByteArrayBuffer::<i32>::new();
+        while decoder.values_left() > 0 {
+            if decoder.decode(&mut entries, num_values as usize)? == 0 {
+                break;
+            }
+        }
+        let offsets = arrow_buffer::OffsetBuffer::new(arrow_buffer::ScalarBuffer::from(
+            entries.offsets().to_vec(),
+        ));
+        let array = arrow_array::BinaryArray::try_new(
+            offsets,
+            arrow_buffer::Buffer::from(entries.values().to_vec()),
+            None,
+        )
+        .map_err(|e| FileError::Corrupt(format!("dictionary page: {e}")))?;
+        Ok(Some(std::sync::Arc::new(array)))
+    }
+
     /// A reader that loads no page index and keeps every detail.
     pub fn new() -> Self {
         Self::default()

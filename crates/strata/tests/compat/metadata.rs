@@ -1024,3 +1024,43 @@ pub fn column_chunk_mask_from_projection(_dir: &Path) -> String {
     }
     out
 }
+
+/// A chunk's dictionary read alone (`read_column_dictionary`): of each
+/// chunk of a file written with dictionaries, and of corpus files.
+pub fn column_dictionaries_read_alone(_dir: &Path) -> String {
+    use arrow_array::cast::AsArray;
+
+    // Pages of a whole row group: with pages of a few rows each, strata
+    // would leave a dictionary of nearly all new values after the first.
+    let mut files = vec![("people".to_string(), super::common::to_parquet(&people(60), 25))];
+    // (Not `alltypes_dictionary.parquet`: its dictionary pages are marked
+    // PLAIN_DICTIONARY, which strata reads and arrow-rs refuses.)
+    for name in ["rle-dict-snappy-checksum.parquet", "nation.dict-malformed.parquet"] {
+        if let Some(path) = corpus(name) {
+            files.push((name.to_string(), Bytes::from(std::fs::read(path).unwrap())));
+        }
+    }
+    let mut out = format!("rows: {} files\n", files.len());
+    for (name, file) in files {
+        let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+        for g in 0..metadata.num_row_groups() {
+            for c in 0..metadata.row_group(g).num_columns() {
+                let read = ParquetMetaDataReader::read_column_dictionary(&file, &metadata, g, c);
+                let text = match read {
+                    Ok(None) => "none".to_string(),
+                    Ok(Some(array)) => {
+                        let values: Vec<String> = array
+                            .as_binary::<i32>()
+                            .iter()
+                            .map(|v| String::from_utf8_lossy(v.unwrap_or_default()).into_owned())
+                            .collect();
+                        format!("{} entries {:?}", values.len(), &values[..values.len().min(6)])
+                    }
+                    Err(_) => "error".to_string(),
+                };
+                out.push_str(&format!("{name} group {g} column {c}: {text}\n"));
+            }
+        }
+    }
+    out
+}
