@@ -782,22 +782,6 @@ fn table_lines(batch: &RecordBatch) -> Vec<String> {
         .collect()
 }
 
-/// Run `script` (Python, with `args` as `sys.argv[1:]`) and return its
-/// standard output.
-fn run_python(py: &std::path::Path, script: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(py)
-        .args(["-c", script])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// A key-management client for pyarrow's `CryptoFactory` whose "wrapping"
 /// is base64, and which prints every key it wraps: the test's own KMS, so
 /// that keys pass between strata and pyarrow in pyarrow's key material.
@@ -878,7 +862,7 @@ fn pyarrow_reads_what_strata_encrypts_and_the_reverse() {
             "{PY_KMS}\ndec = factory.file_decryption_properties(kms, pe.DecryptionConfiguration())\n\
              lines(pq.read_table(sys.argv[1], decryption_properties=dec))\n"
         );
-        let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+        let out = python::run_script(&py, &script, &[path.to_str().unwrap()]);
         let got: Vec<&str> = out.lines().collect();
         assert_eq!(got, table_lines(&batch), "pyarrow reading strata's file");
     }
@@ -897,7 +881,7 @@ fn pyarrow_reads_what_strata_encrypts_and_the_reverse() {
          pq.write_table(t, sys.argv[1], encryption_properties=factory.file_encryption_properties(kms, enc),\n\
            row_group_size=700, data_page_size=2000)\n"
     );
-    let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+    let out = python::run_script(&py, &script, &[path.to_str().unwrap()]);
     let mut keys = std::collections::HashMap::new();
     for line in out.lines() {
         let [_, id, hex] = line.split(' ').collect::<Vec<_>>()[..] else {
@@ -970,7 +954,7 @@ else:
     w.close().unwrap();
     let path = dir.join("strata.parquet");
     std::fs::write(&path, &file).unwrap();
-    let out = run_python(&py, DUCK, &["read", path.to_str().unwrap()]);
+    let out = python::run_script(&py, DUCK, &["read", path.to_str().unwrap()]);
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
         table_lines(&batch),
@@ -978,7 +962,7 @@ else:
     );
 
     let path = dir.join("duckdb.parquet");
-    run_python(&py, DUCK, &["write", path.to_str().unwrap()]);
+    python::run_script(&py, DUCK, &["write", path.to_str().unwrap()]);
     let file = Bytes::from(std::fs::read(&path).unwrap());
     let properties = FileDecryptionProperties::builder(FOOTER_128.to_vec())
         .build()
@@ -1289,7 +1273,7 @@ fn ctr_written_files_read_back_in_strata_and_pyarrow() {
                 "{PY_KMS}\ndec = factory.file_decryption_properties(kms, pe.DecryptionConfiguration())\n\
                  lines(pq.read_table(sys.argv[1], decryption_properties=dec))\n"
             );
-            let out = run_python(&py, &script, &[path.to_str().unwrap()]);
+            let out = python::run_script(&py, &script, &[path.to_str().unwrap()]);
             assert_eq!(
                 out.lines().collect::<Vec<_>>(),
                 table_lines(&batch),

@@ -13,8 +13,6 @@
 mod python;
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Arc;
 
 use arrow_array::{
@@ -269,7 +267,7 @@ fn untruncated_statistics_write_the_metadata_arrow_rs_writes() {
 }
 
 /// pyarrow's view of a file's sorting columns and chunk statistics.
-fn pyarrow_view(py: &PathBuf, path: &std::path::Path) -> String {
+fn pyarrow_view(py: &std::path::Path, path: &std::path::Path) -> String {
     let script = r#"
 import sys, pyarrow.parquet as pq
 md = pq.ParquetFile(sys.argv[1]).metadata
@@ -284,17 +282,7 @@ for i in range(md.num_row_groups):
         else:
             print(" ", c.path_in_schema, repr(s.min), repr(s.max), s.null_count, s.is_min_value_exact if hasattr(s, "is_min_value_exact") else "?", s.is_max_value_exact if hasattr(s, "is_max_value_exact") else "?")
     "#;
-    let out = Command::new(py)
-        .args(["-c", script])
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    python::run_script(py, script, &[path])
 }
 
 #[test]

@@ -44,10 +44,15 @@ pub fn with_duckdb() -> Option<PathBuf> {
     Some(py)
 }
 
-/// Run `script` (Python source) with `py` and `args`; its standard
-/// output. Fails the test, with the script's errors, if it fails.
+/// Run `script` (Python source) with `py` and `args` (its
+/// `sys.argv[1:]`); its standard output. Fails the test, with the
+/// script's errors, if it fails.
 #[allow(dead_code)]
-pub fn run_script(py: &std::path::Path, script: &str, args: &[&std::ffi::OsStr]) -> String {
+pub fn run_script<S: AsRef<std::ffi::OsStr>>(
+    py: &std::path::Path,
+    script: &str,
+    args: &[S],
+) -> String {
     let out = Command::new(py)
         .args(["-c", script])
         .args(args)
