@@ -448,6 +448,10 @@ impl WriteThrift for Statistics {
 /// assert_eq!(histogram.values(), &[6, 1, 8]);
 /// assert_eq!(histogram.get(3), None);
 /// assert!(LevelHistogram::try_new(0).is_none());
+/// // Counts read from a file may be anything: sums saturate.
+/// let mut huge = LevelHistogram::from(vec![i64::MAX, 0]);
+/// huge.add(&LevelHistogram::from(vec![1, 1]));
+/// assert_eq!(huge.values(), &[i64::MAX, 1]);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct LevelHistogram {
@@ -480,10 +484,11 @@ impl LevelHistogram {
     }
 
     /// Add `other`'s counts, level by level (levels `other` has beyond
-    /// this one's are ignored).
+    /// this one's are ignored). Counts saturate at `i64::MAX`: a file's
+    /// histograms may hold any number.
     pub fn add(&mut self, other: &Self) {
         for (count, more) in self.inner.iter_mut().zip(other.inner.iter()) {
-            *count += more;
+            *count = count.saturating_add(*more);
         }
     }
 
@@ -509,7 +514,7 @@ impl LevelHistogram {
             .ok()
             .and_then(|l| self.inner.get_mut(l))
         {
-            *c += count;
+            *c = c.saturating_add(count);
         }
     }
 
