@@ -67,38 +67,45 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 /// allocation however many row groups name it, and a descriptor's path
 /// is copied by reference count.
 ///
+/// The empty path holds no allocation (`None`, never an empty `Some`), so
+/// it is made, cloned and dropped without touching a reference count: the
+/// footer decoder uses it as a placeholder in every chunk it decodes.
+///
 /// Displays dotted: `a.b.c`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ColumnPath(Arc<[String]>);
+pub struct ColumnPath(Option<Arc<[String]>>);
 
 impl ColumnPath {
+    /// The empty path.
+    pub(crate) const EMPTY: Self = Self(None);
+
     /// A path from its parts.
     pub fn new(parts: Vec<String>) -> Self {
-        Self(parts.into())
+        Self::from(Arc::<[String]>::from(parts))
     }
 
     /// The parts, root-most first.
     pub fn parts(&self) -> &[String] {
-        &self.0
+        self.0.as_deref().unwrap_or_default()
     }
 
     /// The parts as owned strings.
     pub fn into_parts(self) -> Vec<String> {
-        self.0.to_vec()
+        self.parts().to_vec()
     }
 }
 
 impl ColumnPath {
     /// The dotted form, `a.b.c` (as arrow-rs's `ColumnPath::string`).
     pub fn string(&self) -> String {
-        self.0.join(".")
+        self.parts().join(".")
     }
 
     /// Append parts to the path.
     pub fn append(&mut self, tail: Vec<String>) {
-        let mut parts = self.0.to_vec();
+        let mut parts = self.parts().to_vec();
         parts.extend(tail);
-        self.0 = parts.into();
+        *self = Self::new(parts);
     }
 }
 
@@ -107,7 +114,7 @@ impl std::ops::Deref for ColumnPath {
     type Target = [String];
 
     fn deref(&self) -> &[String] {
-        &self.0
+        self.parts()
     }
 }
 
@@ -138,13 +145,18 @@ impl From<Vec<String>> for ColumnPath {
 
 impl From<Arc<[String]>> for ColumnPath {
     fn from(parts: Arc<[String]>) -> Self {
-        Self(parts)
+        Self((!parts.is_empty()).then_some(parts))
     }
 }
 
 impl From<&[&str]> for ColumnPath {
     fn from(parts: &[&str]) -> Self {
-        Self(parts.iter().map(|s| (*s).to_owned()).collect())
+        Self::from(
+            parts
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect::<Arc<[String]>>(),
+        )
     }
 }
 
@@ -1476,7 +1488,11 @@ fn collect_leaves<'n>(
                 Arc::clone(node),
                 def,
                 rep,
-                ColumnPath(path.iter().map(|&part| part.to_owned()).collect()),
+                ColumnPath::from(
+                    path.iter()
+                        .map(|&part| part.to_owned())
+                        .collect::<Arc<[String]>>(),
+                ),
                 root_field_index,
             )
             .map(Arc::new),

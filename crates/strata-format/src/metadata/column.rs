@@ -178,24 +178,24 @@ impl ColumnMetaData {
 
 impl ColumnMetaData {
     /// A value to decode into: required fields hold neutral values until the
-    /// decoder overwrites them.
-    fn decode_target(r: &mut CompactReader<'_>) -> Self {
-        Self {
-            physical_type: Type::Boolean,
-            encodings: EncodingSet::new(),
-            path_in_schema: r.empty_path().into(),
-            codec: CompressionCodec::Uncompressed,
-            num_values: 0,
-            total_uncompressed_size: 0,
-            total_compressed_size: 0,
-            data_page_offset: 0,
-            dictionary_page_offset: None,
-            statistics: None,
-            encoding_stats: None,
-            size_statistics: None,
-            extras: None,
-        }
-    }
+    /// decoder overwrites them. A constant, so each chunk starts from one
+    /// copy of it rather than from a value assembled field by field on the
+    /// stack (whose overlapping partial stores stall the copy that follows).
+    const DECODE_TARGET: Self = Self {
+        physical_type: Type::Boolean,
+        encodings: EncodingSet::new(),
+        path_in_schema: ColumnPath::EMPTY,
+        codec: CompressionCodec::Uncompressed,
+        num_values: 0,
+        total_uncompressed_size: 0,
+        total_compressed_size: 0,
+        data_page_offset: 0,
+        dictionary_page_offset: None,
+        statistics: None,
+        encoding_stats: None,
+        size_statistics: None,
+        extras: None,
+    };
 
     /// Decode a `ColumnMetaData` struct into `self`, field by field.
     ///
@@ -316,7 +316,7 @@ impl ColumnMetaData {
 impl ReadThrift for ColumnMetaData {
     const WIRE_TYPE: FieldType = FieldType::Struct;
     fn read_thrift(r: &mut CompactReader<'_>) -> Result<Self> {
-        let mut m = Self::decode_target(r);
+        let mut m = Self::DECODE_TARGET;
         m.read_in_place(r)?;
         Ok(m)
     }
@@ -456,7 +456,7 @@ pub struct ColumnChunkExtras {
 /// assert!(ColumnChunk::default().column_path().is_empty());
 /// ```
 /// The path of a chunk without metadata.
-static NO_PATH: std::sync::LazyLock<ColumnPath> = std::sync::LazyLock::new(ColumnPath::default);
+static NO_PATH: ColumnPath = ColumnPath::EMPTY;
 
 impl ColumnChunk {
     /// The leaf column the chunk holds.
@@ -490,7 +490,7 @@ impl ColumnChunk {
     pub fn column_path(&self) -> &ColumnPath {
         self.meta_data
             .as_ref()
-            .map_or(&*NO_PATH, |m| &m.path_in_schema)
+            .map_or(&NO_PATH, |m| &m.path_in_schema)
     }
 
     /// The chunk's statistics, typed by its physical type (arrow-rs's
@@ -703,7 +703,7 @@ impl ColumnChunk {
                 }
                 3 if f.ty.same_kind(FieldType::Struct) => {
                     self.meta_data
-                        .insert(ColumnMetaData::decode_target(r))
+                        .insert(ColumnMetaData::DECODE_TARGET)
                         .read_in_place(r)?;
                 }
                 4 => r.read_into(f, &mut self.offset_index_offset)?,
@@ -771,18 +771,8 @@ impl WriteThrift for ColumnChunk {
 fn empty_metadata(physical_type: Type, path_in_schema: ColumnPath) -> ColumnMetaData {
     ColumnMetaData {
         physical_type,
-        encodings: EncodingSet::default(),
         path_in_schema,
-        codec: CompressionCodec::Uncompressed,
-        num_values: 0,
-        total_uncompressed_size: 0,
-        total_compressed_size: 0,
-        data_page_offset: 0,
-        dictionary_page_offset: None,
-        statistics: None,
-        encoding_stats: None,
-        size_statistics: None,
-        extras: None,
+        ..ColumnMetaData::DECODE_TARGET
     }
 }
 

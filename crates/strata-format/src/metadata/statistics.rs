@@ -25,12 +25,16 @@ enum BoundBytes {
     Heap(Vec<u8>),
 }
 
+impl BoundBytes {
+    const EMPTY: Self = Self::Inline {
+        buf: [0; 32],
+        len: 0,
+    };
+}
+
 impl Default for BoundBytes {
     fn default() -> Self {
-        Self::Inline {
-            buf: [0; 32],
-            len: 0,
-        }
+        Self::EMPTY
     }
 }
 
@@ -109,12 +113,16 @@ struct Bounds {
     lens: [u32; 4],
 }
 
+impl Bounds {
+    const EMPTY: Self = Self {
+        bytes: BoundBytes::EMPTY,
+        lens: [ABSENT; 4],
+    };
+}
+
 impl Default for Bounds {
     fn default() -> Self {
-        Self {
-            bytes: BoundBytes::default(),
-            lens: [ABSENT; 4],
-        }
+        Self::EMPTY
     }
 }
 
@@ -215,7 +223,7 @@ impl Bounds {
 /// assert_eq!(s.min_value(), Some(&1i32.to_le_bytes()[..]));
 /// assert_eq!(s.max(), None);
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Statistics {
     /// The bounds: fields 1 (`max`), 2 (`min`), 5 (`max_value`) and 6
     /// (`min_value`).
@@ -246,7 +254,27 @@ const MIN: usize = 1;
 const MAX_VALUE: usize = 2;
 const MIN_VALUE: usize = 3;
 
+impl Default for Statistics {
+    #[inline]
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
 impl Statistics {
+    /// No field set. A constant, so a decoder starts each chunk's
+    /// statistics from one copy of it rather than from a value assembled
+    /// field by field on the stack (whose overlapping partial stores stall
+    /// the copy that follows).
+    const EMPTY: Self = Self {
+        bounds: Bounds::EMPTY,
+        null_count: None,
+        counts: [0; 2],
+        counts_present: 0,
+        is_max_value_exact: None,
+        is_min_value_exact: None,
+    };
+
     #[inline]
     fn count(&self, slot: usize) -> Option<i64> {
         (self.counts_present & (1 << slot) != 0).then(|| self.counts[slot])

@@ -40,8 +40,6 @@ pub struct CompactReader<'a> {
     pos: usize,
     depth: usize,
     last_field_id: i16,
-    /// An empty path, cloned as a placeholder while a column chunk decodes.
-    empty_path: Option<Arc<[String]>>,
     /// Ordinal of the next column chunk within the current row group.
     chunk_ordinal: usize,
     /// `path_in_schema` of each column of the last row group, with its
@@ -80,7 +78,6 @@ impl<'a> CompactReader<'a> {
             pos: 0,
             depth: 0,
             last_field_id: 0,
-            empty_path: None,
             chunk_ordinal: 0,
             path_cache: Vec::new(),
             options: None,
@@ -566,12 +563,6 @@ impl<'a> CompactReader<'a> {
     pub(crate) fn reserve_paths(&mut self, columns: usize) {
         self.path_cache
             .reserve(columns.saturating_sub(self.path_cache.len()));
-    }
-
-    /// A shared empty path (allocated once per reader), used as a
-    /// placeholder before `path_in_schema` is read.
-    pub(crate) fn empty_path(&mut self) -> Arc<[String]> {
-        Arc::clone(self.empty_path.get_or_insert_with(|| Arc::from(Vec::new())))
     }
 
     /// Read a column chunk's `path_in_schema` (a list of strings).
