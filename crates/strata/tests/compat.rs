@@ -204,6 +204,7 @@ compat! {
     metadata::level_histograms_of_chunks;
     metadata::column_chunk_mask_from_projection;
     metadata::column_dictionaries_read_alone;
+    metadata::arrow_reader_page_index_masks;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 
@@ -213,6 +214,7 @@ compat! {
     remote::stream_from_tokio_file;
     remote::object_store_write_then_read;
     remote::buf_writer_as_the_sink;
+    remote::async_page_index_masks;
 
     write::basic_vec_roundtrip;
     write::file_roundtrip_with_result;

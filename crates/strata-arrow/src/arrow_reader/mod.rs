@@ -54,10 +54,10 @@ pub(crate) mod selection;
 pub use filter::{ArrowPredicate, ArrowPredicateFn, RowFilter, RowSelectionPolicy};
 pub mod statistics;
 pub use selection::{RowGroupSelection, RowSelection, RowSelector};
-pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 use strata_file::metadata::{
-    ParquetMetaDataOptions, ParquetMetaDataReader, ParquetStatisticsPolicy,
+    ColumnChunkMask, ParquetMetaDataOptions, ParquetMetaDataReader, ParquetStatisticsPolicy,
 };
+pub use strata_file::metadata::{PageIndexPolicy, ParquetMetaData};
 
 /// Default number of rows per batch (as arrow-rs).
 const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -76,6 +76,10 @@ pub struct ArrowReaderOptions {
     supplied_schema: Option<SchemaRef>,
     column_index: PageIndexPolicy,
     offset_index: PageIndexPolicy,
+    /// The chunks whose column index is loaded, when the policy loads any.
+    column_index_mask: ColumnChunkMask,
+    /// The chunks whose offset index is loaded, when the policy loads any.
+    offset_index_mask: ColumnChunkMask,
     metadata_options: ParquetMetaDataOptions,
     /// Virtual columns appended to every batch (see
     /// [`with_virtual_columns`](Self::with_virtual_columns)).
@@ -163,6 +167,71 @@ impl ArrowReaderOptions {
     /// The offset index policy.
     pub fn offset_index_policy(&self) -> PageIndexPolicy {
         self.offset_index
+    }
+
+    /// Load the column and offset indexes of the chunks in `mask` only
+    /// (see [`with_column_index_mask`](Self::with_column_index_mask)).
+    pub fn with_page_index_mask(self, mask: ColumnChunkMask) -> Self {
+        self.with_column_index_mask(mask.clone())
+            .with_offset_index_mask(mask)
+    }
+
+    /// Load the column index of the chunks in `mask` only, where the
+    /// column index policy loads any: the other chunks' column indexes are
+    /// neither fetched nor decoded and read as absent. Every chunk by
+    /// default. Honoured where the options load the footer
+    /// ([`ArrowReaderMetadata::load`], the builders' `try_new_with_options`,
+    /// the async builders); [`ArrowReaderMetadata::try_new`] takes the
+    /// metadata as it was read.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use arrow_array::{ArrayRef, Int32Array, RecordBatch};
+    /// use bytes::Bytes;
+    /// use strata_arrow::ArrowWriter;
+    /// use strata_arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions, PageIndexPolicy};
+    /// use strata_file::metadata::ColumnChunkMask;
+    ///
+    /// let column = Arc::new(Int32Array::from(vec![1, 2, 3])) as ArrayRef;
+    /// let batch = RecordBatch::try_from_iter([("a", column.clone()), ("b", column)]).unwrap();
+    /// let mut file = Vec::new();
+    /// let mut writer = ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+    /// writer.write(&batch).unwrap();
+    /// writer.close().unwrap();
+    ///
+    /// let options = ArrowReaderOptions::new()
+    ///     .with_page_index_policy(PageIndexPolicy::Required)
+    ///     .with_column_index_mask(ColumnChunkMask::columns([1]));
+    /// assert_eq!(options.column_index_mask(), &ColumnChunkMask::columns([1]));
+    /// let metadata = ArrowReaderMetadata::load(&Bytes::from(file), options).unwrap();
+    /// let index = metadata.metadata().page_index().unwrap();
+    /// assert!(index.column_index(0, 0).is_none() && index.column_index(0, 1).is_some());
+    /// // The offset indexes were not masked.
+    /// assert!(index.offset_index(0, 0).is_some() && index.offset_index(0, 1).is_some());
+    /// ```
+    pub fn with_column_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.column_index_mask = mask;
+        self
+    }
+
+    /// Load the offset index of the chunks in `mask` only, where the offset
+    /// index policy loads any (as
+    /// [`with_column_index_mask`](Self::with_column_index_mask)). A page
+    /// filter needs the offset indexes of the columns it tests as well as
+    /// of those it reads.
+    pub fn with_offset_index_mask(mut self, mask: ColumnChunkMask) -> Self {
+        self.offset_index_mask = mask;
+        self
+    }
+
+    /// The chunks whose column index is loaded.
+    pub fn column_index_mask(&self) -> &ColumnChunkMask {
+        &self.column_index_mask
+    }
+
+    /// The chunks whose offset index is loaded.
+    pub fn offset_index_mask(&self) -> &ColumnChunkMask {
+        &self.offset_index_mask
     }
 
     /// Load the page index: `with_page_index_policy(true.into())`, the
@@ -286,6 +355,8 @@ impl ArrowReaderMetadata {
         let metadata = ParquetMetaDataReader::new()
             .with_column_index_policy(options.column_index)
             .with_offset_index_policy(options.offset_index)
+            .with_column_index_mask(options.column_index_mask.clone())
+            .with_offset_index_mask(options.offset_index_mask.clone())
             .with_metadata_options(Some(options.metadata_options.clone()));
         #[cfg(feature = "encryption")]
         let metadata = metadata.with_decryption_keys(

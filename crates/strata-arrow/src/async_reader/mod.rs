@@ -179,6 +179,8 @@ fn configure_decoder(
         Some(o) => decoder
             .with_column_index_policy(o.column_index_policy())
             .with_offset_index_policy(o.offset_index_policy())
+            .with_column_index_mask(o.column_index_mask().clone())
+            .with_offset_index_mask(o.offset_index_mask().clone())
             .with_metadata_options(Some(Arc::new(o.metadata_options().clone()))),
         None => decoder.with_page_index_policy(strata_file::metadata::PageIndexPolicy::Skip),
     })

@@ -1064,3 +1064,74 @@ pub fn column_dictionaries_read_alone(_dir: &Path) -> String {
     }
     out
 }
+
+/// A wide-table reader that loads the page index of the columns it reads
+/// only, through the Arrow reader's options: the column index of the
+/// projected columns, the offset index of those and of the column a row
+/// selection skips pages of; then the projected rows read back with that
+/// metadata.
+pub fn arrow_reader_page_index_masks(_dir: &Path) -> String {
+    use pq::arrow::ProjectionMask;
+    use pq::arrow::arrow_reader::{ArrowReaderMetadata, RowSelection, RowSelector};
+    use pq::file::metadata::ColumnChunkMask;
+
+    let file = paged(&people(60), 25);
+    let mut out = String::new();
+    for (what, column_mask, offset_mask) in [
+        ("default", None, None),
+        ("column 2", Some(ColumnChunkMask::columns([2])), None),
+        (
+            "columns 1 and 2, offsets of row group 1",
+            Some(ColumnChunkMask::columns([1, 2])),
+            Some(ColumnChunkMask::row_groups([1])),
+        ),
+        ("none", Some(ColumnChunkMask::none()), Some(ColumnChunkMask::none())),
+    ] {
+        let mut options =
+            ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+        match (&column_mask, &offset_mask) {
+            (Some(c), Some(o)) if c == o => options = options.with_page_index_mask(c.clone()),
+            _ => {
+                if let Some(c) = column_mask {
+                    options = options.with_column_index_mask(c);
+                }
+                if let Some(o) = offset_mask {
+                    options = options.with_offset_index_mask(o);
+                }
+            }
+        }
+        out.push_str(&format!(
+            "{what}: column mask all {} none {}, offset mask all {} none {}\n",
+            options.column_index_mask().is_all(),
+            options.column_index_mask().is_none(),
+            options.offset_index_mask().is_all(),
+            options.offset_index_mask().is_none(),
+        ));
+        let metadata = ArrowReaderMetadata::load(&file, options).unwrap();
+        let parquet = metadata.metadata();
+        for g in 0..parquet.num_row_groups() {
+            let index = parquet.page_index_for_row_group(g);
+            let loaded: Vec<String> = (0..parquet.file_metadata().schema_descr().num_columns())
+                .map(|c| {
+                    let column = index.column_index(c).map(|ci| ci.num_pages());
+                    let offsets = index.offset_index(c).map(|o| o.page_locations().len());
+                    format!("{c}:{column:?}/{offsets:?}")
+                })
+                .collect();
+            out.push_str(&format!("  {g}: {}\n", loaded.join(" ")));
+        }
+        // The rows of columns 1 and 2, skipping into the middle of the
+        // first row group, read with the metadata as loaded.
+        let selection = RowSelection::from(vec![RowSelector::skip(9), RowSelector::select(20)]);
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata);
+        let projection = ProjectionMask::leaves(builder.parquet_schema(), [1, 2]);
+        let reader = builder
+            .with_projection(projection)
+            .with_row_selection(selection)
+            .build()
+            .unwrap();
+        let batches: Vec<_> = reader.collect::<Result<_, _>>().unwrap();
+        out.push_str(&fmt_batches(&batches));
+    }
+    out
+}

@@ -256,3 +256,81 @@ pub fn object_store_write_then_read(_dir: &Path) -> String {
         out
     })
 }
+
+/// The page index of the read columns only, by the Arrow options' masks,
+/// through the async builders: over a tokio reader and over an object
+/// store. Which chunks have a column and an offset index, then the
+/// projected rows.
+#[allow(deprecated)]
+pub fn async_page_index_masks(_dir: &Path) -> String {
+    use pq::file::metadata::ColumnChunkMask;
+
+    fn loaded(metadata: &pq::file::metadata::ParquetMetaData) -> String {
+        let mut out = String::new();
+        for g in 0..metadata.num_row_groups() {
+            let index = metadata.page_index_for_row_group(g);
+            let chunks: Vec<String> = (0..metadata.file_metadata().schema_descr().num_columns())
+                .map(|c| {
+                    let column = index.column_index(c).map(|ci| ci.num_pages());
+                    let offsets = index.offset_index(c).map(|o| o.page_locations().len());
+                    format!("{c}:{column:?}/{offsets:?}")
+                })
+                .collect();
+            out.push_str(&format!("  {g}: {}\n", chunks.join(" ")));
+        }
+        out
+    }
+
+    runtime().block_on(async {
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(25))
+            .set_data_page_row_count_limit(8)
+            .set_write_batch_size(8)
+            .build();
+        let batch = people(60);
+        let mut writer =
+            pq::arrow::ArrowWriter::try_new(Vec::new(), batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        let file = Bytes::from(writer.into_inner().unwrap());
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = object_store::path::Path::from("lake/people.parquet");
+        store.put(&path, file.clone().into()).await.unwrap();
+
+        let options = || {
+            ArrowReaderOptions::new()
+                .with_page_index_policy(PageIndexPolicy::Required)
+                .with_column_index_mask(ColumnChunkMask::columns([2]))
+                .with_offset_index_mask(ColumnChunkMask::row_groups_and_columns([0, 2], [1, 2]))
+        };
+        let mut out = String::new();
+        let tokio_reader = ParquetRecordBatchStreamBuilder::new_with_options(
+            std::io::Cursor::new(file.to_vec()),
+            options(),
+        )
+        .await
+        .unwrap();
+        out.push_str(&format!("tokio reader:\n{}", loaded(tokio_reader.metadata())));
+        let object_reader = ParquetObjectReader::new(Arc::clone(&store), path)
+            .with_file_size(file.len() as u64);
+        let builder = ParquetRecordBatchStreamBuilder::new_with_options(object_reader, options())
+            .await
+            .unwrap();
+        out.push_str(&format!("object store:\n{}", loaded(builder.metadata())));
+        let mask = ProjectionMask::leaves(builder.parquet_schema(), [1, 2]);
+        let batches: Vec<RecordBatch> = builder
+            .with_projection(mask)
+            .with_row_selection(RowSelection::from(vec![
+                RowSelector::skip(20),
+                RowSelector::select(10),
+                RowSelector::skip(20),
+                RowSelector::select(5),
+            ]))
+            .build()
+            .unwrap()
+            .try_collect()
+            .await
+            .unwrap();
+        out.push_str(&fmt_batches(&batches));
+        out
+    })
+}
