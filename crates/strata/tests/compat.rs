@@ -205,6 +205,7 @@ compat! {
     metadata::column_chunk_mask_from_projection;
     metadata::column_dictionaries_read_alone;
     metadata::arrow_reader_page_index_masks;
+    metadata::sort_order_for_types;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

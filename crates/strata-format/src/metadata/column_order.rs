@@ -138,6 +138,31 @@ impl ColumnOrder {
         }
     }
 
+    /// The sort order of a column of these types: `is_type_defined` says
+    /// its column order is `TYPE_DEFINED_ORDER`, without which floats and
+    /// INT96 take the newer orders. Kept for code written against arrow-rs
+    /// before 60, which deprecates it as strata does.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
+    /// use strata_format::metadata::{ColumnOrder, ConvertedType, LogicalType, SortOrder, Type};
+    ///
+    /// let utf8 = ColumnOrder::sort_order_for_type(None, ConvertedType::UTF8, Type::BYTE_ARRAY, true);
+    /// assert_eq!(utf8, SortOrder::UNSIGNED);
+    /// let uint = LogicalType::integer(32, false);
+    /// assert_eq!(ColumnOrder::sort_order_for_type(Some(&uint), ConvertedType::NONE, Type::INT32, true), SortOrder::UNSIGNED);
+    /// assert_eq!(ColumnOrder::sort_order_for_type(None, ConvertedType::NONE, Type::INT32, true), SortOrder::SIGNED);
+    /// ```
+    #[deprecated(since = "0.1.0", note = "use `ColumnOrder::sort_order` instead")]
+    pub fn sort_order_for_type(
+        logical_type: Option<&LogicalType>,
+        converted_type: ConvertedType,
+        physical_type: Type,
+        is_type_defined: bool,
+    ) -> SortOrder {
+        type_defined_order(logical_type, converted_type, physical_type, is_type_defined)
+    }
+
     /// The sort order this column order stands for.
     pub fn sort_order(&self) -> SortOrder {
         match *self {

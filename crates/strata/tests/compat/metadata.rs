@@ -1135,3 +1135,37 @@ pub fn arrow_reader_page_index_masks(_dir: &Path) -> String {
     }
     out
 }
+
+/// The sort order of a column's types from the deprecated
+/// `ColumnOrder::sort_order_for_type`, as code written before arrow-rs 60
+/// asks it, under the type-defined order and without it.
+#[allow(deprecated)]
+pub fn sort_order_for_types(_dir: &Path) -> String {
+    use pq::basic::{ColumnOrder, ConvertedType, LogicalType, Type as PhysicalType};
+    let cases: Vec<(&str, Option<LogicalType>, ConvertedType, PhysicalType)> = vec![
+        ("int32", None, ConvertedType::NONE, PhysicalType::INT32),
+        ("uint_8", None, ConvertedType::UINT_8, PhysicalType::INT32),
+        ("u64", Some(LogicalType::integer(64, false)), ConvertedType::NONE, PhysicalType::INT64),
+        ("i16", Some(LogicalType::integer(16, true)), ConvertedType::NONE, PhysicalType::INT32),
+        ("string", Some(LogicalType::String), ConvertedType::UTF8, PhysicalType::BYTE_ARRAY),
+        ("binary", None, ConvertedType::NONE, PhysicalType::BYTE_ARRAY),
+        ("decimal", None, ConvertedType::DECIMAL, PhysicalType::FIXED_LEN_BYTE_ARRAY),
+        ("date", Some(LogicalType::Date), ConvertedType::DATE, PhysicalType::INT32),
+        ("float", None, ConvertedType::NONE, PhysicalType::FLOAT),
+        ("double", None, ConvertedType::NONE, PhysicalType::DOUBLE),
+        ("float16", Some(LogicalType::Float16), ConvertedType::NONE, PhysicalType::FIXED_LEN_BYTE_ARRAY),
+        ("int96", None, ConvertedType::NONE, PhysicalType::INT96),
+        ("boolean", None, ConvertedType::NONE, PhysicalType::BOOLEAN),
+        ("interval", None, ConvertedType::INTERVAL, PhysicalType::FIXED_LEN_BYTE_ARRAY),
+        ("uuid", Some(LogicalType::Uuid), ConvertedType::NONE, PhysicalType::FIXED_LEN_BYTE_ARRAY),
+        ("list", Some(LogicalType::List), ConvertedType::LIST, PhysicalType::INT32),
+    ];
+    // One line per type combination.
+    let mut out = format!("rows: {}\n", cases.len());
+    for (what, logical, converted, physical) in cases {
+        let defined = ColumnOrder::sort_order_for_type(logical.as_ref(), converted, physical, true);
+        let newer = ColumnOrder::sort_order_for_type(logical.as_ref(), converted, physical, false);
+        out.push_str(&format!("{what}: type-defined {defined:?}, otherwise {newer:?}\n"));
+    }
+    out
+}
