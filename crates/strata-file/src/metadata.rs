@@ -20,6 +20,7 @@ pub use strata_format::metadata::{
 
 mod column_chunk_mask;
 mod column_index;
+mod index_builders;
 mod page_index;
 pub mod printer;
 mod push_decoder;
@@ -29,6 +30,7 @@ pub use column_chunk_mask::ColumnChunkMask;
 pub use column_index::{
     ByteArrayColumnIndex, ColumnIndex, ColumnIndexIterators, PrimitiveColumnIndex,
 };
+pub use index_builders::{ColumnIndexBuilder, OffsetIndexBuilder};
 pub use page_index::{
     ColumnIndexMetaData, OffsetIndexMetaData, PageIndex, PageIndexProvider, PageLocation,
     RowGroupPageIndex,

@@ -206,6 +206,7 @@ compat! {
     metadata::column_dictionaries_read_alone;
     metadata::arrow_reader_page_index_masks;
     metadata::sort_order_for_types;
+    metadata::page_indexes_built_by_hand;
     statistics::page_pruning_by_data_page_statistics;
     statistics::statistics_for_evolved_schema;
 

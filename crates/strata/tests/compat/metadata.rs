@@ -1169,3 +1169,102 @@ pub fn sort_order_for_types(_dir: &Path) -> String {
     }
     out
 }
+
+/// Page indexes built by hand, page by page, as a writer of its own pages
+/// builds them: column indexes of INT64, DOUBLE (with NaN counts) and
+/// BYTE_ARRAY chunks with histograms, and an offset index; then what
+/// their accessors answer.
+pub fn page_indexes_built_by_hand(_dir: &Path) -> String {
+    use pq::basic::{BoundaryOrder, Type as PhysicalType};
+    use pq::file::metadata::{ColumnIndexBuilder, LevelHistogram, OffsetIndexBuilder};
+    use pq::file::page_index::column_index::ColumnIndexMetaData;
+
+    let mut out = String::from("rows: 3 pages\n");
+    let mut histogram = LevelHistogram::try_new(1).unwrap();
+    histogram.increment_by(0, 1);
+    histogram.increment_by(1, 2);
+
+    let mut int64 = ColumnIndexBuilder::new(PhysicalType::INT64);
+    int64.append(false, 5i64.to_le_bytes().to_vec(), 70i64.to_le_bytes().to_vec(), 1, None);
+    int64.append(true, Vec::new(), Vec::new(), 3, None);
+    int64.append(false, 70i64.to_le_bytes().to_vec(), 99i64.to_le_bytes().to_vec(), 0, None);
+    for _ in 0..3 {
+        int64.append_histograms(&None, &Some(histogram.clone()));
+    }
+    int64.set_boundary_order(BoundaryOrder::ASCENDING);
+    out.push_str(&format!("int64 valid: {}\n", int64.valid()));
+    let built = int64.build().unwrap();
+    out.push_str(&format!(
+        "int64: pages {} nulls {:?} nans {:?} def {:?} order {:?} sorted {}\n",
+        built.num_pages(),
+        built.null_counts(),
+        built.nan_counts(),
+        (0..3).map(|p| built.definition_level_histogram(p)).collect::<Vec<_>>(),
+        built.get_boundary_order(),
+        built.is_sorted(),
+    ));
+    match built {
+        ColumnIndexMetaData::INT64(index) => out.push_str(&format!(
+            "int64: min {:?} max {:?} null page {:?}\n",
+            (0..3).map(|p| index.min_value(p).copied()).collect::<Vec<_>>(),
+            (0..3).map(|p| index.max_value(p).copied()).collect::<Vec<_>>(),
+            (0..3).map(|p| index.is_null_page(p)).collect::<Vec<_>>(),
+        )),
+        other => panic!("not an INT64 index: {other:?}"),
+    }
+
+    let mut double = ColumnIndexBuilder::new(PhysicalType::DOUBLE);
+    double.append(false, (-1.5f64).to_le_bytes().to_vec(), 2.0f64.to_le_bytes().to_vec(), 0, Some(2));
+    double.append(false, 0.5f64.to_le_bytes().to_vec(), 0.5f64.to_le_bytes().to_vec(), 4, Some(0));
+    match double.build().unwrap() {
+        ColumnIndexMetaData::DOUBLE(index) => out.push_str(&format!(
+            "double: min {:?} max {:?} nans {:?}\n",
+            (0..2).map(|p| index.min_value(p).copied()).collect::<Vec<_>>(),
+            (0..2).map(|p| index.max_value(p).copied()).collect::<Vec<_>>(),
+            (0..2).map(|p| index.nan_count(p)).collect::<Vec<_>>(),
+        )),
+        other => panic!("not a DOUBLE index: {other:?}"),
+    }
+
+    let mut strings = ColumnIndexBuilder::new(PhysicalType::BYTE_ARRAY);
+    strings.append(false, b"apple".to_vec(), b"fig".to_vec(), 0, None);
+    strings.append(false, b"grape".to_vec(), b"plum".to_vec(), 2, None);
+    strings.to_invalid();
+    out.push_str(&format!("strings valid: {}\n", strings.valid()));
+    match strings.build().unwrap() {
+        ColumnIndexMetaData::BYTE_ARRAY(index) => out.push_str(&format!(
+            "strings: min {:?} max {:?} nulls {:?}\n",
+            (0..2)
+                .map(|p| index.min_value(p).map(|v| String::from_utf8_lossy(v).into_owned()))
+                .collect::<Vec<_>>(),
+            (0..2)
+                .map(|p| index.max_value(p).map(|v| String::from_utf8_lossy(v).into_owned()))
+                .collect::<Vec<_>>(),
+            (0..2).map(|p| index.null_count(p)).collect::<Vec<_>>(),
+        )),
+        other => panic!("not a BYTE_ARRAY index: {other:?}"),
+    }
+
+    let mut short = ColumnIndexBuilder::new(PhysicalType::INT32);
+    short.append(false, vec![1], vec![2], 0, None);
+    out.push_str(&format!("short bound refused: {}\n", short.build().is_err()));
+
+    let mut offsets = OffsetIndexBuilder::new();
+    for (rows, offset, size, bytes) in [(100, 4, 250, 800), (60, 254, 130, 480), (7, 384, 40, 56)] {
+        offsets.append_row_count(rows);
+        offsets.append_offset_and_size(offset, size);
+        offsets.append_unencoded_byte_array_data_bytes(Some(bytes));
+    }
+    let offsets = offsets.build();
+    let pages: Vec<String> = offsets
+        .page_locations()
+        .iter()
+        .map(|p| format!("{}@{}+{}", p.first_row_index, p.offset, p.compressed_page_size))
+        .collect();
+    out.push_str(&format!(
+        "offsets: {} unencoded {:?}\n",
+        pages.join(" "),
+        offsets.unencoded_byte_array_data_bytes()
+    ));
+    out
+}
