@@ -70,6 +70,21 @@ pub const MAX_SCHEMA_DEPTH: usize = 128;
 /// The empty path holds no allocation (`None`, never an empty `Some`), so
 /// it is made, cloned and dropped without touching a reference count: the
 /// footer decoder uses it as a placeholder in every chunk it decodes.
+/// However it is made, an empty path equals every other.
+///
+/// ```
+/// use std::sync::Arc;
+/// use strata_format::ColumnPath;
+///
+/// let empty = ColumnPath::new(Vec::new());
+/// assert_eq!(empty, ColumnPath::default());
+/// assert_eq!(ColumnPath::from(Arc::<[String]>::from(Vec::new())), empty);
+/// assert!(empty.parts().is_empty() && empty.string().is_empty());
+/// let mut path = empty.clone();
+/// path.append(vec!["a".into(), "b".into()]);
+/// assert_eq!(path, ColumnPath::from(&["a", "b"][..]));
+/// assert!(empty < path);
+/// ```
 ///
 /// Displays dotted: `a.b.c`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

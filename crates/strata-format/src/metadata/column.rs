@@ -178,9 +178,8 @@ impl ColumnMetaData {
 
 impl ColumnMetaData {
     /// A value to decode into: required fields hold neutral values until the
-    /// decoder overwrites them. A constant, so each chunk starts from one
-    /// copy of it rather than from a value assembled field by field on the
-    /// stack (whose overlapping partial stores stall the copy that follows).
+    /// decoder overwrites them. A constant: each chunk starts from a copy
+    /// of it.
     const DECODE_TARGET: Self = Self {
         physical_type: Type::Boolean,
         encodings: EncodingSet::new(),

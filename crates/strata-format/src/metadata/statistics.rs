@@ -262,10 +262,8 @@ impl Default for Statistics {
 }
 
 impl Statistics {
-    /// No field set. A constant, so a decoder starts each chunk's
-    /// statistics from one copy of it rather than from a value assembled
-    /// field by field on the stack (whose overlapping partial stores stall
-    /// the copy that follows).
+    /// No field set. A constant: the decoder starts each chunk's
+    /// statistics from a copy of it.
     const EMPTY: Self = Self {
         bounds: Bounds::EMPTY,
         null_count: None,
