@@ -20,6 +20,25 @@ pub fn to_parquet(batch: &RecordBatch, rows_per_group: usize) -> Bytes {
     Bytes::from(writer.into_inner().unwrap())
 }
 
+/// Which chunks of `metadata` have a page index loaded: a line per row
+/// group, each column as `column:pages in its column index/pages in its
+/// offset index` (`None` where not loaded).
+pub fn loaded_page_indexes(metadata: &pq::file::metadata::ParquetMetaData) -> String {
+    let mut out = String::new();
+    for g in 0..metadata.num_row_groups() {
+        let index = metadata.page_index_for_row_group(g);
+        let chunks: Vec<String> = (0..metadata.file_metadata().schema_descr().num_columns())
+            .map(|c| {
+                let column = index.column_index(c).map(|ci| ci.num_pages());
+                let offsets = index.offset_index(c).map(|o| o.page_locations().len());
+                format!("{c}:{column:?}/{offsets:?}")
+            })
+            .collect();
+        out.push_str(&format!("  {g}: {}\n", chunks.join(" ")));
+    }
+    out
+}
+
 /// Every row of `reader`, one a line, and the count.
 pub fn all_rows(reader: &dyn FileReader) -> String {
     let mut out = String::new();

@@ -1108,18 +1108,7 @@ pub fn arrow_reader_page_index_masks(_dir: &Path) -> String {
             options.offset_index_mask().is_none(),
         ));
         let metadata = ArrowReaderMetadata::load(&file, options).unwrap();
-        let parquet = metadata.metadata();
-        for g in 0..parquet.num_row_groups() {
-            let index = parquet.page_index_for_row_group(g);
-            let loaded: Vec<String> = (0..parquet.file_metadata().schema_descr().num_columns())
-                .map(|c| {
-                    let column = index.column_index(c).map(|ci| ci.num_pages());
-                    let offsets = index.offset_index(c).map(|o| o.page_locations().len());
-                    format!("{c}:{column:?}/{offsets:?}")
-                })
-                .collect();
-            out.push_str(&format!("  {g}: {}\n", loaded.join(" ")));
-        }
+        out.push_str(&super::common::loaded_page_indexes(metadata.metadata()));
         // The rows of columns 1 and 2, skipping into the middle of the
         // first row group, read with the metadata as loaded.
         let selection = RowSelection::from(vec![RowSelector::skip(9), RowSelector::select(20)]);

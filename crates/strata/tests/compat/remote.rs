@@ -30,7 +30,7 @@ use pq::file::properties::WriterProperties;
 
 use crate::data::people;
 use crate::summary::{fmt_batches, fmt_schema};
-use super::common::{decode_all, to_parquet};
+use super::common::{decode_all, loaded_page_indexes, to_parquet};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -265,22 +265,6 @@ pub fn object_store_write_then_read(_dir: &Path) -> String {
 pub fn async_page_index_masks(_dir: &Path) -> String {
     use pq::file::metadata::ColumnChunkMask;
 
-    fn loaded(metadata: &pq::file::metadata::ParquetMetaData) -> String {
-        let mut out = String::new();
-        for g in 0..metadata.num_row_groups() {
-            let index = metadata.page_index_for_row_group(g);
-            let chunks: Vec<String> = (0..metadata.file_metadata().schema_descr().num_columns())
-                .map(|c| {
-                    let column = index.column_index(c).map(|ci| ci.num_pages());
-                    let offsets = index.offset_index(c).map(|o| o.page_locations().len());
-                    format!("{c}:{column:?}/{offsets:?}")
-                })
-                .collect();
-            out.push_str(&format!("  {g}: {}\n", chunks.join(" ")));
-        }
-        out
-    }
-
     runtime().block_on(async {
         let props = WriterProperties::builder()
             .set_max_row_group_row_count(Some(25))
@@ -309,13 +293,13 @@ pub fn async_page_index_masks(_dir: &Path) -> String {
         )
         .await
         .unwrap();
-        out.push_str(&format!("tokio reader:\n{}", loaded(tokio_reader.metadata())));
+        out.push_str(&format!("tokio reader:\n{}", loaded_page_indexes(tokio_reader.metadata())));
         let object_reader = ParquetObjectReader::new(Arc::clone(&store), path)
             .with_file_size(file.len() as u64);
         let builder = ParquetRecordBatchStreamBuilder::new_with_options(object_reader, options())
             .await
             .unwrap();
-        out.push_str(&format!("object store:\n{}", loaded(builder.metadata())));
+        out.push_str(&format!("object store:\n{}", loaded_page_indexes(builder.metadata())));
         let mask = ProjectionMask::leaves(builder.parquet_schema(), [1, 2]);
         let batches: Vec<RecordBatch> = builder
             .with_projection(mask)
