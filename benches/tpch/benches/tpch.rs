@@ -17,8 +17,14 @@
 //! groups and pages pruned. `cargo xtask bench` runs it and appends the
 //! tables to its report.
 //!
+//! Under each table, the CPU time of both sides (every thread of the
+//! process, user and system, Linux only) in the same runs: how much of a
+//! side's lead in time is less work and how much is work done on another
+//! core. `--side strata` or `--side built-in` runs one side alone and
+//! prints only its times, to profile it.
+//!
 //! ```text
-//! cargo bench --profile release -p strata-tpch-bench -- [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain]
+//! cargo bench --profile release -p strata-tpch-bench -- [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain] [--side strata|built-in]
 //! ```
 #![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -47,6 +53,8 @@ struct Options {
     /// Print each query's `EXPLAIN ANALYZE` on both sides instead of
     /// timing it.
     explain: bool,
+    /// Run only this side (`true`: strata), without comparing answers.
+    only: Option<bool>,
 }
 
 fn options() -> Options {
@@ -58,6 +66,7 @@ fn options() -> Options {
         queries: Vec::new(),
         partitions: Vec::new(),
         explain: false,
+        only: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -87,9 +96,17 @@ fn options() -> Options {
             "--runs" => opts.runs = number().max(1),
             "--query" => opts.queries.push(number()),
             "--partitions" => opts.partitions.push(number().max(1)),
+            "--side" => {
+                opts.only = match value {
+                    Some("strata") => Some(true),
+                    Some("built-in") => Some(false),
+                    _ => panic!("--side needs strata or built-in"),
+                }
+            }
             "--help" | "-h" => {
                 println!(
-                    "tpch [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain]\n\
+                    "tpch [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain] \
+                     [--side strata|built-in]\n\
                      defaults: scale 1, 3 runs, all 22 queries, 1 and {cores} partitions"
                 );
                 std::process::exit(0);
@@ -204,6 +221,21 @@ async fn run(ctx: &SessionContext, sql: &str) -> (Duration, Vec<RecordBatch>, Sc
     (started.elapsed(), batches, Scanned::of(&plan))
 }
 
+/// The CPU time of this process so far, every thread, user and system:
+/// `utime` and `stime` of `/proc/self/stat`, in the kernel's fixed
+/// 100-a-second ticks. `None` where there is no such file.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses and may
+    // hold spaces: state is the first, utime the 12th and stime the 13th.
+    let fields: Vec<&str> = stat
+        .get(stat.rfind(')')? + 1..)?
+        .split_whitespace()
+        .collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 fn median(times: &mut [Duration]) -> Duration {
     times.sort_unstable();
     times[times.len() / 2]
@@ -278,6 +310,8 @@ async fn main() {
             let ours = session(&dir, true, partitions).await;
             let theirs = session(&dir, false, partitions).await;
             let mut rows = Vec::new();
+            // Each side's CPU time over all its runs of every query.
+            let mut cpu_used = (Some(Duration::ZERO), Some(Duration::ZERO));
             for &n in &opts.queries {
                 let sql = tpch_data::query(&query_dir(), n);
                 if opts.explain {
@@ -294,19 +328,36 @@ async fn main() {
                 for run_index in 0..opts.runs {
                     for side in 0..2 {
                         let strata = (side + run_index) % 2 == 0;
+                        if opts.only.is_some_and(|only| only != strata) {
+                            continue;
+                        }
                         let ctx = if strata { &ours } else { &theirs };
+                        let cpu_before = cpu_time();
                         let (time, batches, scanned) = run(ctx, &sql).await;
-                        let (t, a, r) = if strata {
-                            (&mut times.0, &mut answers.0, &mut read.0)
+                        let cpu = cpu_time()
+                            .zip(cpu_before)
+                            .map(|(after, before)| after.saturating_sub(before));
+                        let (t, a, r, c) = if strata {
+                            (&mut times.0, &mut answers.0, &mut read.0, &mut cpu_used.0)
                         } else {
-                            (&mut times.1, &mut answers.1, &mut read.1)
+                            (&mut times.1, &mut answers.1, &mut read.1, &mut cpu_used.1)
                         };
                         t.push(time);
                         *r = scanned;
+                        *c = c.zip(cpu).map(|(sum, run)| sum + run);
                         if a.is_none() {
                             *a = Some(pretty_format_batches(&batches).unwrap().to_string());
                         }
                     }
+                }
+                if let Some(strata) = opts.only {
+                    let (side, t) = if strata {
+                        ("strata", &mut times.0)
+                    } else {
+                        ("built-in", &mut times.1)
+                    };
+                    eprintln!("tpch: Q{n} {side} {:.1} ms", ms(median(t)));
+                    continue;
                 }
                 assert_eq!(
                     answers.0,
@@ -328,7 +379,7 @@ async fn main() {
                 );
                 rows.push(row);
             }
-            if opts.explain {
+            if opts.explain || opts.only.is_some() {
                 continue;
             }
             let written = match writer {
@@ -339,6 +390,16 @@ async fn main() {
                 &format!("{written}, {partitions} partition(s)"),
                 &rows,
             ));
+            if let (Some(strata), Some(builtin)) = cpu_used {
+                let runs = opts.runs as f64;
+                report.push_str(&format!(
+                    "\nCPU time a run of the queries above, every thread: strata {:.0} ms, \
+                     built-in {:.0} ms, ratio {:.2}.\n",
+                    ms(strata) / runs,
+                    ms(builtin) / runs,
+                    ms(strata) / ms(builtin)
+                ));
+            }
         }
     }
     report.push_str(&format!(
