@@ -20,8 +20,8 @@
 //! Under each table, the CPU time of both sides (every thread of the
 //! process, user and system, Linux only) in the same runs: how much of a
 //! side's lead in time is less work and how much is work done on another
-//! core. `--side strata` or `--side built-in` runs one side alone and
-//! prints only its times, to profile it.
+//! core. `--side strata` or `--side built-in` runs one side alone (with
+//! `--explain` too) and prints only its times, to profile it.
 //!
 //! ```text
 //! cargo bench --profile release -p strata-tpch-bench -- [--scale SF] [--runs N] [--query N]... [--partitions N]... [--explain] [--side strata|built-in]
@@ -315,7 +315,12 @@ async fn main() {
             for &n in &opts.queries {
                 let sql = tpch_data::query(&query_dir(), n);
                 if opts.explain {
-                    for (side, ctx) in [("strata", &ours), ("built-in", &theirs)] {
+                    for (strata, side, ctx) in
+                        [(true, "strata", &ours), (false, "built-in", &theirs)]
+                    {
+                        if opts.only.is_some_and(|only| only != strata) {
+                            continue;
+                        }
                         let (_, batches, _) = run(ctx, &format!("EXPLAIN ANALYZE {sql}")).await;
                         let text = pretty_format_batches(&batches).unwrap();
                         eprintln!("tpch: Q{n} {side}, {partitions} partition(s):\n{text}");
@@ -402,8 +407,13 @@ async fn main() {
             }
         }
     }
+    let answers = if opts.only.is_some() {
+        "One side alone, answers not compared"
+    } else {
+        "Every answer equal on both sides"
+    };
     report.push_str(&format!(
-        "\nEvery answer equal on both sides. Benchmark run time: {:.0} s.\n",
+        "\n{answers}. Benchmark run time: {:.0} s.\n",
         started.elapsed().as_secs_f64()
     ));
     println!("{report}");
