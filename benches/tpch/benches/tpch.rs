@@ -298,12 +298,16 @@ fn render(title: &str, rows: &[Row]) -> String {
 async fn main() {
     let opts = options();
     let started = Instant::now();
-    let mut report = format!(
-        "\n## TPC-H SF {} through DataFusion: strata's format against the built-in Parquet\n\n\
-         Median of {} runs, the two sides taking turns; time from SQL text to last batch. \
-         Ratio is strata / built-in.\n",
-        opts.scale, opts.runs
-    );
+    // One side alone prints its times as it goes and no tables.
+    let mut report = match opts.only {
+        Some(_) => String::new(),
+        None => format!(
+            "\n## TPC-H SF {} through DataFusion: strata's format against the built-in Parquet\n\n\
+             Median of {} runs, the two sides taking turns; time from SQL text to last batch. \
+             Ratio is strata / built-in.\n",
+            opts.scale, opts.runs
+        ),
+    };
     for writer in [Writer::Strata, Writer::ArrowRs] {
         let dir = file_set(opts.scale, writer);
         for &partitions in &opts.partitions {
