@@ -12,7 +12,7 @@ fn decode(which: &str, bytes: &[u8]) {
         "strata" => {
             let meta = strata_format::footer::decode_metadata(black_box(bytes)).unwrap();
             let schema =
-                strata_format::schema::SchemaDescriptor::from_elements(&meta.schema).unwrap();
+                strata_format::schema::SchemaDescriptor::from_file_metadata(&meta).unwrap();
             black_box((meta, schema));
         }
         "arrow" => {

@@ -244,7 +244,7 @@ impl<R: ChunkReader> SerializedFileReader<R> {
         let (decoded, _) =
             crate::metadata::read_footer(&chunk_reader, file_len, None, None, &Default::default())?;
         let mut footer = decoded.footer;
-        let schema = SchemaDescriptor::from_elements(&footer.schema)?;
+        let schema = SchemaDescriptor::from_file_metadata(&footer)?;
         let ReadOptions {
             mut predicates,
             page_index,

@@ -51,8 +51,8 @@ use std::sync::Arc;
 
 use crate::error::{FormatError, Result};
 use crate::metadata::{
-    ColumnOrder, ConvertedType, FieldRepetitionType, LogicalType, SchemaElement, SortOrder,
-    TimeUnit, Type as PhysicalType,
+    ColumnOrder, ConvertedType, FieldRepetitionType, FileMetaData, LogicalType, SchemaElement,
+    SortOrder, TimeUnit, Type as PhysicalType,
 };
 
 /// The repetition of a field, under arrow-rs's name.
@@ -1201,6 +1201,16 @@ impl SchemaDescriptor {
     /// physical type, a non-root node without repetition, or nesting deeper
     /// than [`MAX_SCHEMA_DEPTH`].
     pub fn from_elements(elements: &[SchemaElement]) -> Result<Self> {
+        Self::from_elements_with_paths(elements, &|_| None)
+    }
+
+    /// [`from_elements`](Self::from_elements), taking a leaf's path from
+    /// `known_paths(leaf)` (shared, not copied) when that path has the
+    /// leaf's parts.
+    fn from_elements_with_paths<'p>(
+        elements: &[SchemaElement],
+        known_paths: KnownPaths<'_, 'p>,
+    ) -> Result<Self> {
         let Some(first) = elements.first() else {
             return Err(schema_err("the schema has no elements".into()));
         };
@@ -1235,9 +1245,84 @@ impl SchemaDescriptor {
         }
         // Every element but the root is at most one leaf: size the column
         // list once.
-        let mut schema = Self::with_capacity(root, elements.len().saturating_sub(1))?;
+        let mut schema = Self::with_capacity(root, elements.len().saturating_sub(1), known_paths)?;
         schema.root_repetition = root_repetition;
         Ok(schema)
+    }
+
+    /// The schema of a decoded footer: [`from_elements`](Self::from_elements)
+    /// of its schema elements, where each leaf whose path equals the
+    /// `path_in_schema` of the first row group's chunk at the same position
+    /// shares that path instead of allocating its own. A wide footer then
+    /// holds each column's path once, not twice. Which paths are shared
+    /// changes nothing a reader sees: only equal paths are.
+    ///
+    /// ```
+    /// use strata_format::SchemaDescriptor;
+    /// use strata_format::metadata::{
+    ///     ColumnChunk, ColumnMetaData, CompressionCodec, EncodingSet, FieldRepetitionType,
+    ///     FileMetaData, RowGroup, SchemaElement, Type,
+    /// };
+    ///
+    /// let chunk = |path: &str| ColumnChunk {
+    ///     meta_data: Some(ColumnMetaData {
+    ///         physical_type: Type::Int64,
+    ///         encodings: EncodingSet::new(),
+    ///         path_in_schema: vec![path.to_string()].into(),
+    ///         codec: CompressionCodec::Uncompressed,
+    ///         num_values: 0,
+    ///         total_uncompressed_size: 0,
+    ///         total_compressed_size: 0,
+    ///         data_page_offset: 4,
+    ///         dictionary_page_offset: None,
+    ///         statistics: None,
+    ///         encoding_stats: None,
+    ///         size_statistics: None,
+    ///         extras: None,
+    ///     }),
+    ///     ..Default::default()
+    /// };
+    /// let leaf = |name: &str| SchemaElement {
+    ///     name: name.into(),
+    ///     physical_type: Some(Type::Int64),
+    ///     repetition_type: Some(FieldRepetitionType::Required),
+    ///     ..Default::default()
+    /// };
+    /// // The second chunk's path is not its leaf's: that leaf gets its own.
+    /// let footer = FileMetaData {
+    ///     schema: vec![
+    ///         SchemaElement { name: "schema".into(), num_children: Some(2), ..Default::default() },
+    ///         leaf("id"),
+    ///         leaf("price"),
+    ///     ],
+    ///     row_groups: vec![RowGroup {
+    ///         columns: vec![chunk("id"), chunk("cost")],
+    ///         ..Default::default()
+    ///     }],
+    ///     ..Default::default()
+    /// };
+    /// let schema = SchemaDescriptor::from_file_metadata(&footer).unwrap();
+    /// let chunk_path = |i: usize| {
+    ///     footer.row_groups[0].columns[i].meta_data.as_ref().unwrap().path_in_schema.as_ptr()
+    /// };
+    /// assert_eq!(schema.column(0).path().string(), "id");
+    /// assert_eq!(schema.column(0).path().as_ptr(), chunk_path(0));
+    /// assert_eq!(schema.column(1).path().string(), "price");
+    /// assert_ne!(schema.column(1).path().as_ptr(), chunk_path(1));
+    /// ```
+    pub fn from_file_metadata(footer: &FileMetaData) -> Result<Self> {
+        let chunks = footer
+            .row_groups
+            .first()
+            .map(|rg| rg.columns.as_slice())
+            .unwrap_or_default();
+        Self::from_elements_with_paths(&footer.schema, &|leaf| {
+            chunks
+                .get(leaf)?
+                .meta_data
+                .as_ref()
+                .map(|m| &m.path_in_schema)
+        })
     }
 
     /// The descriptor of a tree built in code, as arrow-rs's
@@ -1259,12 +1344,16 @@ impl SchemaDescriptor {
     /// The descriptor of a tree built in code, validated as
     /// [`from_elements`](Self::from_elements) validates a footer's.
     pub fn try_new(tp: TypePtr) -> Result<Self> {
-        Self::with_capacity(tp, 0)
+        Self::with_capacity(tp, 0, &|_| None)
     }
 
     /// [`try_new`](Self::try_new) with room for `leaves` columns reserved
     /// up front.
-    fn with_capacity(root: TypePtr, leaves: usize) -> Result<Self> {
+    fn with_capacity<'p>(
+        root: TypePtr,
+        leaves: usize,
+        known_paths: KnownPaths<'_, 'p>,
+    ) -> Result<Self> {
         if root.is_primitive() {
             return Err(schema_err(format!(
                 "the root {:?} must be a group",
@@ -1279,8 +1368,13 @@ impl SchemaDescriptor {
         }
         let mut columns = Vec::with_capacity(leaves);
         let mut path = Vec::new();
+        let mut walk = LeafWalk {
+            path: &mut path,
+            out: &mut columns,
+            known_paths,
+        };
         for (i, child) in root.get_fields().iter().enumerate() {
-            collect_leaves(child, i, 0, 0, 1, &mut path, &mut columns)?;
+            collect_leaves(child, i, 0, 0, 1, &mut walk)?;
         }
         Ok(Self {
             schema: root,
@@ -1458,14 +1552,47 @@ fn build_node(elements: &[SchemaElement], pos: &mut usize, depth: usize) -> Resu
 }
 
 /// Walk `node` (a non-root node at `depth`), appending its leaves.
+/// Where a leaf's path may already exist: given the leaf's index, a path
+/// to share when its parts are the leaf's.
+type KnownPaths<'f, 'p> = &'f dyn Fn(usize) -> Option<&'p ColumnPath>;
+
+/// The state of [`collect_leaves`]' walk.
+struct LeafWalk<'w, 'n, 'f, 'p> {
+    /// The names from the root's child down to the node visited, borrowed;
+    /// each leaf copies its path once, unless it shares a known one.
+    path: &'w mut Vec<&'n str>,
+    out: &'w mut Vec<ColumnDescPtr>,
+    known_paths: KnownPaths<'f, 'p>,
+}
+
+impl LeafWalk<'_, '_, '_, '_> {
+    /// The path of the leaf about to be pushed: the known one when its
+    /// parts are those walked, else a new one.
+    fn leaf_path(&self) -> ColumnPath {
+        match (self.known_paths)(self.out.len()) {
+            Some(known)
+                if known.len() == self.path.len()
+                    && known.iter().zip(self.path.iter()).all(|(k, p)| k == p) =>
+            {
+                known.clone()
+            }
+            _ => ColumnPath::from(
+                self.path
+                    .iter()
+                    .map(|&part| part.to_owned())
+                    .collect::<Arc<[String]>>(),
+            ),
+        }
+    }
+}
+
 fn collect_leaves<'n>(
     node: &'n TypePtr,
     root_field_index: usize,
     def: i16,
     rep: i16,
     depth: usize,
-    path: &mut Vec<&'n str>,
-    out: &mut Vec<ColumnDescPtr>,
+    walk: &mut LeafWalk<'_, 'n, '_, '_>,
 ) -> Result<()> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(FormatError::DepthLimit {
@@ -1490,29 +1617,21 @@ fn collect_leaves<'n>(
             )));
         }
     };
-    // Borrowed while walking; each leaf copies its path once.
-    path.push(node.name());
+    walk.path.push(node.name());
     match node.as_ref() {
         Type::GroupType { fields, .. } => {
             for child in fields {
-                collect_leaves(child, root_field_index, def, rep, depth + 1, path, out)?;
+                collect_leaves(child, root_field_index, def, rep, depth + 1, walk)?;
             }
         }
-        Type::PrimitiveType { .. } => out.extend(
-            ColumnDescriptor::for_leaf(
-                Arc::clone(node),
-                def,
-                rep,
-                ColumnPath::from(
-                    path.iter()
-                        .map(|&part| part.to_owned())
-                        .collect::<Arc<[String]>>(),
-                ),
-                root_field_index,
-            )
-            .map(Arc::new),
-        ),
+        Type::PrimitiveType { .. } => {
+            let path = walk.leaf_path();
+            walk.out.extend(
+                ColumnDescriptor::for_leaf(Arc::clone(node), def, rep, path, root_field_index)
+                    .map(Arc::new),
+            );
+        }
     }
-    path.pop();
+    walk.path.pop();
     Ok(())
 }

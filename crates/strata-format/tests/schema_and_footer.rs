@@ -309,3 +309,84 @@ fn footer_errors() {
     let msg = read_metadata_from_slice(&enc).unwrap_err().to_string();
     assert!(msg.contains("encrypted"), "{msg}");
 }
+
+/// A column chunk whose `path_in_schema` is `path`, or one without
+/// metadata (as an encrypted column's) when `path` is `None`.
+fn chunk_at(path: Option<&[&str]>) -> strata_format::metadata::ColumnChunk {
+    use strata_format::metadata::{ColumnChunk, ColumnMetaData, CompressionCodec, EncodingSet};
+    ColumnChunk {
+        meta_data: path.map(|path| ColumnMetaData {
+            physical_type: Type::Int32,
+            encodings: EncodingSet::new(),
+            path_in_schema: ColumnPath::new(path.iter().map(|p| p.to_string()).collect()),
+            codec: CompressionCodec::Uncompressed,
+            num_values: 0,
+            total_uncompressed_size: 0,
+            total_compressed_size: 0,
+            data_page_offset: 4,
+            dictionary_page_offset: None,
+            statistics: None,
+            encoding_stats: None,
+            size_statistics: None,
+            extras: None,
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn footer_schema_shares_equal_chunk_paths_only() {
+    use strata_format::metadata::RowGroup;
+    // message m { required group s { required int32 a; required int32 b; }
+    //             required int32 c; required int32 d; required int32 e; }
+    let elements = vec![
+        group("m", None, 4),
+        group("s", Some(Rep::Required), 2),
+        leaf("a", Rep::Required, Type::Int32),
+        leaf("b", Rep::Required, Type::Int32),
+        leaf("c", Rep::Required, Type::Int32),
+        leaf("d", Rep::Required, Type::Int32),
+        leaf("e", Rep::Required, Type::Int32),
+    ];
+    let chunks = vec![
+        chunk_at(Some(&["s", "a"])), // equal: shared
+        chunk_at(Some(&["s"])),      // a prefix of s.b: not shared
+        chunk_at(Some(&["x", "c"])), // longer than c: not shared
+        chunk_at(None),              // no metadata: not shared
+        chunk_at(Some(&["d"])),      // at e's position, but d: not shared
+    ];
+    let footer = FileMetaData {
+        schema: elements.clone(),
+        row_groups: vec![RowGroup {
+            columns: chunks,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let shared = SchemaDescriptor::from_file_metadata(&footer).unwrap();
+    let plain = SchemaDescriptor::from_elements(&elements).unwrap();
+    let paths = |s: &SchemaDescriptor| -> Vec<String> {
+        s.columns().iter().map(|c| c.path().string()).collect()
+    };
+    assert_eq!(paths(&shared), ["s.a", "s.b", "c", "d", "e"]);
+    assert_eq!(paths(&shared), paths(&plain));
+    let chunk_path = |i: usize| {
+        footer.row_groups[0].columns[i]
+            .meta_data
+            .as_ref()
+            .map(|m| m.path_in_schema.as_ptr())
+    };
+    let is_shared: Vec<bool> = (0..5)
+        .map(|i| Some(shared.column(i).path().as_ptr()) == chunk_path(i))
+        .collect();
+    assert_eq!(is_shared, [true, false, false, false, false]);
+    // A footer without row groups builds the same schema.
+    let empty = FileMetaData {
+        schema: elements,
+        ..Default::default()
+    };
+    assert_eq!(
+        paths(&SchemaDescriptor::from_file_metadata(&empty).unwrap()),
+        paths(&plain)
+    );
+}

@@ -253,7 +253,7 @@ impl ParquetMetaDataPushDecoder {
         let decoded = decode_section(&bytes, tail.is_encrypted_footer(), options, &self.keys)?;
         let schema = match options.and_then(|o| o.schema()) {
             Some(schema) => Arc::clone(schema),
-            None => Arc::new(SchemaDescriptor::from_elements(&decoded.footer.schema)?),
+            None => Arc::new(SchemaDescriptor::from_file_metadata(&decoded.footer)?),
         };
         Ok(Ok(decoded.into_metadata(schema)))
     }

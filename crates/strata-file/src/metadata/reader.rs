@@ -409,7 +409,7 @@ impl ParquetMetaDataReader {
         self.metadata_size = Some(size);
         let schema = match self.options.as_ref().and_then(|o| o.schema()) {
             Some(schema) => Arc::clone(schema),
-            None => Arc::new(SchemaDescriptor::from_elements(&decoded.footer.schema)?),
+            None => Arc::new(SchemaDescriptor::from_file_metadata(&decoded.footer)?),
         };
         self.metadata = Some(decoded.into_metadata(schema));
         self.read_page_indexes_sized(reader, file_size)
@@ -468,7 +468,7 @@ impl ParquetMetaDataReader {
         let footer = decode_footer(buf, options)?;
         let schema = match options.and_then(|o| o.schema()) {
             Some(schema) => Arc::clone(schema),
-            None => Arc::new(SchemaDescriptor::from_elements(&footer.schema)?),
+            None => Arc::new(SchemaDescriptor::from_file_metadata(&footer)?),
         };
         Ok(ParquetMetaData::from_footer(Arc::new(footer), schema))
     }
