@@ -320,10 +320,10 @@ pub(crate) fn encode_arrow_schema(schema: &Schema) -> String {
 /// when its name matches, as it does in every file written from that
 /// schema, else the first field of that name. Looking up by position first
 /// keeps a wide schema's mapping linear in its width.
-fn hint_field<'a>(fields: &'a Fields, index: usize, name: &str) -> Option<&'a Field> {
+fn hint_field<'a>(fields: &'a Fields, index: usize, name: &str) -> Option<&'a FieldRef> {
     match fields.get(index) {
-        Some(f) if f.name() == name => Some(f.as_ref()),
-        _ => fields.iter().find(|f| f.name() == name).map(|f| f.as_ref()),
+        Some(f) if f.name() == name => Some(f),
+        _ => fields.iter().find(|f| f.name() == name),
     }
 }
 
@@ -411,7 +411,7 @@ fn is_map(node: &SchemaType) -> bool {
     )
 }
 
-fn field_metadata(node: &SchemaType, hint: Option<&Field>) -> Metadata {
+fn field_metadata(node: &SchemaType, hint: Option<&FieldRef>) -> Metadata {
     let mut md = hint.map(|h| h.metadata().clone()).unwrap_or_default();
     if !md.contains_key(arrow_schema::extension::EXTENSION_TYPE_NAME_KEY) {
         let logical = node.get_basic_info().logical_type_ref();
@@ -436,8 +436,8 @@ impl Builder<'_> {
         node: &SchemaType,
         def: i16,
         rep: i16,
-        hint: Option<&Field>,
-    ) -> Result<Option<(Field, ParquetField)>> {
+        hint: Option<&FieldRef>,
+    ) -> Result<Option<(FieldRef, ParquetField)>> {
         match node.get_basic_info().repetition_opt() {
             Some(Repetition::Repeated) => {
                 // A repeated field outside a LIST or MAP annotation is a
@@ -447,7 +447,11 @@ impl Builder<'_> {
                 else {
                     return Ok(None);
                 };
-                let elem = Arc::new(elem.with_nullable(false));
+                let elem = if elem.is_nullable() {
+                    Arc::new(elem.as_ref().clone().with_nullable(false))
+                } else {
+                    elem
+                };
                 let dt = list_type(hint, elem);
                 Ok(repeated_field(node, hint, dt, def, rep, false, pf))
             }
@@ -463,8 +467,8 @@ impl Builder<'_> {
         def: i16,
         rep: i16,
         nullable: bool,
-        hint: Option<&Field>,
-    ) -> Result<Option<(Field, ParquetField)>> {
+        hint: Option<&FieldRef>,
+    ) -> Result<Option<(FieldRef, ParquetField)>> {
         let make =
             |dt: DataType, kind: FieldKind| field_of(node, hint, dt, def, rep, nullable, kind);
         match node {
@@ -535,8 +539,8 @@ impl Builder<'_> {
         def: i16,
         rep: i16,
         nullable: bool,
-        hint: Option<&Field>,
-    ) -> Result<Option<(Field, ParquetField)>> {
+        hint: Option<&FieldRef>,
+    ) -> Result<Option<(FieldRef, ParquetField)>> {
         if repeated.get_basic_info().repetition_opt() != Some(Repetition::Repeated) {
             return Err(schema_err(format!(
                 "LIST group {} has a child that is not repeated",
@@ -565,7 +569,7 @@ impl Builder<'_> {
         let Some((elem, pf)) = element else {
             return Ok(None);
         };
-        let dt = list_type(hint, Arc::new(elem));
+        let dt = list_type(hint, elem);
         Ok(repeated_field(node, hint, dt, def, rep, nullable, pf))
     }
 
@@ -576,8 +580,8 @@ impl Builder<'_> {
         def: i16,
         rep: i16,
         nullable: bool,
-        hint: Option<&Field>,
-    ) -> Result<Option<(Field, ParquetField)>> {
+        hint: Option<&FieldRef>,
+    ) -> Result<Option<(FieldRef, ParquetField)>> {
         let (entries_hint, sorted) = match hint.map(|h| h.data_type()) {
             Some(DataType::Map(f, sorted)) => (Some(f.as_ref()), *sorted),
             _ => (None, false),
@@ -598,7 +602,7 @@ impl Builder<'_> {
             let Some((elem, pf)) = self.node(key, def + 1, rep + 1, hint_element(hint))? else {
                 return Ok(None);
             };
-            let dt = list_type(hint, Arc::new(elem));
+            let dt = list_type(hint, elem);
             return Ok(repeated_field(node, hint, dt, def, rep, nullable, pf));
         }
         // The hint's key and value fields may have other names than the
@@ -611,14 +615,14 @@ impl Builder<'_> {
         };
         let renamed_hint = match (entries_hint, key_value.get_fields()) {
             (Some(h), [k, v]) => match h.data_type() {
-                DataType::Struct(f) if f.len() == 2 => Some(Field::new(
+                DataType::Struct(f) if f.len() == 2 => Some(Arc::new(Field::new(
                     h.name(),
                     DataType::Struct(Fields::from(vec![
                         f[0].as_ref().clone().with_name(k.name()),
                         f[1].as_ref().clone().with_name(v.name()),
                     ])),
                     false,
-                )),
+                ))),
                 _ => None,
             },
             _ => None,
@@ -650,7 +654,7 @@ impl Builder<'_> {
                 sorted,
             )
         } else {
-            DataType::List(Arc::new(entries))
+            DataType::List(entries)
         };
         pf.arrow_type = match &dt {
             DataType::Map(f, _) => f.data_type().clone(),
@@ -663,13 +667,13 @@ impl Builder<'_> {
 /// A list or map field of `element`, present at `def`/`rep`.
 fn repeated_field(
     node: &SchemaType,
-    hint: Option<&Field>,
+    hint: Option<&FieldRef>,
     dt: DataType,
     def: i16,
     rep: i16,
     nullable: bool,
     element: ParquetField,
-) -> Option<(Field, ParquetField)> {
+) -> Option<(FieldRef, ParquetField)> {
     let kind = FieldKind::List {
         element: Box::new(element),
     };
@@ -677,17 +681,37 @@ fn repeated_field(
 }
 
 /// The Arrow field of `node` and its tree node, present at `def`/`rep`.
+///
+/// When the hint is the very field this builds (the common case: a file
+/// written from an Arrow schema, read back), the hint's field is shared
+/// instead of built again: a wide schema then holds each field once.
 fn field_of(
     node: &SchemaType,
-    hint: Option<&Field>,
+    hint: Option<&FieldRef>,
     dt: DataType,
     def: i16,
     rep: i16,
     nullable: bool,
     kind: FieldKind,
-) -> Option<(Field, ParquetField)> {
-    let field =
-        Field::new(node.name(), dt.clone(), nullable).with_metadata(field_metadata(node, hint));
+) -> Option<(FieldRef, ParquetField)> {
+    let metadata = field_metadata(node, hint);
+    let field = match hint {
+        Some(h)
+            if h.name() == node.name()
+                && h.is_nullable() == nullable
+                && *h.data_type() == dt
+                && *h.metadata() == metadata
+                // Field equality ignores a dictionary's id and ordering,
+                // which the hint's may carry and a built field would not:
+                // dictionaries, and nested fields that may hold them, are
+                // built anew.
+                && !dt.is_nested()
+                && !matches!(dt, DataType::Dictionary(..)) =>
+        {
+            Arc::clone(h)
+        }
+        _ => Arc::new(Field::new(node.name(), dt.clone(), nullable).with_metadata(metadata)),
+    };
     Some((
         field,
         ParquetField {
@@ -701,7 +725,7 @@ fn field_of(
 }
 
 /// The element field a list hint holds.
-fn hint_element(hint: Option<&Field>) -> Option<&Field> {
+fn hint_element(hint: Option<&FieldRef>) -> Option<&FieldRef> {
     match hint.map(|h| h.data_type()) {
         Some(
             DataType::List(f)
@@ -709,16 +733,16 @@ fn hint_element(hint: Option<&Field>) -> Option<&Field> {
             | DataType::FixedSizeList(f, _)
             | DataType::ListView(f)
             | DataType::LargeListView(f),
-        ) => Some(f.as_ref()),
+        ) => Some(f),
         _ => None,
     }
 }
 
 /// The list type for `elem`: the hint's kind of list if it has one.
-fn list_type(hint: Option<&Field>, elem: Arc<Field>) -> DataType {
+fn list_type(hint: Option<&FieldRef>, elem: Arc<Field>) -> DataType {
     let elem = match hint_element(hint) {
-        Some(h) => Arc::new(elem.as_ref().clone().with_name(h.name())),
-        None => elem,
+        Some(h) if h.name() != elem.name() => Arc::new(elem.as_ref().clone().with_name(h.name())),
+        _ => elem,
     };
     match hint.map(|h| h.data_type()) {
         Some(DataType::LargeList(_)) => DataType::LargeList(elem),
@@ -1341,6 +1365,7 @@ fn arrow_field_to_node(field: &Field) -> Result<TypePtr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     #[test]
     fn a_hint_is_found_by_position_and_else_by_name() {
@@ -1369,5 +1394,60 @@ mod tests {
             &DataType::Int32
         );
         assert!(hint_field(&fields, 0, "c").is_none());
+    }
+
+    #[test]
+    fn a_hint_equal_to_the_built_field_is_shared_and_others_are_built() {
+        let tagged = HashMap::from([("k".to_string(), "v".to_string())]);
+        let hint = Schema::new(vec![
+            Field::new("a", DataType::Int64, false),
+            Field::new("b", DataType::LargeUtf8, true).with_metadata(tagged.clone()),
+            Field::new_dictionary("c", DataType::Int32, DataType::Utf8, true),
+            Field::new_list("d", Field::new_list_field(DataType::Int32, true), true),
+            Field::new("e", DataType::Timestamp(ArrowTimeUnit::Second, None), true),
+        ]);
+        let descr = arrow_to_parquet_schema(&hint).unwrap();
+        for rule in [
+            HintRule::Exact,
+            HintRule::Embedded { own_seconds: true },
+            HintRule::Embedded { own_seconds: false },
+        ] {
+            let (built, _) = build_arrow_schema(&descr, None, Some((&hint, rule)), None).unwrap();
+            let shared: Vec<bool> = built
+                .fields()
+                .iter()
+                .zip(hint.fields())
+                .map(|(b, h)| Arc::ptr_eq(b, h))
+                .collect();
+            // Plain fields, with or without metadata, are the hint's own;
+            // a dictionary and a list are built. A second-unit timestamp
+            // stored as milliseconds comes back in seconds only from
+            // strata's own files (or when the hint is the caller's).
+            let seconds_kept = !matches!(rule, HintRule::Embedded { own_seconds: false });
+            assert_eq!(shared, [true, true, false, false, seconds_kept], "{rule:?}");
+            // Shared or built, every field is the one the hint describes,
+            // except the second-unit timestamp where it is not kept.
+            for (i, (b, h)) in built.fields().iter().zip(hint.fields()).enumerate() {
+                if i == 4 && !seconds_kept {
+                    assert_eq!(
+                        b.data_type(),
+                        &DataType::Timestamp(ArrowTimeUnit::Millisecond, None)
+                    );
+                } else {
+                    assert_eq!(b, h, "{rule:?} field {i}");
+                }
+            }
+        }
+        // A field the file numbers takes the id in its metadata: built,
+        // not the hint's.
+        let numbered = Schema::new(vec![Field::new("a", DataType::Int64, false).with_metadata(
+            HashMap::from([(PARQUET_FIELD_ID_META_KEY.to_string(), "7".to_string())]),
+        )]);
+        let descr = arrow_to_parquet_schema(&numbered).unwrap();
+        let plain_hint = Schema::new(vec![Field::new("a", DataType::Int64, false)]);
+        let (built, _) =
+            build_arrow_schema(&descr, None, Some((&plain_hint, HintRule::Exact)), None).unwrap();
+        assert!(!Arc::ptr_eq(&built.fields()[0], &plain_hint.fields()[0]));
+        assert_eq!(built.fields()[0].as_ref(), numbered.field(0));
     }
 }
