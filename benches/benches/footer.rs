@@ -2,12 +2,16 @@
 //! of 100 and 10,000 columns in one row group),
 //! strata against arrow-rs `ParquetMetaDataReader` on the same bytes. Both
 //! sides also build their schema descriptor, as a reader must.
+//! `-- --interleaved-sides [REPS]` runs every case with strata and arrow-rs
+//! taking turns instead of under criterion (`common::pair`).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 #![forbid(unsafe_code)]
 
+mod common;
+
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use strata_benches::data::wide_footer;
 use strata_format::metadata::FileMetaData;
@@ -33,16 +37,19 @@ fn footer(c: &mut Criterion) {
         drop((ours, theirs));
         let case = format!("{columns}cols_x_{row_groups}rg");
         group.throughput(Throughput::Bytes(bytes.len() as u64));
-        group.bench_function(format!("strata/{case}"), |b| {
-            b.iter(|| {
+        common::pair(
+            &mut group,
+            "footer_decode",
+            &case,
+            || {
                 let meta = strata_format::footer::decode_metadata(black_box(&bytes)).unwrap();
                 let schema = SchemaDescriptor::from_file_metadata(&meta).unwrap();
-                black_box((meta, schema))
-            })
-        });
-        group.bench_function(format!("arrow-rs/{case}"), |b| {
-            b.iter(|| black_box(ParquetMetaDataReader::decode_metadata(black_box(&bytes)).unwrap()))
-        });
+                black_box((meta, schema));
+            },
+            || {
+                black_box(ParquetMetaDataReader::decode_metadata(black_box(&bytes)).unwrap());
+            },
+        );
     }
     group.finish();
 }
@@ -68,5 +75,6 @@ fn check_facts(ours: &FileMetaData, theirs: &ParquetMetaData) {
     }
 }
 
-criterion_group!(benches, footer);
-criterion_main!(benches);
+fn main() {
+    common::main_with_sides(footer);
+}

@@ -1,11 +1,91 @@
 //! Open a wide file and read a few of its columns, in a loop:
-//! `wide_probe strata|arrow|arrow-skip COLUMNS ROW_GROUPS READ_COLUMNS REPS`.
+//! `wide_probe strata|arrow|strata-skip|arrow-skip|both|both-skip COLUMNS ROW_GROUPS READ_COLUMNS REPS`.
+//! `both` (and `both-skip`) takes turns: 20 rounds of `REPS` opens a side,
+//! then the best and median round of each and their ratio.
+//! `floor` takes turns between arrow-rs's whole open and two parts of any
+//! open that honours the footer and its embedded Arrow schema: walking the
+//! footer's Thrift without decoding it, and mapping the schema to Arrow
+//! with that embedded schema (base64, flatbuffer verification, fields).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
 
 use bytes::Bytes;
+
+#[path = "../benches/common/wide.rs"]
+mod wide;
+
+/// Open `file` with one side, read the columns `leaves` to the end; the
+/// rows read.
+fn open_and_read(which: &str, file: &Bytes, leaves: &[usize]) -> usize {
+    match which {
+        "strata" => wide::strata_open(file, leaves, false).0,
+        "strata-skip" => wide::strata_open(file, leaves, true).0,
+        "arrow" => wide::arrow_open(file, leaves, false).0,
+        "arrow-skip" => wide::arrow_open(file, leaves, true).0,
+        _ => panic!(
+            "strata|arrow|strata-skip|arrow-skip|both|both-skip|floor|write-strata|write-arrow"
+        ),
+    }
+}
+
+/// Milliseconds per open over `reps` opens.
+fn round(which: &str, file: &Bytes, leaves: &[usize], reps: usize) -> f64 {
+    let start = std::time::Instant::now();
+    for _ in 0..reps {
+        black_box(open_and_read(which, file, leaves));
+    }
+    start.elapsed().as_secs_f64() * 1e3 / reps as f64
+}
+
+/// Milliseconds of `work` per run over `reps` runs.
+fn time_ms(reps: usize, mut work: impl FnMut()) -> f64 {
+    let start = std::time::Instant::now();
+    for _ in 0..reps {
+        work();
+    }
+    start.elapsed().as_secs_f64() * 1e3 / reps as f64
+}
+
+/// The `floor` mode (see the top of the file).
+fn floor(file: &Bytes, leaves: &[usize], reps: usize) {
+    let tail = file.len() - 8;
+    let footer_len = u32::from_le_bytes(file[tail..tail + 4].try_into().unwrap()) as usize;
+    let footer = &file[tail - footer_len..tail];
+    let metadata = strata_file::metadata::ParquetMetaDataReader::decode_metadata(footer).unwrap();
+    let (mut open, mut walk, mut schema) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..20 {
+        open.push(round("arrow", file, leaves, reps));
+        walk.push(time_ms(reps, || {
+            let mut r = strata_format::thrift::CompactReader::new(black_box(footer));
+            r.skip(strata_format::thrift::FieldType::Struct).unwrap();
+            black_box(r.position());
+        }));
+        schema.push(time_ms(reps, || {
+            let file_metadata = metadata.file_metadata();
+            black_box(
+                strata_arrow::parquet_to_arrow_schema(
+                    file_metadata.schema_descr(),
+                    file_metadata.key_value_metadata.as_ref(),
+                )
+                .unwrap(),
+            );
+        }));
+    }
+    for v in [&mut open, &mut walk, &mut schema] {
+        v.sort_by(f64::total_cmp);
+    }
+    eprintln!(
+        "floor (medians): arrow-rs open {:.2} ms; footer walk {:.2} ms ({:.2}); Arrow schema with the embedded one {:.2} ms ({:.2}); both {:.2}",
+        open[10],
+        walk[10],
+        walk[10] / open[10],
+        schema[10],
+        schema[10] / open[10],
+        (walk[10] + schema[10]) / open[10]
+    );
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -55,59 +135,35 @@ fn main() {
         );
         return;
     }
-    let start = std::time::Instant::now();
-    let mut rows = 0;
-    for _ in 0..reps {
-        rows = match which {
-            "strata" | "strata-skip" => {
-                use strata_arrow::arrow_reader::{
-                    ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
-                };
-                use strata_file::metadata::ParquetStatisticsPolicy;
-                let mut o = ArrowReaderOptions::new();
-                if which == "strata-skip" {
-                    o = o
-                        .with_column_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
-                        .with_encoding_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
-                        .with_size_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves));
-                }
-                let b =
-                    ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), o).unwrap();
-                let mask = strata_arrow::ProjectionMask::leaves(
-                    b.parquet_schema(),
-                    leaves.iter().copied(),
-                );
-                let r = b.with_projection(mask).build().unwrap();
-                r.map(|b| b.unwrap().num_rows()).sum::<usize>()
-            }
-            "arrow" | "arrow-skip" => {
-                use parquet::arrow::arrow_reader::{
-                    ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
-                };
-                use parquet::file::metadata::ParquetStatisticsPolicy;
-                let mut o = ArrowReaderOptions::new();
-                if which == "arrow-skip" {
-                    o = o
-                        .with_column_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
-                        .with_encoding_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves))
-                        .with_size_stats_policy(ParquetStatisticsPolicy::skip_except(&leaves));
-                }
-                let b =
-                    ParquetRecordBatchReaderBuilder::try_new_with_options(file.clone(), o).unwrap();
-                let mask = parquet::arrow::ProjectionMask::leaves(
-                    b.parquet_schema(),
-                    leaves.iter().copied(),
-                );
-                let r = b.with_projection(mask).build().unwrap();
-                r.map(|b| b.unwrap().num_rows()).sum::<usize>()
-            }
-            _ => panic!("strata|arrow|arrow-skip"),
-        };
-        black_box(rows);
+    if which == "floor" {
+        floor(&file, &leaves, reps);
+        return;
     }
+    if let Some(skip) = which.strip_prefix("both") {
+        let (ours, theirs) = (format!("strata{skip}"), format!("arrow{skip}"));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..20 {
+            a.push(round(&ours, &file, &leaves, reps));
+            b.push(round(&theirs, &file, &leaves, reps));
+        }
+        for v in [&mut a, &mut b] {
+            v.sort_by(f64::total_cmp);
+        }
+        eprintln!(
+            "{which}: best: strata {:.2} ms, arrow-rs {:.2} ms, ratio {:.2}; median: strata {:.2} ms, arrow-rs {:.2} ms, ratio {:.2}",
+            a[0],
+            b[0],
+            a[0] / b[0],
+            a[10],
+            b[10],
+            a[10] / b[10]
+        );
+        return;
+    }
+    let ms = round(which, &file, &leaves, reps);
+    let rows = open_and_read(which, &file, &leaves);
     eprintln!(
-        "{which}: {:.2} ms/open+read ({} bytes, {rows} rows)",
-        start.elapsed().as_secs_f64() * 1e3 / reps as f64,
+        "{which}: {ms:.2} ms/open+read ({} bytes, {rows} rows)",
         file.len()
     );
 }

@@ -181,6 +181,25 @@ fn bench(args: &[String]) -> Result<(), String> {
     } else {
         Vec::new()
     };
+    let wants_wide = filter.is_empty()
+        || filter.iter().any(|f| {
+            "footer_decode".contains(f.as_str())
+                || "wide_open".contains(f.as_str())
+                || f.contains("footer")
+                || f.contains("wide_open")
+        });
+    let wide = if wants_wide {
+        let rows = sides_turns(
+            &root,
+            profile,
+            &["footer", "wide_open"],
+            if full { 60 } else { 30 },
+        )?;
+        lap(&mut phases, "wide files taking turns");
+        rows
+    } else {
+        Vec::new()
+    };
     let wants_object_store = filter.is_empty()
         || filter
             .iter()
@@ -229,6 +248,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     };
     if results.is_empty()
         && peaks.is_empty()
+        && wide.is_empty()
         && row_filter.is_empty()
         && encryption.is_empty()
         && cdc.is_empty()
@@ -237,6 +257,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     }
     let mut report = render_report(&results);
     report.push_str(&render_sides(&sides));
+    report.push_str(&render_wide(&wide));
     report.push_str(&render_interleaved(&interleaved));
     report.push_str(&render_object_store(&object_store));
     report.push_str(&render_row_filter(&row_filter));
@@ -478,9 +499,20 @@ struct Sides {
 /// side-by-side mode (`--interleaved-sides REPS`: every case strata and
 /// arrow-rs taking turns) and parses their lines.
 fn sides_interleaved(root: &Path, profile: &str, reps: usize) -> Result<Vec<Sides>, String> {
+    sides_turns(root, profile, &["arrow", "arrow_shapes"], reps)
+}
+
+/// The `sides_interleaved` lines of `benches` run with strata and arrow-rs
+/// taking turns, `reps` times a case.
+fn sides_turns(
+    root: &Path,
+    profile: &str,
+    benches: &[&str],
+    reps: usize,
+) -> Result<Vec<Sides>, String> {
     let reps = reps.to_string();
     let mut text = String::new();
-    for bench in ["arrow", "arrow_shapes"] {
+    for &bench in benches {
         text.push_str(&run_bench(
             root,
             profile,
@@ -490,6 +522,44 @@ fn sides_interleaved(root: &Path, profile: &str, reps: usize) -> Result<Vec<Side
         )?);
     }
     parse_sides(&text)
+}
+
+/// The ratio a wide-file case aims at, where the project has set one.
+fn wide_target(group: &str, case: &str) -> Option<f64> {
+    match (group, case) {
+        ("footer_decode", "1000cols_x_10rg") => Some(0.67),
+        ("wide_open", _) => Some(0.2),
+        _ => None,
+    }
+}
+
+/// The wide-file cases taking turns, each beside its target ratio.
+fn render_wide(cases: &[Sides]) -> String {
+    let Some(first) = cases.first() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Wide files, strata and arrow-rs taking turns\n\n\
+         Footer decode (with the schema descriptor) and opening a 10,000-column file to read \
+         10 of its columns, each run {} times by strata and by arrow-rs in turn (after one \
+         untimed run of each). ratio = strata / arrow-rs; the target is the ratio aimed at.\n\n\
+         | group | case | strata median | arrow-rs median | ratio of medians | ratio of mins | target |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+        first.reps
+    );
+    for c in cases {
+        let target = wide_target(&c.group, &c.case).map_or("".to_string(), |t| format!("{t:.2}"));
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {:.2} | {:.2} | {target} |\n",
+            c.group,
+            c.case,
+            fmt_time(c.strata.1),
+            fmt_time(c.arrow_rs.1),
+            c.strata.1 / c.arrow_rs.1,
+            c.strata.0 / c.arrow_rs.0,
+        ));
+    }
+    out
 }
 
 /// The `sides_interleaved` lines of the Arrow API benches' output.
@@ -1469,6 +1539,36 @@ mod tests {
         // No floor in these lines: no floor table.
         assert!(cases.iter().all(|c| c.memcpy.is_none()));
         assert!(!table.contains("against the floor"), "{table}");
+    }
+
+    #[test]
+    fn wide_file_lines_render_beside_their_targets() {
+        let text = "sides_interleaved group=footer_decode case=1000cols_x_10rg reps=30 \
+            strata_min_ns=600 strata_median_ns=700 arrow_rs_min_ns=1000 arrow_rs_median_ns=1000\n\
+            sides_interleaved group=footer_decode case=100cols_x_1rg reps=30 strata_min_ns=5 \
+            strata_median_ns=6 arrow_rs_min_ns=10 arrow_rs_median_ns=10\n\
+            sides_interleaved group=wide_open case=10000cols_read10 reps=30 strata_min_ns=900 \
+            strata_median_ns=950 arrow_rs_min_ns=1000 arrow_rs_median_ns=1000\n";
+        let table = render_wide(&parse_sides(text).unwrap());
+        assert!(table.contains("run 30 times"), "{table}");
+        assert!(
+            table.contains(
+                "| footer_decode | 1000cols_x_10rg | 700.0 ns | 1.00 µs | 0.70 | 0.60 | 0.67 |"
+            ),
+            "{table}"
+        );
+        // A case without a target leaves the column empty.
+        assert!(
+            table.contains("| footer_decode | 100cols_x_1rg | 6.0 ns | 10.0 ns | 0.60 | 0.50 |  |"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| wide_open | 10000cols_read10 | 950.0 ns | 1.00 µs | 0.95 | 0.90 | 0.20 |"
+            ),
+            "{table}"
+        );
+        assert!(render_wide(&[]).is_empty());
     }
 
     #[test]

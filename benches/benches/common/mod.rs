@@ -3,6 +3,8 @@
 //! selection and the page index as asked), and compare what they produce.
 #![allow(dead_code)]
 
+pub mod wide;
+
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -31,6 +33,21 @@ pub fn reps_after(flag: &str) -> Option<usize> {
     let args: Vec<String> = std::env::args().collect();
     let at = args.iter().position(|a| a == flag)?;
     Some(args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(10))
+}
+
+/// The `main` of a bench binary with a side-by-side mode: with
+/// `--interleaved-sides [REPS]` among the arguments, `groups` run with the
+/// two sides taking turns ([`pair`]); otherwise under criterion, as
+/// `criterion_main!` would run them.
+pub fn main_with_sides(groups: fn(&mut criterion::Criterion)) {
+    if let Some(reps) = reps_after("--interleaved-sides") {
+        SIDES.get_or_init(|| reps);
+        groups(&mut criterion::Criterion::default());
+        return;
+    }
+    let mut c = criterion::Criterion::default().configure_from_args();
+    groups(&mut c);
+    c.final_summary();
 }
 
 /// One case of a workload, strata against arrow-rs. Under criterion, two
