@@ -680,8 +680,28 @@ impl<'a> CompactReader<'a> {
                     return Ok(());
                 };
                 self.enter()?;
-                for _ in 0..n {
-                    self.skip_element(elem)?;
+                // The common element types in a tight loop of their own.
+                match elem {
+                    FieldType::I16 | FieldType::I32 | FieldType::I64 => {
+                        for _ in 0..n {
+                            self.read_varint()?;
+                        }
+                    }
+                    FieldType::Binary => {
+                        for _ in 0..n {
+                            self.read_binary()?;
+                        }
+                    }
+                    FieldType::Struct => {
+                        for _ in 0..n {
+                            self.skip_struct()?;
+                        }
+                    }
+                    other => {
+                        for _ in 0..n {
+                            self.skip_element(other)?;
+                        }
+                    }
                 }
                 self.depth -= 1;
                 Ok(())
@@ -720,15 +740,57 @@ impl<'a> CompactReader<'a> {
                 self.depth -= 1;
                 Ok(())
             }
-            FieldType::Struct => {
-                let saved = self.begin_struct()?;
-                while let Some(f) = self.next_field()? {
-                    self.skip(f.ty)?;
-                }
-                self.end_struct(saved);
-                Ok(())
+            FieldType::Struct => self.skip_struct(),
+        }
+    }
+
+    /// Skip a struct, up to and including its stop byte. The same checks
+    /// as reading it field by field with [`next_field`](Self::next_field)
+    /// and [`skip`](Self::skip) (wire types, field ids within `i16`,
+    /// varints, lengths, the depth limit), in the same order, so it fails
+    /// where and as they would; but it builds no field header, keeps the
+    /// ids in a local and skips the common wire types in place, which
+    /// makes a skipped chunk statistics or a walked footer cheaper than a
+    /// decoded one.
+    fn skip_struct(&mut self) -> Result<()> {
+        self.enter()?;
+        let mut last_id: i16 = 0;
+        loop {
+            let header = self.read_byte()?;
+            if header == 0 {
+                break;
+            }
+            let nibble = header & 0x0F;
+            if !(1..=13).contains(&nibble) {
+                return Err(FormatError::InvalidThrift {
+                    offset: self.pos - 1,
+                    reason: "unknown field wire type",
+                });
+            }
+            let delta = header >> 4;
+            last_id = if delta != 0 {
+                last_id
+                    .checked_add(i16::from(delta))
+                    .ok_or_else(|| self.invalid("field id overflows i16"))?
+            } else {
+                self.read_i16()?
+            };
+            match nibble {
+                // A boolean's value is in its header.
+                1 | 2 => {}
+                3 => drop(self.read_byte()?),
+                4..=6 => drop(self.read_varint()?),
+                7 => drop(self.read_slice(8)?),
+                8 => drop(self.read_binary()?),
+                9 => self.skip(FieldType::List)?,
+                10 => self.skip(FieldType::Set)?,
+                11 => self.skip(FieldType::Map)?,
+                12 => self.skip_struct()?,
+                _ => drop(self.read_slice(16)?),
             }
         }
+        self.depth -= 1;
+        Ok(())
     }
 
     /// Skip one container element: like [`skip`](Self::skip), except that
@@ -750,6 +812,141 @@ mod tests {
     use crate::thrift::{CompactWriter, decode};
     use smallvec::SmallVec;
     use strata_sink::ByteSink;
+
+    /// The field-by-field skip that the struct and list fast paths of
+    /// [`CompactReader::skip`] replaced, kept as their oracle: built only on
+    /// `begin_struct`, `next_field`, `read_list_header` and the scalar
+    /// reads, never on the fast paths.
+    fn skip_by_fields(r: &mut CompactReader<'_>, ty: FieldType) -> Result<()> {
+        let element = |r: &mut CompactReader<'_>, ty: FieldType| match ty {
+            FieldType::BoolTrue | FieldType::BoolFalse => r.read_byte().map(drop),
+            other => skip_by_fields(r, other),
+        };
+        match ty {
+            FieldType::List | FieldType::Set => {
+                let (Some(elem), n) = r.read_list_header()? else {
+                    return Ok(());
+                };
+                r.enter()?;
+                for _ in 0..n {
+                    element(r, elem)?;
+                }
+                r.depth -= 1;
+                Ok(())
+            }
+            FieldType::Map => {
+                let start = r.pos;
+                let n = r.read_varint()?;
+                if n == 0 {
+                    return Ok(());
+                }
+                let kv = r.read_byte()?;
+                let (Some(k), Some(v)) = (
+                    FieldType::from_nibble(kv >> 4),
+                    FieldType::from_nibble(kv & 0x0F),
+                ) else {
+                    return Err(FormatError::InvalidThrift {
+                        offset: start,
+                        reason: "unknown map key or value type",
+                    });
+                };
+                let per = k.min_encoded_len() + v.min_encoded_len();
+                if n > i32::MAX as u64 || (n as usize).saturating_mul(per) > r.remaining() {
+                    return Err(FormatError::Eof {
+                        offset: r.pos,
+                        needed: (n as usize).saturating_mul(per),
+                    });
+                }
+                r.enter()?;
+                for _ in 0..n {
+                    element(r, k)?;
+                    element(r, v)?;
+                }
+                r.depth -= 1;
+                Ok(())
+            }
+            FieldType::Struct => {
+                let saved = r.begin_struct()?;
+                while let Some(f) = r.next_field()? {
+                    skip_by_fields(r, f.ty)?;
+                }
+                r.end_struct(saved);
+                Ok(())
+            }
+            // The scalar arms are the same code in both.
+            scalar => r.skip(scalar),
+        }
+    }
+
+    /// What skipping one `ty` from the start of `bytes` gives: the end
+    /// position or the error, by the fast paths and by the oracle.
+    fn both_skips(bytes: &[u8], ty: FieldType) -> (String, String) {
+        let mut fast = CompactReader::new(bytes);
+        let fast = fast.skip(ty).map(|()| fast.position());
+        let mut oracle = CompactReader::new(bytes);
+        let oracle = skip_by_fields(&mut oracle, ty).map(|()| oracle.position());
+        (format!("{fast:?}"), format!("{oracle:?}"))
+    }
+
+    /// A struct with every wire type: short and long field headers, a list
+    /// of structs, of i32s, of binaries, a map with struct values, nested
+    /// structs, booleans, a double and a UUID.
+    fn every_wire_type() -> Vec<u8> {
+        let mut b = vec![0x15, 0x0A, 0x18, 0x03, b'a', b'b', b'c'];
+        b.extend([0x19, 0x2C, 0x16, 0xD8, 0x04, 0x00, 0x11, 0x00]);
+        b.push(0x17);
+        b.extend(1.5f64.to_le_bytes());
+        b.extend([0x04, 0x28, 0x02, 0x13, 0x7F]);
+        b.extend([0x1C, 0x19, 0x35, 0x02, 0x04, 0x06, 0x00]);
+        b.extend([0x19, 0x18, 0x01, b'x']);
+        b.extend([0x1B, 0x01, 0x5C, 0x02, 0x12, 0x00]);
+        b.extend([0x1A, 0x01, 0x15, 0x00]);
+        b.push(0x1D);
+        b.extend([7u8; 16]);
+        b.push(0x00);
+        b
+    }
+
+    #[test]
+    fn fast_skip_agrees_with_the_field_by_field_skip() {
+        let bytes = every_wire_type();
+        let (fast, oracle) = both_skips(&bytes, FieldType::Struct);
+        assert_eq!(fast, format!("Ok({})", bytes.len()));
+        assert_eq!(fast, oracle);
+        // Every prefix, and every byte replaced by a handful of values.
+        for len in 0..bytes.len() {
+            let (fast, oracle) = both_skips(&bytes[..len], FieldType::Struct);
+            assert_eq!(fast, oracle, "prefix of {len} bytes");
+        }
+        for at in 0..bytes.len() {
+            for value in [0x00, 0x01, 0x0C, 0x0F, 0x19, 0x7F, 0x80, 0xF0, 0xFF] {
+                let mut mutated = bytes.clone();
+                mutated[at] = value;
+                for ty in [FieldType::Struct, FieldType::List] {
+                    let (fast, oracle) = both_skips(&mutated, ty);
+                    assert_eq!(fast, oracle, "byte {at} set to {value:#04x}, {ty:?}");
+                }
+            }
+        }
+        // Nesting past the depth limit fails at the same place both ways.
+        let mut deep = vec![0x1C; MAX_DEPTH + 2];
+        deep.extend(vec![0x00; MAX_DEPTH + 2]);
+        let (fast, oracle) = both_skips(&deep, FieldType::Struct);
+        assert!(fast.contains("DepthLimit"), "{fast}");
+        assert_eq!(fast, oracle);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_skip_agrees_on_any_bytes(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..96),
+        ) {
+            for ty in [FieldType::Struct, FieldType::List, FieldType::Map] {
+                let (fast, oracle) = both_skips(&bytes, ty);
+                proptest::prop_assert_eq!(fast, oracle);
+            }
+        }
+    }
 
     /// The reason of an `InvalidThrift` error, or a panic naming what came
     /// instead.
