@@ -549,15 +549,7 @@ fn render_wide(cases: &[Sides]) -> String {
     );
     for c in cases {
         let target = wide_target(&c.group, &c.case).map_or("".to_string(), |t| format!("{t:.2}"));
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {:.2} | {:.2} | {target} |\n",
-            c.group,
-            c.case,
-            fmt_time(c.strata.1),
-            fmt_time(c.arrow_rs.1),
-            c.strata.1 / c.arrow_rs.1,
-            c.strata.0 / c.arrow_rs.0,
-        ));
+        out.push_str(&format!("{} {target} |\n", sides_row(c)));
     }
     out
 }
@@ -582,6 +574,21 @@ fn parse_sides(text: &str) -> Result<Vec<Sides>, String> {
     })
 }
 
+/// A case's cells in a taking-turns table: group, case, both medians, the
+/// ratio of medians and of fastest runs, without the line end (a table
+/// may add cells after them).
+fn sides_row(c: &Sides) -> String {
+    format!(
+        "| {} | {} | {} | {} | {:.2} | {:.2} |",
+        c.group,
+        c.case,
+        fmt_time(c.strata.1),
+        fmt_time(c.arrow_rs.1),
+        c.strata.1 / c.arrow_rs.1,
+        c.strata.0 / c.arrow_rs.0,
+    )
+}
+
 /// The side-by-side table and its read and write geomeans (of the ratios
 /// of medians; a write group's name ends in `_write`).
 fn render_sides(cases: &[Sides]) -> String {
@@ -603,13 +610,7 @@ fn render_sides(cases: &[Sides]) -> String {
     for c in cases {
         let median = c.strata.1 / c.arrow_rs.1;
         let min = c.strata.0 / c.arrow_rs.0;
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {median:.2} | {min:.2} |\n",
-            c.group,
-            c.case,
-            fmt_time(c.strata.1),
-            fmt_time(c.arrow_rs.1),
-        ));
+        out.push_str(&format!("{}\n", sides_row(c)));
         if c.group.ends_with("_write") {
             writes.push(median);
             write_mins.push(min);
