@@ -750,7 +750,7 @@ impl<'a> CompactReader<'a> {
     /// varints, lengths, the depth limit), in the same order, so it fails
     /// where and as they would; but it builds no field header, keeps the
     /// ids in a local and skips the common wire types in place, which
-    /// makes a skipped chunk statistics or a walked footer cheaper than a
+    /// makes skipped chunk statistics or a walked footer cheaper than a
     /// decoded one.
     fn skip_struct(&mut self) -> Result<()> {
         self.enter()?;
