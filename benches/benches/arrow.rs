@@ -36,7 +36,7 @@ use arrow_array::types::Int32Type;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use bytes::Bytes;
-use criterion::{Criterion, Throughput, criterion_group};
+use criterion::{Criterion, Throughput};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder as PqBuilder;
 use parquet::basic::{Compression as PqCompression, ZstdLevel as PqZstdLevel};
 use parquet::file::properties::WriterProperties as PqWriterProperties;
@@ -466,12 +466,12 @@ fn interleaved_optional(reps: usize) {
     }
 }
 
-criterion_group!(
-    benches,
-    mixed_table_write_read,
-    optional_no_nulls,
-    plain_strings
-);
+/// Every group of this bench, under criterion or taking turns.
+fn all_groups(c: &mut Criterion) {
+    mixed_table_write_read(c);
+    optional_no_nulls(c);
+    plain_strings(c);
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -480,16 +480,7 @@ fn main() {
         interleaved_optional(reps);
         return;
     }
-    if let Some(reps) = common::reps_after("--interleaved-sides") {
-        // Every case strata against arrow-rs, the two taking turns
-        // (`common::pair`); criterion only hands out the groups.
-        common::SIDES.get_or_init(|| reps);
-        let mut c = Criterion::default();
-        mixed_table_write_read(&mut c);
-        optional_no_nulls(&mut c);
-        plain_strings(&mut c);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    // With `--interleaved-sides`, every case strata against arrow-rs, the
+    // two taking turns (`common::pair`).
+    common::main_with_sides(all_groups);
 }

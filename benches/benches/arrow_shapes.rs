@@ -36,7 +36,7 @@ use arrow_schema::{DataType, Field, Fields};
 use bytes::Bytes;
 use common::{ReadSpec, arrow_rs_read, count_rows, strata_read};
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group};
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use parquet::basic::{Compression as PqCompression, Encoding as PqEncoding};
 use parquet::file::properties::{
     WriterProperties as PqWriterProperties, WriterVersion as PqWriterVersion,
@@ -459,20 +459,16 @@ fn row_selection(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, int64_plain_read, nested, projection, row_selection);
+/// Every group of this bench, under criterion or taking turns.
+fn all_groups(c: &mut Criterion) {
+    int64_plain_read(c);
+    nested(c);
+    projection(c);
+    row_selection(c);
+}
 
 fn main() {
-    if let Some(reps) = common::reps_after("--interleaved-sides") {
-        // Every case strata against arrow-rs, the two taking turns
-        // (`common::pair`); criterion only hands out the groups.
-        common::SIDES.get_or_init(|| reps);
-        let mut c = Criterion::default();
-        int64_plain_read(&mut c);
-        nested(&mut c);
-        projection(&mut c);
-        row_selection(&mut c);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    // With `--interleaved-sides`, every case strata against arrow-rs, the
+    // two taking turns (`common::pair`).
+    common::main_with_sides(all_groups);
 }
